@@ -1,0 +1,162 @@
+// The client session of spec §4: the token lives in memory, in localStorage
+// 'login_data' and in the cookie 'token' (path /), so server-rendered pages
+// know the user too. Browser-only: the server never imports the store state.
+import { useSyncExternalStore } from 'react';
+import { STORAGE_KEYS, isLoginOnlyPath } from '../../../common/constants';
+import { sha256Hex } from '../../../common/signing';
+import type { UserInfo } from '../../../common/web-context';
+import { apiRequest, connectSession } from '../../lib/api-client';
+import { toast } from '../../lib/toast';
+
+export interface LoginInfo {
+  token: string;
+  expires_at: number;
+}
+
+interface SessionState {
+  /** false until the browser has read the stored login (and on the server). */
+  started: boolean;
+  token: string | null;
+  user: UserInfo | null;
+  loginDialogOpen: boolean;
+}
+
+const SERVER_STATE: SessionState = { started: false, token: null, user: null, loginDialogOpen: false };
+let state: SessionState = SERVER_STATE;
+const listeners = new Set<() => void>();
+/** Settles the promise of a forced login when the dialog closes. */
+let pendingLogin: ((loggedIn: boolean) => void) | null = null;
+
+const LOGIN_TOAST_FLAG = 'login_success_toast';
+
+function setState(patch: Partial<SessionState>): void {
+  state = { ...state, ...patch };
+  for (const listener of listeners) listener();
+}
+
+export function useSession(): SessionState {
+  return useSyncExternalStore(
+    (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    () => state,
+    () => SERVER_STATE,
+  );
+}
+
+function readCookieToken(): string | null {
+  const match = document.cookie.split('; ').find((part) => part.startsWith(`${STORAGE_KEYS.tokenCookie}=`));
+  return match ? decodeURIComponent(match.slice(STORAGE_KEYS.tokenCookie.length + 1)) : null;
+}
+
+function writeCookieToken(token: string, expiresAt: number): void {
+  const secure = location.protocol === 'https:' ? '; Secure' : '';
+  document.cookie = `${STORAGE_KEYS.tokenCookie}=${encodeURIComponent(token)}; path=/; expires=${new Date(expiresAt).toUTCString()}; SameSite=Lax${secure}`;
+}
+
+function readStoredLogin(): LoginInfo | null {
+  try {
+    const stored = JSON.parse(localStorage.getItem(STORAGE_KEYS.loginData) ?? 'null') as LoginInfo | null;
+    return stored && typeof stored.token === 'string' ? stored : null;
+  } catch {
+    return null;
+  }
+}
+
+function storeLogin(info: LoginInfo): void {
+  localStorage.setItem(STORAGE_KEYS.loginData, JSON.stringify(info));
+  writeCookieToken(info.token, info.expires_at);
+}
+
+/** Forgets the login in memory, in localStorage and in the cookie. */
+function clearStoredLogin(): void {
+  localStorage.removeItem(STORAGE_KEYS.loginData);
+  document.cookie = `${STORAGE_KEYS.tokenCookie}=; path=/; expires=Thu, 01 Jan 1970 00:00:00 GMT`;
+  setState({ token: null, user: null });
+}
+
+export function fetchUserInfo(options: { silent: boolean }): Promise<UserInfo> {
+  return apiRequest<UserInfo>('/www/user/user_info_query', {}, options.silent ? { toast: false, logoutOnUnauthorized: false } : {});
+}
+
+/**
+ * App start: silent login from the cached login data, never forcing the
+ * dialog. `serverUser` is what the server rendered with, so the header does
+ * not flicker while the user info is fetched again.
+ */
+export async function startSession(serverUser: UserInfo | null): Promise<void> {
+  if (state.started) return;
+  connectSession({ token: () => state.token, logout: () => void logout() });
+  const stored = readStoredLogin();
+  setState({ started: true, token: stored?.token ?? null, user: stored ? serverUser : null });
+
+  if (sessionStorage.getItem(LOGIN_TOAST_FLAG)) {
+    sessionStorage.removeItem(LOGIN_TOAST_FLAG);
+    toast.success('登录成功');
+  }
+  if (!stored) return;
+  try {
+    const user = await fetchUserInfo({ silent: true });
+    setState({ user });
+    // The cookie may have been cleared while localStorage kept the login.
+    if (readCookieToken() !== stored.token) writeCookieToken(stored.token, stored.expires_at);
+  } catch {
+    clearStoredLogin();
+  }
+}
+
+/** Logs in with the typed password (sent as its SHA-256 digest), then reloads. */
+export async function login(account: string, password: string, signal: AbortSignal): Promise<void> {
+  const info = await apiRequest<LoginInfo>('/www/account_login', { account, password: sha256Hex(password) }, { signal });
+  if (signal.aborted) return;
+  storeLogin(info);
+  setState({ token: info.token });
+  try {
+    setState({ user: await fetchUserInfo({ silent: false }) });
+  } catch (error) {
+    clearStoredLogin();
+    throw error;
+  }
+  sessionStorage.setItem(LOGIN_TOAST_FLAG, '1');
+  settlePendingLogin(true);
+  window.location.reload();
+}
+
+/** Revokes the token on the server, forgets it here, then leaves login-only pages. */
+export async function logout(): Promise<void> {
+  const hadToken = state.token;
+  if (hadToken) {
+    await apiRequest('/www/account_logout', {}, { toast: false, logoutOnUnauthorized: false }).catch(() => undefined);
+  }
+  clearStoredLogin();
+  if (isLoginOnlyPath(window.location.pathname)) window.location.assign('/');
+  else window.location.reload();
+}
+
+/**
+ * Resolves true when the user is (or becomes) logged in; a forced login with
+ * no cached login opens the dialog and resolves false if it is closed.
+ */
+export function requireLogin(): Promise<boolean> {
+  if (state.token && state.user) return Promise.resolve(true);
+  settlePendingLogin(false);
+  setState({ loginDialogOpen: true });
+  return new Promise((resolve) => {
+    pendingLogin = resolve;
+  });
+}
+
+export function openLoginDialog(): void {
+  setState({ loginDialogOpen: true });
+}
+
+export function closeLoginDialog(): void {
+  setState({ loginDialogOpen: false });
+  settlePendingLogin(false);
+}
+
+function settlePendingLogin(loggedIn: boolean): void {
+  pendingLogin?.(loggedIn);
+  pendingLogin = null;
+}

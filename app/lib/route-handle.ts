@@ -1,0 +1,17 @@
+// Layout flags of spec 2.1, declared by each route module as `handle`.
+import { useMatches } from 'react-router';
+
+export interface RouteHandle {
+  /** The header overlays the page (home, download). */
+  headerTheme?: 'transparent';
+  /** Ordering and order-detail style pages hide the footer. */
+  hideFooter?: boolean;
+}
+
+export function useLayoutFlags(): Required<Pick<RouteHandle, 'hideFooter'>> & { transparentHeader: boolean } {
+  const handles = useMatches().map((match) => (match.handle ?? {}) as RouteHandle);
+  return {
+    transparentHeader: handles.some((handle) => handle.headerTheme === 'transparent'),
+    hideFooter: handles.some((handle) => handle.hideFooter === true),
+  };
+}

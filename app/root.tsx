@@ -1,0 +1,101 @@
+import { App as AntApp, ConfigProvider } from 'antd';
+import zhCN from 'antd/locale/zh_CN';
+import dayjs from 'dayjs';
+import 'dayjs/locale/zh-cn';
+import { type ReactNode, useEffect } from 'react';
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation, useRouteLoaderData } from 'react-router';
+import { ANALYTICS_ENV } from '../common/constants';
+import type { Route } from './+types/root';
+import { ErrorPage } from './components/error-page';
+import { SiteFooter } from './components/site-footer';
+import { SiteHeader } from './components/site-header';
+import { LoginDialog } from './features/account/login-dialog';
+import { startSession } from './features/account/session';
+import { configureApiClient } from './lib/api-client';
+import { useLayoutFlags } from './lib/route-handle';
+import { setToastApi } from './lib/toast';
+import { theme } from './theme';
+import './app.css';
+
+// zh-cn weeks start on Monday (spec §1).
+dayjs.locale('zh-cn');
+
+export async function loader({ context }: Route.LoaderArgs) {
+  return { publicConfig: context.publicConfig, user: await context.currentUser() };
+}
+
+export const meta: Route.MetaFunction = () => [
+  { title: '易签通 - 在线签证办理' },
+  {
+    name: 'description',
+    content: '易签通提供全球多国签证在线办理：查询领馆节假日、签证材料清单、办理流程、办理条件、费用与出行时间，在线上传资料、预约面签、支付并全程跟踪订单。',
+  },
+  { name: 'keywords', content: '签证办理,旅游签证,商务签证,探亲签证,签证材料,领馆节假日,签证费用' },
+];
+
+export function Layout({ children }: { children: ReactNode }) {
+  const data = useRouteLoaderData<typeof loader>('root');
+  const analytics = data?.publicConfig.appEnv === ANALYTICS_ENV ? data.publicConfig.analyticsScriptUrl : null;
+  return (
+    <html lang="zh-CN">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <Meta />
+        <Links />
+        {analytics ? <script async src={analytics} data-testid="analytics" /> : null}
+      </head>
+      <body>
+        {children}
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+function Providers({ children }: { children: ReactNode }) {
+  return (
+    <ConfigProvider locale={zhCN} theme={theme} button={{ autoInsertSpace: false }}>
+      <AntApp>{children}</AntApp>
+    </ConfigProvider>
+  );
+}
+
+/** Hands antd's themed message API to the non-React toast channel. */
+function ToastBridge() {
+  const { message } = AntApp.useApp();
+  useEffect(() => setToastApi(message), [message]);
+  return null;
+}
+
+export default function App({ loaderData }: Route.ComponentProps) {
+  const { transparentHeader, hideFooter } = useLayoutFlags();
+  configureApiClient(loaderData.publicConfig);
+  useEffect(() => {
+    void startSession(loaderData.user);
+  }, [loaderData.user]);
+
+  return (
+    <Providers>
+      <ToastBridge />
+      <div className="site">
+        <SiteHeader transparent={transparentHeader} />
+        <main className="site-main">
+          <Outlet />
+        </main>
+        {hideFooter ? null : <SiteFooter />}
+      </div>
+      <LoginDialog />
+    </Providers>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const { pathname } = useLocation();
+  return (
+    <Providers>
+      <ErrorPage error={error} pathname={pathname} />
+    </Providers>
+  );
+}

@@ -1,0 +1,30 @@
+// The route table of spec 2.1. Each screen is one module in app/routes/.
+// Login-only areas (/order/, /ordering/, the personal centre) sit under the
+// require-login layout, which checks the session on the server too.
+import { type RouteConfig, index, layout, route } from '@react-router/dev/routes';
+
+export default [
+  index('routes/home.tsx'),
+  route('about', 'routes/about.tsx'),
+  route('cooperation', 'routes/cooperation.tsx'),
+  route('enterprise', 'routes/enterprise.tsx'),
+  route('download', 'routes/download.tsx'),
+  route('open/ToChina', 'routes/open-to-china.tsx'),
+  route('agreement/user', 'routes/user-agreement.tsx'),
+  route('visa/continent', 'routes/visa-continent.tsx'),
+  route('visa/country/:id', 'routes/visa-country.tsx'),
+  route('visa/product/:id', 'routes/visa-product.tsx'),
+  layout('routes/require-login-layout.tsx', [
+    route('order/order-list', 'routes/order-list.tsx'),
+    route('order/order-detail/:userOrderId', 'routes/order-detail.tsx'),
+    route('order/order-reupload/:userOrderId', 'routes/order-reupload.tsx'),
+    route('order/order-mail-list/:userOrderId', 'routes/order-mail-list.tsx'),
+    route('order/order-page-check/:userOrderId', 'routes/order-page-check.tsx'),
+    route('order/order-interview-notification/:userOrderId', 'routes/order-interview-notification.tsx'),
+    route('user/personal-center', 'routes/personal-center.tsx'),
+    route('ordering/create-order', 'routes/create-order.tsx'),
+    route('ordering/upload/:userOrderId', 'routes/ordering-upload.tsx'),
+    route('ordering/order-confirm/:userOrderId', 'routes/order-confirm.tsx'),
+    route('ordering/choose-interview-time/:userOrderId', 'routes/choose-interview-time.tsx'),
+  ]),
+] satisfies RouteConfig;

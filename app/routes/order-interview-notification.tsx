@@ -1,0 +1,16 @@
+import { PlannedScreen } from '../components/planned-screen';
+import { requireUser } from '../lib/require-user';
+import { requireNumericParam } from '../lib/route-params';
+import type { Route } from './+types/order-interview-notification';
+
+export const meta: Route.MetaFunction = () => [{ title: '面签通知 - 易签通' }];
+
+export async function loader({ params, context }: Route.LoaderArgs) {
+  requireNumericParam(params.userOrderId);
+  await requireUser(context);
+  return null;
+}
+
+export default function Screen() {
+  return <PlannedScreen screen="面签通知" issue="订单跟踪" />;
+}

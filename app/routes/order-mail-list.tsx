@@ -1,0 +1,18 @@
+import { PlannedScreen } from '../components/planned-screen';
+import { requireUser } from '../lib/require-user';
+import { requireNumericParam } from '../lib/route-params';
+import type { Route } from './+types/order-mail-list';
+
+export const handle = { hideFooter: true };
+
+export const meta: Route.MetaFunction = () => [{ title: '邮寄资料清单 - 易签通' }];
+
+export async function loader({ params, context }: Route.LoaderArgs) {
+  requireNumericParam(params.userOrderId);
+  await requireUser(context);
+  return null;
+}
+
+export default function Screen() {
+  return <PlannedScreen screen="邮寄资料清单" issue="订单跟踪" />;
+}

@@ -1,0 +1,65 @@
+// Personal centre: the administrator's own account and enterprise
+// ("admin-info") and how to reach customer service.
+import { Card, Descriptions, Skeleton } from 'antd';
+import dayjs from 'dayjs';
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router';
+import { apiRequest } from '../lib/api-client';
+import { requireUser } from '../lib/require-user';
+import type { Route } from './+types/personal-center';
+
+export const handle = { hideFooter: true };
+
+export const meta: Route.MetaFunction = () => [{ title: '个人中心 - 易签通' }];
+
+export async function loader({ context }: Route.LoaderArgs) {
+  return { user: await requireUser(context) };
+}
+
+interface CustomerService {
+  hotline: string;
+  working_hours: string;
+  wechat: string;
+  email: string;
+  consultant: { name: string; phone: string | null } | null;
+}
+
+export default function PersonalCenter({ loaderData }: Route.ComponentProps) {
+  const { user } = loaderData;
+  const [service, setService] = useState<CustomerService | null>(null);
+  useEffect(() => {
+    apiRequest<CustomerService>('/www/user/user_cs_query').then(setService, () => undefined);
+  }, []);
+
+  return (
+    <div className="page" style={{ display: 'grid', gap: 16 }}>
+      <Card title="管理员信息" className="admin-info" extra={<Link to="/order/order-list">我的订单</Link>}>
+        <Descriptions column={{ xs: 1, sm: 2 }}>
+          <Descriptions.Item label="账号">{user.account}</Descriptions.Item>
+          <Descriptions.Item label="姓名">{user.name}</Descriptions.Item>
+          <Descriptions.Item label="手机号">{user.mobile_phone ?? '未填写'}</Descriptions.Item>
+          <Descriptions.Item label="邮箱">{user.email ?? '未填写'}</Descriptions.Item>
+          <Descriptions.Item label="所属企业">{user.enterprise.name}</Descriptions.Item>
+          <Descriptions.Item label="企业类型">{user.enterprise.kind_label}</Descriptions.Item>
+          <Descriptions.Item label="角色">{user.role === 'admin' ? '企业管理员' : user.role}</Descriptions.Item>
+          <Descriptions.Item label="上次登录">{user.last_login_at ? dayjs(user.last_login_at).format('YYYY-MM-DD HH:mm') : '—'}</Descriptions.Item>
+        </Descriptions>
+      </Card>
+      <Card title="联系客服">
+        {service ? (
+          <Descriptions column={{ xs: 1, sm: 2 }}>
+            <Descriptions.Item label="客服热线">{service.hotline}</Descriptions.Item>
+            <Descriptions.Item label="服务时间">{service.working_hours}</Descriptions.Item>
+            <Descriptions.Item label="微信客服">{service.wechat}</Descriptions.Item>
+            <Descriptions.Item label="客服邮箱">{service.email}</Descriptions.Item>
+            <Descriptions.Item label="专属签证顾问">
+              {service.consultant ? `${service.consultant.name}${service.consultant.phone ? `  ${service.consultant.phone}` : ''}` : '暂未分配'}
+            </Descriptions.Item>
+          </Descriptions>
+        ) : (
+          <Skeleton active paragraph={{ rows: 2 }} />
+        )}
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,14 @@
+import { PlannedScreen } from '../components/planned-screen';
+import { requireNumericParam } from '../lib/route-params';
+import type { Route } from './+types/visa-product';
+
+export const meta: Route.MetaFunction = () => [{ title: '签证产品详情 - 易签通' }];
+
+export async function loader({ params }: Route.LoaderArgs) {
+  requireNumericParam(params.id);
+  return null;
+}
+
+export default function Screen() {
+  return <PlannedScreen screen="签证产品详情" issue="目录：按大洲和国家浏览、签证产品详情" />;
+}

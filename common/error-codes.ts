@@ -1,0 +1,49 @@
+// Every `ret` value the API can answer with. The API reference lists this table;
+// the client only relies on `ret === 0` and on HTTP 401, as spec §8 says.
+
+export const ErrorCode = {
+  OK: 0,
+  INVALID_PARAMS: 1001,
+  MALFORMED_BODY: 1002,
+  BODY_TOO_LARGE: 1003,
+  UNSUPPORTED_MEDIA_TYPE: 1004,
+  SIGNATURE_MISSING: 1101,
+  SIGNATURE_INVALID: 1102,
+  UNKNOWN_PLATFORM: 1103,
+  REQUEST_DATE_INVALID: 1104,
+  REQUEST_REPLAYED: 1105,
+  REQUEST_ID_INVALID: 1106,
+  VERSION_UNSUPPORTED: 1107,
+  NOT_LOGGED_IN: 1201,
+  LOGIN_FAILED: 1301,
+  LOGIN_THROTTLED: 1302,
+  ACCOUNT_DISABLED: 1303,
+  NOT_FOUND: 1404,
+  TOO_MANY_REQUESTS: 1429,
+  INTERNAL: 1500,
+} as const;
+
+export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+/** Default Chinese message and meaning of each code, for the API reference and the server. */
+export const ERROR_CATALOGUE: Record<ErrorCodeValue, { msg: string; meaning: string; http: number }> = {
+  0: { msg: 'ok', meaning: '成功', http: 200 },
+  1001: { msg: '参数错误', meaning: '请求参数缺失、类型错误或取值不合法', http: 200 },
+  1002: { msg: '请求数据格式错误', meaning: '请求体不是合法的 JSON 对象', http: 200 },
+  1003: { msg: '请求数据过大', meaning: '请求体超过服务器允许的大小', http: 200 },
+  1004: { msg: '请求数据格式错误，请使用 JSON', meaning: 'Content-Type 不是 application/json', http: 200 },
+  1101: { msg: '请求签名缺失', meaning: '缺少 Authorization 或签名相关请求头', http: 200 },
+  1102: { msg: '请求签名错误', meaning: 'Authorization 与 HMAC-SHA256 签名不一致', http: 200 },
+  1103: { msg: '未知的客户端平台', meaning: 'platform 请求头不是已配置的平台', http: 200 },
+  1104: { msg: '请求时间无效，请校准设备时间', meaning: 'X-Date 缺失、无法解析或与服务器时间相差超过 15 分钟', http: 200 },
+  1105: { msg: '重复的请求', meaning: 'X-Request-Id 在有效时间窗口内已使用过（重放）', http: 200 },
+  1106: { msg: '请求编号格式错误', meaning: 'X-Request-Id 不是 32 位小写字母和数字', http: 200 },
+  1107: { msg: '不支持的接口版本', meaning: 'X-Version 不是 1.0.0', http: 200 },
+  1201: { msg: '登录已过期，请重新登录', meaning: '缺少 X-Token，或会话已过期、已退出', http: 401 },
+  1301: { msg: '账号或密码错误', meaning: '账号不存在或密码摘要不匹配', http: 200 },
+  1302: { msg: '登录失败次数过多，请稍后再试', meaning: '同一账号或同一地址失败次数过多，暂时拒绝登录', http: 200 },
+  1303: { msg: '账号已停用，请联系客服', meaning: '账号或所属企业已停用', http: 200 },
+  1404: { msg: '接口不存在', meaning: '没有这个接口路径', http: 404 },
+  1429: { msg: '操作过于频繁，请稍后再试', meaning: '请求频率超限', http: 200 },
+  1500: { msg: '系统繁忙，请稍后再试', meaning: '服务器内部错误，详情只记录在日志中', http: 500 },
+};

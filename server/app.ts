@@ -1,0 +1,185 @@
+// buildApp(config): plugins → signed /www API → React Router pages. Never
+// listens: main.ts does, and tests call inject().
+import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import type { ServerBuild } from 'react-router';
+import { REQUEST_ID_PATTERN, STORAGE_KEYS } from '../common/constants.ts';
+import { ERROR_CATALOGUE, ErrorCode } from '../common/error-codes.ts';
+import type { PublicConfig, WebLoadContext } from '../common/web-context.ts';
+import type { AppConfig } from './config.ts';
+import type { DatabaseHandle } from './db/database.ts';
+import { accountOperations } from './modules/account/account.routes.ts';
+import { type AccountService, createAccountService } from './modules/account/account.service.ts';
+import type { AuthenticatedAccount } from './modules/account/account.types.ts';
+import { registerAddressLibraryFile, systemOperations } from './modules/system/system.routes.ts';
+import { installErrorHandling, installJsonParser } from './platform/error-handler.ts';
+import { AppError } from './platform/errors.ts';
+import { registerOperation } from './platform/operation.ts';
+import { createDatabaseReplayStore } from './platform/replay-store.ts';
+import { createSignatureCheck } from './platform/signature.ts';
+import { registerPages } from './web/pages.ts';
+
+export interface AppOptions {
+  config: AppConfig;
+  database: DatabaseHandle;
+  /** The React Router server build; API-only when absent (API tests). */
+  pages?: { build: ServerBuild; clientDir: string };
+  now?: () => number;
+}
+
+export interface Services {
+  account: AccountService;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    account?: AuthenticatedAccount;
+  }
+  interface FastifyContextConfig {
+    auth?: 'required' | 'none';
+  }
+}
+
+function cookieValue(request: FastifyRequest, name: string): string | undefined {
+  const header = request.headers.cookie;
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const [key, ...rest] = part.trim().split('=');
+    if (key === name) {
+      try {
+        return decodeURIComponent(rest.join('='));
+      } catch {
+        return undefined;
+      }
+    }
+  }
+  return undefined;
+}
+
+export async function buildApp({ config, database, pages, now = Date.now }: AppOptions): Promise<{ app: FastifyInstance; services: Services }> {
+  const app = Fastify({
+    logger: {
+      level: config.LOG_LEVEL,
+      redact: ['req.headers.authorization', 'req.headers["x-token"]', 'req.headers.cookie', 'body.password'],
+    },
+    bodyLimit: config.BODY_LIMIT_BYTES,
+    trustProxy: config.TRUST_PROXY,
+    requestIdHeader: false,
+    genReqId: (raw) => {
+      const given = raw.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID_PATTERN.test(given) ? given : randomBytes(16).toString('hex');
+    },
+  });
+
+  const services: Services = {
+    account: createAccountService(database.db, { idleMs: config.SESSION_IDLE_MINUTES * 60_000, absoluteMs: config.SESSION_ABSOLUTE_HOURS * 3_600_000 }, now),
+  };
+
+  installErrorHandling(app);
+  installJsonParser(app);
+  // zod validates payloads (with Chinese messages); the JSON schemas on the
+  // routes are there for the API reference only.
+  app.setValidatorCompiler(() => () => true);
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: '易签通 API',
+        version: '1.0.0',
+        description: apiDescription(),
+      },
+      components: {
+        securitySchemes: {
+          signature: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'Basic + Base64(HMAC-SHA256)，见上文' },
+          token: { type: 'apiKey', in: 'header', name: 'X-Token', description: '登录令牌' },
+        },
+      },
+    },
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/docs/api' });
+  app.get('/docs/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  const replayStore = createDatabaseReplayStore(database.db);
+  const skewMs = config.SIGNATURE_MAX_SKEW_SECONDS * 1000;
+  const verifySignature = createSignatureCheck({ clients: config.API_CLIENTS, maxSkewMs: skewMs, replayStore, now });
+  const purge = setInterval(() => {
+    // Twice the window: an id must be remembered as long as its X-Date is accepted.
+    replayStore.purgeBefore(now() - 2 * skewMs).catch((error) => app.log.warn({ err: error }, 'nonce purge failed'));
+  }, 60_000);
+  purge.unref();
+  app.addHook('onClose', async () => clearInterval(purge));
+
+  await app.register(async (api) => {
+    api.addHook('onRequest', async (request) => {
+      await verifySignature(request);
+      if (request.routeOptions.config.auth === 'required') {
+        const token = request.headers['x-token'];
+        const account = await services.account.authenticate(typeof token === 'string' ? token : undefined);
+        if (!account) throw new AppError(ErrorCode.NOT_LOGGED_IN);
+        request.account = account;
+      }
+    });
+    for (const operation of [...accountOperations(services.account, config), ...systemOperations()]) {
+      registerOperation(api, operation);
+    }
+  });
+
+  registerAddressLibraryFile(app);
+
+  if (pages) {
+    await app.register(fastifyStatic, {
+      root: resolve(pages.clientDir),
+      prefix: '/',
+      wildcard: false,
+      index: false,
+      setHeaders: (res, path) => {
+        if (path.includes('/assets/')) res.setHeader('cache-control', 'public, max-age=31536000, immutable');
+      },
+    });
+    const publicConfig: PublicConfig = {
+      appEnv: config.APP_ENV,
+      apiBaseUrl: '',
+      platform: config.webClient.platform,
+      accessKey: config.webClient.accessKey,
+      secret: config.webClient.secret,
+      analyticsScriptUrl: config.ANALYTICS_SCRIPT_URL ?? null,
+    };
+    registerPages(app, pages.build, (request): WebLoadContext => {
+      let user: ReturnType<WebLoadContext['currentUser']> | undefined;
+      return {
+        publicConfig,
+        currentUser: () =>
+          (user ??= services.account
+            .authenticate(cookieValue(request, STORAGE_KEYS.tokenCookie))
+            .then((account) => (account ? services.account.userInfo(account.accountId) : null))),
+      };
+    });
+  }
+
+  return { app, services };
+}
+
+function apiDescription(): string {
+  const rows = Object.entries(ERROR_CATALOGUE).map(([ret, entry]) => `| ${ret} | ${entry.http} | ${entry.msg} | ${entry.meaning} |`);
+  return [
+    '所有业务接口均为 `POST {baseUrl}/www/...`，请求体为 JSON，响应为信封 `{ret, msg, body}`，`ret` 为 0 表示成功。',
+    '',
+    '**签名请求头**（每个请求必带）：`X-Version: 1.0.0`；`X-Date`（GMT 时间字符串，与服务器时间相差不得超过 15 分钟）；',
+    '`X-Request-Id`（32 位小写字母和数字，有效期内不可重复）；`platform`（客户端平台，Web 为 4）；登录后带 `X-Token`；',
+    '`Authorization: Basic ` + Base64(HMAC-SHA256(secret, accessKey + "\\n" + X-Date + "\\n" + X-Version + "\\n" + X-Request-Id))。',
+    '',
+    '业务和参数错误返回 HTTP 200 与非 0 的 `ret`；未登录或登录过期返回 HTTP 401；服务器内部错误返回 HTTP 500 与通用提示。',
+    '',
+    '**错误码**',
+    '',
+    '| ret | HTTP | msg | 含义 |',
+    '|---|---|---|---|',
+    ...rows,
+  ].join('\n');
+}

@@ -1,0 +1,86 @@
+// Configuration from environment variables, validated once at start-up.
+// Every variable is documented in .env.example; a bad value stops the app with
+// a message naming the variable.
+import { z } from 'zod';
+
+/** Development pair for the web client (platform 4). Refused when APP_ENV=prod. */
+export const DEV_API_CLIENTS = '4:visa-web-dev:dev-secret-change-me-4f8a1c2e9b7d';
+
+const apiClients = z
+  .string()
+  .transform((value, ctx) => {
+    const clients = new Map<string, { accessKey: string; secret: string }>();
+    for (const entry of value.split(',').map((part) => part.trim()).filter(Boolean)) {
+      const [platform, accessKey, ...secretParts] = entry.split(':');
+      const secret = secretParts.join(':');
+      if (!platform || !/^\d+$/.test(platform) || !accessKey || secret.length < 16) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `"${entry.split(':')[0]}:…" must look like platform:accessKey:secret, secret ≥ 16 characters`,
+        });
+        return z.NEVER;
+      }
+      clients.set(platform, { accessKey, secret });
+    }
+    if (clients.size === 0) {
+      ctx.addIssue({ code: 'custom', message: 'at least one platform:accessKey:secret is needed' });
+      return z.NEVER;
+    }
+    return clients;
+  });
+
+const flag = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+
+const schema = z.object({
+  APP_ENV: z.enum(['dev', 'demo', 'test', 'prod']).default('dev'),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// (leave it unset for SQLite)')
+    .optional(),
+  SQLITE_FILE: z.string().min(1).default('data/visa.db'),
+  API_CLIENTS: apiClients.prefault(DEV_API_CLIENTS),
+  WEB_PLATFORM: z.string().regex(/^\d+$/).default('4'),
+  SIGNATURE_MAX_SKEW_SECONDS: z.coerce.number().int().min(60).max(3600).default(900),
+  SESSION_IDLE_MINUTES: z.coerce.number().int().min(5).max(60 * 24 * 30).default(720),
+  SESSION_ABSOLUTE_HOURS: z.coerce.number().int().min(1).max(24 * 90).default(168),
+  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(50 * 1024 * 1024).default(1024 * 1024),
+  TRUST_PROXY: flag.default(false),
+  ANALYTICS_SCRIPT_URL: z.url().optional(),
+  CS_HOTLINE: z.string().min(1).default('400-820-6688'),
+  CS_WORKING_HOURS: z.string().min(1).default('周一至周日 09:00-21:00（法定节假日除外）'),
+  CS_WECHAT: z.string().min(1).default('yiqiantong_kefu'),
+  CS_EMAIL: z.email().default('service@yiqiantong.example'),
+});
+
+export type RawConfig = z.infer<typeof schema>;
+
+export interface AppConfig extends RawConfig {
+  database: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
+  webClient: { platform: string; accessKey: string; secret: string };
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.') || '(env)'}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}\nSee .env.example for every variable.`);
+  }
+  const raw = parsed.data;
+  const web = raw.API_CLIENTS.get(raw.WEB_PLATFORM);
+  if (!web) {
+    throw new ConfigError(`Invalid configuration:\n  API_CLIENTS: has no entry for WEB_PLATFORM=${raw.WEB_PLATFORM}`);
+  }
+  if (raw.APP_ENV === 'prod' && env.API_CLIENTS === undefined) {
+    throw new ConfigError('Invalid configuration:\n  API_CLIENTS: must be set in production (the development pair is public)');
+  }
+  return {
+    ...raw,
+    database: raw.DATABASE_URL ? { kind: 'postgres', url: raw.DATABASE_URL } : { kind: 'sqlite', file: raw.SQLITE_FILE },
+    webClient: { platform: raw.WEB_PLATFORM, ...web },
+  };
+}

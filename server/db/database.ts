@@ -1,0 +1,48 @@
+// One Kysely factory for both databases: SQLite (embedded default) and
+// PostgreSQL (when DATABASE_URL is set).
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { AppConfig } from '../config.ts';
+import type { Database } from './schema.ts';
+
+// int8 (bigint) columns hold epoch milliseconds, well inside Number's safe range.
+pg.types.setTypeParser(20, (value) => Number(value));
+
+export type DatabaseKind = 'sqlite' | 'postgres';
+
+export interface DatabaseHandle {
+  db: Kysely<Database>;
+  kind: DatabaseKind;
+  destroy(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** PostgreSQL schema to use instead of public (the tests isolate themselves this way). */
+  pgSchema?: string;
+  poolSize?: number;
+}
+
+export function openDatabase(config: AppConfig['database'], options: DatabaseOptions = {}): DatabaseHandle {
+  if (config.kind === 'postgres') {
+    const pool = new pg.Pool({
+      connectionString: config.url,
+      max: options.poolSize ?? 10,
+      ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
+    });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, kind: 'postgres', destroy: () => db.destroy() };
+  }
+  if (config.file !== ':memory:') mkdirSync(dirname(config.file), { recursive: true });
+  const sqlite = new SQLite(config.file);
+  // WAL lets readers run beside the single writer; busy_timeout makes a second
+  // process wait for the write lock instead of failing at once.
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('foreign_keys = ON');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, kind: 'sqlite', destroy: () => db.destroy() };
+}

@@ -1,0 +1,17 @@
+// Applies the migrations in server/db/migrations at start-up. The list is
+// static so the migrator works the same from sources and from tests.
+import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
+import * as accounts from './migrations/2026-11-21-001-accounts.ts';
+
+const migrations: Record<string, Migration> = {
+  '2026-11-21-001-accounts': accounts,
+};
+
+const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
+  const migrator = new Migrator({ db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

@@ -1,0 +1,58 @@
+// The only file that opens a port: config → database → migrations → seed → listen.
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { ServerBuild } from 'react-router';
+import { buildApp } from './app.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { openDatabase } from './db/database.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import { seedDemoAccounts } from './db/seed/demo-accounts.ts';
+
+async function main() {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+
+  const database = openDatabase(config.database);
+  const applied = await migrateToLatest(database.db);
+
+  const serverBuild = resolve('build/server/index.js');
+  if (!existsSync(serverBuild)) {
+    console.error('build/server/index.js is missing: run `npm run build` first (or `npm start`).');
+    process.exit(1);
+  }
+  const build = (await import(pathToFileURL(serverBuild).href)) as ServerBuild;
+  const { app, services } = await buildApp({ config, database, pages: { build, clientDir: 'build/client' } });
+  app.log.info({ applied, database: database.kind }, 'migrations applied');
+
+  if (config.APP_ENV === 'dev' || config.APP_ENV === 'demo') {
+    const created = await seedDemoAccounts(services.account, async (account) =>
+      Boolean(await database.db.selectFrom('account').select('id').where('account', '=', account).executeTakeFirst()),
+    );
+    if (created > 0) app.log.info({ created }, 'demo accounts seeded');
+  }
+
+  const shutdown = async (signal: string) => {
+    app.log.info({ signal }, 'shutting down');
+    await app.close();
+    await database.destroy();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+
+  await app.listen({ host: config.HOST, port: config.PORT });
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,166 @@
+// Accounts, login and sessions.
+import { createHash, randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { ErrorCode } from '../../../common/error-codes.ts';
+import { maskMobilePhone } from '../../../common/text.ts';
+import type { Database } from '../../db/schema.ts';
+import { AppError } from '../../platform/errors.ts';
+import { createAccountRepository } from './account.repository.ts';
+import type { AuthenticatedAccount } from './account.types.ts';
+import { createLoginThrottle } from './login-throttle.ts';
+import { SHA256_HEX, hashPasswordDigest, spendEqualTime, verifyPasswordDigest } from './password.ts';
+
+export interface SessionPolicy {
+  idleMs: number;
+  absoluteMs: number;
+}
+
+export interface LoginRequest {
+  account: string;
+  passwordDigest: string;
+  ip: string;
+  userAgent: string | null;
+}
+
+export interface NewEnterpriseInput {
+  enterpriseName: string;
+  enterpriseKind: 'company' | 'agency';
+  contactName?: string;
+  contactPhone?: string;
+  consultantName?: string;
+  consultantPhone?: string;
+  adminAccount: string;
+  /** The password as typed; hashed here exactly like the web client does. */
+  adminPasswordDigest: string;
+  adminName: string;
+  adminMobilePhone?: string;
+  adminEmail?: string;
+}
+
+/** Sessions are touched at most this often, so reads stay reads. */
+const TOUCH_INTERVAL_MS = 60_000;
+
+export const ENTERPRISE_KIND_LABELS = { company: '企业', agency: '旅行社/代理机构' } as const;
+
+function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+function wait(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+export function createAccountService(db: Kysely<Database>, policy: SessionPolicy, now: () => number = Date.now) {
+  const repo = createAccountRepository(db);
+  const throttle = createLoginThrottle(db);
+
+  return {
+    async createEnterpriseWithAdmin(input: NewEnterpriseInput) {
+      if (!SHA256_HEX.test(input.adminPasswordDigest)) throw new Error('adminPasswordDigest must be SHA-256 hex');
+      if (await repo.findByAccount(input.adminAccount)) throw new AppError(ErrorCode.INVALID_PARAMS, `账号 ${input.adminAccount} 已存在`);
+      return repo.createEnterpriseWithAdmin({
+        enterprise: {
+          name: input.enterpriseName,
+          kind: input.enterpriseKind,
+          contact_name: input.contactName ?? null,
+          contact_phone: input.contactPhone ?? null,
+          consultant_name: input.consultantName ?? null,
+          consultant_phone: input.consultantPhone ?? null,
+        },
+        admin: {
+          account: input.adminAccount,
+          password_hash: await hashPasswordDigest(input.adminPasswordDigest),
+          name: input.adminName,
+          mobile_phone: input.adminMobilePhone ?? null,
+          email: input.adminEmail ?? null,
+        },
+        now: now(),
+      });
+    },
+
+    async login(request: LoginRequest): Promise<{ token: string; expires_at: number }> {
+      const at = now();
+      const lockedUntil = await throttle.lockedUntil(request.account, request.ip, at);
+      if (lockedUntil) {
+        const minutes = Math.max(1, Math.ceil((lockedUntil - at) / 60_000));
+        throw new AppError(ErrorCode.LOGIN_THROTTLED, `登录失败次数过多，请${minutes}分钟后再试`);
+      }
+      const found = await repo.findByAccount(request.account);
+      const digestValid = SHA256_HEX.test(request.passwordDigest);
+      let passwordOk = false;
+      if (found && digestValid) passwordOk = await verifyPasswordDigest(request.passwordDigest, found.password_hash);
+      else await spendEqualTime(request.passwordDigest);
+
+      if (!found || !passwordOk) {
+        const delay = await throttle.recordFailure(request.account, request.ip, at);
+        if (delay > 0) await wait(delay);
+        throw new AppError(ErrorCode.LOGIN_FAILED);
+      }
+      if (found.status !== 0) throw new AppError(ErrorCode.ACCOUNT_DISABLED);
+      await throttle.recordSuccess(request.account, request.ip);
+
+      const token = randomBytes(32).toString('base64url');
+      const absoluteExpiresAt = at + policy.absoluteMs;
+      await repo.insertSession({
+        token_hash: hashToken(token),
+        account_id: found.id,
+        created_at: at,
+        last_seen_at: at,
+        absolute_expires_at: absoluteExpiresAt,
+        ip: request.ip.slice(0, 64),
+        user_agent: request.userAgent?.slice(0, 255) ?? null,
+      });
+      await repo.setLastLogin(found.id, at);
+      return { token, expires_at: absoluteExpiresAt };
+    },
+
+    /** The account behind a token, or null when it is unknown, expired, revoked or disabled. */
+    async authenticate(token: string | undefined): Promise<AuthenticatedAccount | null> {
+      if (!token || token.length > 200) return null;
+      const session = await repo.findSessionByHash(hashToken(token));
+      if (!session) return null;
+      const at = now();
+      const expired =
+        session.revoked_at !== null ||
+        at >= session.absolute_expires_at ||
+        at >= session.last_seen_at + policy.idleMs ||
+        session.account_status !== 0 ||
+        session.enterprise_status !== 0;
+      if (expired) return null;
+      if (at - session.last_seen_at > TOUCH_INTERVAL_MS) await repo.touchSession(session.id, at);
+      return { accountId: session.account_id, enterpriseId: session.enterprise_id, account: session.account, sessionId: session.id };
+    },
+
+    async logout(sessionId: number): Promise<void> {
+      await repo.revokeSession(sessionId, now());
+    },
+
+    async userInfo(accountId: number) {
+      const profile = await repo.findProfile(accountId);
+      if (!profile) throw new AppError(ErrorCode.NOT_LOGGED_IN);
+      return {
+        account_id: profile.account_id,
+        account: profile.account,
+        name: profile.name,
+        mobile_phone: profile.mobile_phone ? maskMobilePhone(profile.mobile_phone) : null,
+        email: profile.email,
+        role: profile.role,
+        last_login_at: profile.last_login_at,
+        enterprise: {
+          enterprise_id: profile.enterprise_id,
+          name: profile.enterprise_name,
+          kind: profile.enterprise_kind,
+          kind_label: ENTERPRISE_KIND_LABELS[profile.enterprise_kind as keyof typeof ENTERPRISE_KIND_LABELS] ?? profile.enterprise_kind,
+        },
+      };
+    },
+
+    async consultantOf(accountId: number) {
+      const profile = await repo.findProfile(accountId);
+      if (!profile) throw new AppError(ErrorCode.NOT_LOGGED_IN);
+      return profile.consultant_name ? { name: profile.consultant_name, phone: profile.consultant_phone } : null;
+    },
+  };
+}
+
+export type AccountService = ReturnType<typeof createAccountService>;

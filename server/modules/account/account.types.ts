@@ -1,0 +1,7 @@
+/** The logged-in account as the rest of the server sees it. */
+export interface AuthenticatedAccount {
+  accountId: number;
+  enterpriseId: number;
+  account: string;
+  sessionId: number;
+}

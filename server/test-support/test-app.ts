@@ -1,0 +1,145 @@
+// A real app on a real, private database for each test file: a temporary
+// SQLite file, or a PostgreSQL schema of its own when TEST_DATABASE_URL is set.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { API_VERSION } from '../../common/constants.ts';
+import { newRequestId, sha256Hex, signRequest } from '../../common/signing.ts';
+import { buildApp } from '../app.ts';
+import { type AppConfig, loadConfig } from '../config.ts';
+import { type DatabaseHandle, openDatabase } from '../db/database.ts';
+import { migrateToLatest } from '../db/migrate.ts';
+
+export const TEST_ACCESS_KEY = 'visa-web-test';
+export const TEST_SECRET = 'test-secret-0123456789';
+
+export interface TestClock {
+  now: number;
+}
+
+export interface TestDatabase {
+  config: AppConfig;
+  open(): DatabaseHandle;
+  drop(): Promise<void>;
+  kind: 'sqlite' | 'postgres';
+}
+
+/** A fresh, migrated database that several app instances can open. */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const url = process.env.TEST_DATABASE_URL;
+  if (url) {
+    const schema = `test_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`create schema ${schema}`);
+    await admin.end();
+    const config = testConfig({ DATABASE_URL: url });
+    const migrator = openDatabase(config.database, { pgSchema: schema, poolSize: 1 });
+    await migrateToLatest(migrator.db);
+    await migrator.destroy();
+    return {
+      config,
+      kind: 'postgres',
+      open: () => openDatabase(config.database, { pgSchema: schema }),
+      drop: async () => {
+        const client = new pg.Client({ connectionString: url });
+        await client.connect();
+        await client.query(`drop schema ${schema} cascade`);
+        await client.end();
+      },
+    };
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'visa-test-'));
+  const config = testConfig({ SQLITE_FILE: join(dir, 'test.db') });
+  const migrator = openDatabase(config.database);
+  await migrateToLatest(migrator.db);
+  await migrator.destroy();
+  return { config, kind: 'sqlite', open: () => openDatabase(config.database), drop: async () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export function testConfig(extra: Record<string, string> = {}): AppConfig {
+  return loadConfig({ APP_ENV: 'test', LOG_LEVEL: 'silent', API_CLIENTS: `4:${TEST_ACCESS_KEY}:${TEST_SECRET},1:visa-app-test:app-secret-0123456789`, ...extra });
+}
+
+export interface SignedOptions {
+  token?: string;
+  headers?: Record<string, string | undefined>;
+  date?: string;
+  requestId?: string;
+}
+
+export function signedHeaders(clock: TestClock, options: SignedOptions = {}): Record<string, string> {
+  const date = options.date ?? new Date(clock.now).toUTCString();
+  const requestId = options.requestId ?? newRequestId();
+  const headers: Record<string, string | undefined> = {
+    'content-type': 'application/json',
+    'x-version': API_VERSION,
+    'x-date': date,
+    'x-request-id': requestId,
+    platform: '4',
+    authorization: `Basic ${signRequest({ accessKey: TEST_ACCESS_KEY, date, version: API_VERSION, requestId }, TEST_SECRET)}`,
+    ...(options.token ? { 'x-token': options.token } : {}),
+    ...options.headers,
+  };
+  return Object.fromEntries(Object.entries(headers).filter((entry): entry is [string, string] => entry[1] !== undefined));
+}
+
+export async function createTestApp(testDb?: TestDatabase) {
+  const database = testDb ?? (await createTestDatabase());
+  const handle = database.open();
+  const clock: TestClock = { now: Date.now() };
+  const { app, services } = await buildApp({ config: database.config, database: handle, now: () => clock.now });
+  await app.ready();
+
+  async function call(path: string, payload: unknown = {}, options: SignedOptions = {}) {
+    const response = await app.inject({
+      method: 'POST',
+      url: path,
+      headers: signedHeaders(clock, options),
+      payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
+    });
+    return { status: response.statusCode, body: response.json() as { ret: number; msg: string; body: any }, raw: response };
+  }
+
+  let accounts = 0;
+  /** Creates an enterprise with an administrator; returns its credentials. */
+  async function createAccount(password = 'Passw0rd!') {
+    accounts += 1;
+    const account = `user${accounts}_${randomBytes(3).toString('hex')}`;
+    const ids = await services.account.createEnterpriseWithAdmin({
+      enterpriseName: `测试企业${accounts}`,
+      enterpriseKind: 'company',
+      adminAccount: account,
+      adminPasswordDigest: sha256Hex(password),
+      adminName: `测试管理员${accounts}`,
+      adminMobilePhone: '13800138000',
+    });
+    return { account, password, ...ids };
+  }
+
+  async function login(account: string, password: string) {
+    const result = await call('/www/account_login', { account, password: sha256Hex(password) });
+    if (result.body.ret !== 0) throw new Error(`login failed: ${result.body.msg}`);
+    return result.body.body.token as string;
+  }
+
+  return {
+    app,
+    services,
+    db: handle.db,
+    kind: database.kind,
+    clock,
+    call,
+    createAccount,
+    login,
+    async close(dropDatabase = !testDb) {
+      await app.close();
+      await handle.destroy();
+      if (dropDatabase) await database.drop();
+    },
+  };
+}
+
+export type TestApp = Awaited<ReturnType<typeof createTestApp>>;

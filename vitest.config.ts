@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+// Unit and API tests. The API suite runs on SQLite by default and on
+// PostgreSQL when TEST_DATABASE_URL is set (see scripts/run-tests.mjs).
+export default defineConfig({
+  test: {
+    include: ['common/**/*.test.ts', 'server/**/*.test.ts'],
+    environment: 'node',
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+  },
+});
