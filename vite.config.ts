@@ -3,7 +3,8 @@ import { defineConfig } from 'vite';
 
 export default defineConfig({
   plugins: [reactRouter()],
-  // antd, its rc-* parts and dayjs locales are bundled into the server build so
-  // Node never has to resolve their extension-less ESM imports.
-  ssr: { noExternal: [/^antd/, /^@ant-design\//, /^rc-/, /^@rc-component\//, /^dayjs/, /^viewerjs/] },
+  // The server build bundles its dependencies (antd and its CommonJS helpers
+  // need Vite's interop); React and React Router stay external so the server
+  // and the build share one copy.
+  ssr: { noExternal: true, external: ['react', 'react-dom', 'react-router', '@react-router/node'] },
 });

@@ -5,8 +5,8 @@
 import { PassThrough } from 'node:stream';
 import { StyleProvider, createCache, extractStyle } from '@ant-design/cssinjs';
 import { renderToPipeableStream } from 'react-dom/server';
-import type { AppLoadContext, EntryContext } from 'react-router';
-import { ServerRouter } from 'react-router';
+import type { AppLoadContext, EntryContext, HandleErrorFunction } from 'react-router';
+import { ServerRouter, isRouteErrorResponse } from 'react-router';
 
 export const streamTimeout = 10_000;
 
@@ -48,3 +48,10 @@ export default function handleRequest(
     setTimeout(abort, streamTimeout + 1000);
   });
 }
+
+/** Unmatched routes and failed parameter checks are ordinary 404s, not errors to log. */
+export const handleError: HandleErrorFunction = (error, { request }) => {
+  if (request.signal.aborted || (isRouteErrorResponse(error) && error.status < 500)) return;
+  if (error instanceof Error && /^No route matches URL/.test(error.message)) return;
+  console.error(error);
+};

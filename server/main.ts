@@ -22,7 +22,7 @@ async function main() {
   }
 
   const database = openDatabase(config.database);
-  const applied = await migrateToLatest(database.db);
+  const applied = await migrateToLatest(database);
 
   const serverBuild = resolve('build/server/index.js');
   if (!existsSync(serverBuild)) {

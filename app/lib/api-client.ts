@@ -61,6 +61,11 @@ export function signedHeaders(config: PublicConfig, token: string | null): Recor
   return headers;
 }
 
+/** Spec §8's 401 handling, also used when a page loader finds the session gone. */
+export function expireSession(): void {
+  handleUnauthorized(true);
+}
+
 function handleUnauthorized(showToast: boolean): void {
   if (loggingOut) return;
   loggingOut = true;

@@ -6,7 +6,8 @@ import { Button, Result } from 'antd';
 import { useEffect } from 'react';
 import { Outlet, isRouteErrorResponse, useLocation } from 'react-router';
 import { ErrorPage } from '../components/error-page';
-import { openLoginDialog, requireLogin } from '../features/account/session';
+import { hasStoredLogin, openLoginDialog, requireLogin } from '../features/account/session';
+import { expireSession } from '../lib/api-client';
 import { requireUser } from '../lib/require-user';
 import type { Route } from './+types/require-login-layout';
 
@@ -19,9 +20,14 @@ export default function RequireLoginLayout() {
   return <Outlet />;
 }
 
+/**
+ * A guest is asked to log in. A browser that still holds a token has had its
+ * session expire on the server: that is the spec's 401 (toast, then logout).
+ */
 function LoginRequired() {
   useEffect(() => {
-    void requireLogin();
+    if (hasStoredLogin()) expireSession();
+    else void requireLogin();
   }, []);
   return (
     <div className="page">

@@ -34,7 +34,7 @@ async function main() {
   const config = loadConfig();
   const database = openDatabase(config.database);
   try {
-    await migrateToLatest(database.db);
+    await migrateToLatest(database);
     const service = createAccountService(database.db, { idleMs: 0, absoluteMs: 0 });
     const created = await service.createEnterpriseWithAdmin({
       enterpriseName: enterprise,

@@ -16,6 +16,8 @@ export type DatabaseKind = 'sqlite' | 'postgres';
 export interface DatabaseHandle {
   db: Kysely<Database>;
   kind: DatabaseKind;
+  /** PostgreSQL schema holding the tables (and the migration bookkeeping). */
+  schema?: string;
   destroy(): Promise<void>;
 }
 
@@ -33,7 +35,7 @@ export function openDatabase(config: AppConfig['database'], options: DatabaseOpt
       ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
     });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, kind: 'postgres', destroy: () => db.destroy() };
+    return { db, kind: 'postgres', schema: options.pgSchema ?? 'public', destroy: () => db.destroy() };
   }
   if (config.file !== ':memory:') mkdirSync(dirname(config.file), { recursive: true });
   const sqlite = new SQLite(config.file);

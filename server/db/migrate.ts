@@ -9,8 +9,13 @@ const migrations: Record<string, Migration> = {
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
-export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
-  const migrator = new Migrator({ db, provider });
+/**
+ * On PostgreSQL the bookkeeping tables are looked up in the handle's own
+ * schema: Kysely would otherwise find another schema's copy in the same
+ * database and skip creating its own.
+ */
+export async function migrateToLatest({ db, schema }: { db: Kysely<any>; schema?: string }): Promise<string[]> {
+  const migrator = new Migrator({ db, provider, ...(schema ? { migrationTableSchema: schema } : {}) });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

@@ -44,7 +44,8 @@ export function installErrorHandling(app: FastifyInstance): void {
 
 /** JSON bodies: an empty body is {}, anything that is not a JSON object is refused. */
 export function installJsonParser(app: FastifyInstance): void {
-  app.removeContentTypeParser('application/json');
+  // JSON only: any other content type is refused (1004) rather than half-parsed.
+  app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     const text = String(body);
     if (text.trim() === '') return done(null, {});

@@ -37,7 +37,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     await admin.end();
     const config = testConfig({ DATABASE_URL: url });
     const migrator = openDatabase(config.database, { pgSchema: schema, poolSize: 1 });
-    await migrateToLatest(migrator.db);
+    await migrateToLatest(migrator);
     await migrator.destroy();
     return {
       config,
@@ -54,7 +54,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const dir = mkdtempSync(join(tmpdir(), 'visa-test-'));
   const config = testConfig({ SQLITE_FILE: join(dir, 'test.db') });
   const migrator = openDatabase(config.database);
-  await migrateToLatest(migrator.db);
+  await migrateToLatest(migrator);
   await migrator.destroy();
   return { config, kind: 'sqlite', open: () => openDatabase(config.database), drop: async () => rmSync(dir, { recursive: true, force: true }) };
 }

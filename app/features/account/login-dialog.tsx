@@ -1,9 +1,10 @@
 // The login dialog of spec 2.3 with the validation rules of spec §5.
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
-import { Button, Checkbox, Form, Input, Modal } from 'antd';
+import { Button, Checkbox, Form, Input } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { LOGIN_DIALOG_WIDTH_PX, LOGIN_FIELD_MAX_LENGTH } from '../../../common/constants';
+import { AppDialog } from '../../components/app-dialog';
 import { TrimmedInput } from '../../components/trimmed-input';
 import { toast } from '../../lib/toast';
 import { closeLoginDialog, login, useSession } from './session';
@@ -55,18 +56,16 @@ export function LoginDialog() {
   };
 
   return (
-    <Modal
+    <AppDialog
       open={loginDialogOpen}
-      onCancel={close}
+      onClose={close}
       width={LOGIN_DIALOG_WIDTH_PX}
-      centered
-      mask={{ closable: false }}
-      footer={null}
       destroyOnHidden
+      bodyScroll={false}
       title={<div className="login-dialog-title">欢迎使用易签通</div>}
+      subtitle={<div className="login-dialog-subtitle">企业版 · 请使用管理员账号登录</div>}
       className="login-dialog"
     >
-      <p className="login-dialog-subtitle">企业版 · 请使用管理员账号登录</p>
       <Form<LoginForm>
         form={form}
         layout="vertical"
@@ -115,6 +114,6 @@ export function LoginDialog() {
           登录
         </Button>
       </Form>
-    </Modal>
+    </AppDialog>
   );
 }

@@ -29,6 +29,9 @@ let pendingLogin: ((loggedIn: boolean) => void) | null = null;
 
 const LOGIN_TOAST_FLAG = 'login_success_toast';
 
+// Connected when the module loads, before any effect can see a 401.
+connectSession({ token: () => state.token, logout: () => void logout() });
+
 function setState(patch: Partial<SessionState>): void {
   state = { ...state, ...patch };
   for (const listener of listeners) listener();
@@ -87,7 +90,6 @@ export function fetchUserInfo(options: { silent: boolean }): Promise<UserInfo> {
  */
 export async function startSession(serverUser: UserInfo | null): Promise<void> {
   if (state.started) return;
-  connectSession({ token: () => state.token, logout: () => void logout() });
   const stored = readStoredLogin();
   setState({ started: true, token: stored?.token ?? null, user: stored ? serverUser : null });
 
@@ -145,6 +147,10 @@ export function requireLogin(): Promise<boolean> {
   return new Promise((resolve) => {
     pendingLogin = resolve;
   });
+}
+
+export function hasStoredLogin(): boolean {
+  return readStoredLogin() !== null;
 }
 
 export function openLoginDialog(): void {

@@ -1,0 +1,279 @@
+import './home.css';
+
+import { Link } from 'react-router';
+import { Button, Card, Col, Flex, Row, Steps, Typography } from 'antd';
+import {
+  ArrowRightOutlined,
+  CalendarOutlined,
+  CameraOutlined,
+  CarOutlined,
+  CheckCircleFilled,
+  CloudUploadOutlined,
+  CompassOutlined,
+  EnvironmentOutlined,
+  FileSearchOutlined,
+  GlobalOutlined,
+  SafetyCertificateOutlined,
+  ScanOutlined,
+  SendOutlined,
+  WalletOutlined,
+} from '@ant-design/icons';
+
+import { NavButton } from '../components/nav-button';
+import type { Route } from './+types/home';
+
+const { Title, Paragraph, Text } = Typography;
+
+export const handle = { headerTheme: 'transparent' };
+
+export const meta: Route.MetaFunction = () => [
+  { title: '易签通 - 一站式在线签证办理平台' },
+  {
+    name: 'description',
+    content:
+      '易签通提供全球多国旅游、商务、探亲签证在线办理，可查询使馆假期、所需材料、办理流程、办理条件、签证费用与出行时间，资料在线上传、预约面签、护照顺丰寄回。',
+  },
+];
+
+const CONTINENTS = [
+  { id: 0, name: '亚洲', en: 'Asia', countries: '日本 · 韩国 · 泰国 · 新加坡 · 越南' },
+  { id: 1, name: '欧洲', en: 'Europe', countries: '申根国家 · 英国 · 爱尔兰 · 俄罗斯' },
+  { id: 2, name: '美洲', en: 'America', countries: '美国 · 加拿大 · 墨西哥 · 巴西' },
+  { id: 3, name: '大洋洲', en: 'Oceania', countries: '澳大利亚 · 新西兰 · 斐济' },
+  { id: 4, name: '非洲', en: 'Africa', countries: '埃及 · 南非 · 肯尼亚 · 摩洛哥' },
+] as const;
+
+const STEPS = [
+  { title: '选择签证', content: '按目的地与签证类型挑选产品', icon: <FileSearchOutlined /> },
+  { title: '上传资料', content: '拍照或扫描上传，自动识别填表', icon: <CloudUploadOutlined /> },
+  { title: '预约面签', content: '在线选择面签 / 录指纹时间', icon: <CalendarOutlined /> },
+  { title: '支付', content: '确认订单与保险后在线支付', icon: <WalletOutlined /> },
+  { title: '护照寄回', content: '出签后护照顺丰寄回到家', icon: <SendOutlined /> },
+];
+
+const FEATURES = [
+  {
+    title: '免费拍摄签证照',
+    text: '按各国使馆的尺寸与底色要求在线生成合规签证照，不再为照片跑照相馆。',
+    icon: <CameraOutlined />,
+    color: '#ff4b4d',
+  },
+  {
+    title: '护照免费顺丰寄送',
+    text: '需要递交护照原件时，提供顺丰上门取件与寄回服务，全程可追踪物流。',
+    icon: <CarOutlined />,
+    color: '#3fa2f5',
+  },
+  {
+    title: '资料扫描自动填表',
+    text: '扫描护照与证件即可自动识别并填写申请表，资料加密保存，下次申请永久复用。',
+    icon: <ScanOutlined />,
+    color: '#14bc99',
+  },
+  {
+    title: '赠送拒签险',
+    text: '符合条件的订单赠送拒签险，如遇拒签按保险条款全额赔付，出行计划更安心。',
+    icon: <SafetyCertificateOutlined />,
+    color: '#fb8339',
+  },
+];
+
+export default function Home() {
+  return (
+    <div className="home-page">
+      <section className="home-hero">
+        <div className="home-container home-hero-inner">
+          <Row gutter={[32, 32]} align="middle">
+            <Col xs={24} md={14}>
+              <Title level={1} className="home-hero-title">
+                一站式在线签证办理
+              </Title>
+              <Text className="home-hero-sub">
+                覆盖全球多个国家的旅游、商务、探亲签证。材料清单、办理流程、费用和使馆假期一目了然，足不出户完成申请。
+              </Text>
+              <Flex wrap gap={8} className="home-hero-tags">
+                <span className="home-hero-tag">
+                  <CheckCircleFilled /> 在线上传资料
+                </span>
+                <span className="home-hero-tag">
+                  <CheckCircleFilled /> 专人审核材料
+                </span>
+                <span className="home-hero-tag">
+                  <CheckCircleFilled /> 办理进度实时可查
+                </span>
+              </Flex>
+              <Flex wrap gap={12}>
+                <NavButton
+                  to="/visa/continent?continent_id=0"
+                  size="large"
+                  className="home-hero-primary"
+                >
+                  立即办理
+                </NavButton>
+                <NavButton to="/enterprise" size="large" className="home-hero-ghost">
+                  企业客户
+                </NavButton>
+              </Flex>
+            </Col>
+            <Col xs={24} md={10}>
+              <div className="home-hero-card" aria-hidden="true">
+                <div className="home-hero-card-head">
+                  <Flex align="center" gap={12}>
+                    <span className="home-hero-card-flag">
+                      <GlobalOutlined />
+                    </span>
+                    <div>
+                      <Text strong>日本单次旅游签证</Text>
+                      <br />
+                      <Text type="secondary" style={{ fontSize: 12 }}>
+                        申请人 2 位
+                      </Text>
+                    </div>
+                  </Flex>
+                  <span className="home-hero-card-status">办理中</span>
+                </div>
+                <Steps
+                  orientation="vertical"
+                  size="small"
+                  current={2}
+                  responsive={false}
+                  items={[
+                    { title: '资料已上传', content: '系统已自动填表' },
+                    { title: '材料审核通过', content: '顾问已完成审核' },
+                    { title: '使馆审理中', content: '出签后护照顺丰寄回' },
+                  ]}
+                />
+              </div>
+            </Col>
+          </Row>
+        </div>
+      </section>
+
+      <section className="home-section">
+        <div className="home-container">
+          <div className="home-section-head">
+            <Title level={2} className="home-section-title">
+              按目的地选择签证
+            </Title>
+            <Text className="home-section-desc">选择大洲，查看各国签证产品、材料与费用</Text>
+          </div>
+          <Row gutter={[16, 16]}>
+            {CONTINENTS.map((c) => (
+              <Col key={c.id} xs={c.id === 4 ? 24 : 12} md={c.id < 2 ? 12 : 8}>
+                <Link
+                  to={`/visa/continent?continent_id=${c.id}`}
+                  className="home-continent-link"
+                  aria-label={`查看${c.name}签证`}
+                >
+                  <div className={`home-continent home-continent-${c.id}`}>
+                    <span className="home-continent-icon">
+                      {c.id === 0 ? <CompassOutlined /> : c.id === 1 ? <GlobalOutlined /> : <EnvironmentOutlined />}
+                    </span>
+                    <div>
+                      <div className="home-continent-name">{c.name}</div>
+                      <div className="home-continent-en">{c.en}</div>
+                      <div className="home-continent-countries">{c.countries}</div>
+                    </div>
+                    <span className="home-continent-more">
+                      查看签证 <ArrowRightOutlined />
+                    </span>
+                  </div>
+                </Link>
+              </Col>
+            ))}
+          </Row>
+        </div>
+      </section>
+
+      <section className="home-section home-section-alt">
+        <div className="home-container">
+          <div className="home-section-head">
+            <Title level={2} className="home-section-title">
+              五步办好签证
+            </Title>
+            <Text className="home-section-desc">全程在线操作，每一步都有提醒，进度随时可查</Text>
+          </div>
+          <div className="home-steps-wrap">
+            <Steps
+              current={-1}
+              titlePlacement="vertical"
+              items={STEPS.map((s) => ({ ...s, status: 'process' as const }))}
+            />
+          </div>
+        </div>
+      </section>
+
+      <section className="home-section">
+        <div className="home-container">
+          <div className="home-section-head">
+            <Title level={2} className="home-section-title">
+              为什么选择易签通
+            </Title>
+            <Text className="home-section-desc">把繁琐留给我们，把轻松留给旅途</Text>
+          </div>
+          <Row gutter={[16, 16]}>
+            {FEATURES.map((f) => (
+              <Col key={f.title} xs={24} sm={12} lg={6}>
+                <Card className="home-feature" hoverable>
+                  <span
+                    className="home-feature-icon"
+                    style={{ color: f.color, background: `${f.color}1a` }}
+                  >
+                    {f.icon}
+                  </span>
+                  <Title level={4} className="home-feature-title">
+                    {f.title}
+                  </Title>
+                  <Paragraph className="home-feature-text" style={{ marginBottom: 0 }}>
+                    {f.text}
+                  </Paragraph>
+                </Card>
+              </Col>
+            ))}
+          </Row>
+        </div>
+      </section>
+
+      <section className="home-section home-section-alt">
+        <div className="home-container">
+          <div className="home-enterprise">
+            <Row gutter={[24, 24]} align="middle">
+              <Col xs={24} md={16}>
+                <Title level={2} className="home-enterprise-title">
+                  企业与旅行社，批量办理更省心
+                </Title>
+                <Paragraph className="home-enterprise-text" style={{ marginBottom: 0 }}>
+                  为企业差旅和旅行社团队提供批量申请、管理员账号、统一结算与开票，以及专属签证顾问一对一服务。
+                </Paragraph>
+                <Flex wrap gap={20} className="home-enterprise-points">
+                  <span>
+                    <CheckCircleFilled />
+                    员工批量申请
+                  </span>
+                  <span>
+                    <CheckCircleFilled />
+                    订单统一管理
+                  </span>
+                  <span>
+                    <CheckCircleFilled />
+                    合并结算开票
+                  </span>
+                </Flex>
+              </Col>
+              <Col xs={24} md={8}>
+                <Flex wrap gap={12} justify="flex-end" className="home-enterprise-actions">
+                  <NavButton to="/enterprise" type="primary" size="large">
+                    了解企业版
+                  </NavButton>
+                  <NavButton to="/cooperation" size="large" ghost>
+                    商务合作
+                  </NavButton>
+                </Flex>
+              </Col>
+            </Row>
+          </div>
+        </div>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,59 @@
+// npm run bench:api — requests/second and p99 of a signed sys_config_get
+// against the same JSON from an unsigned route of the same server. Both runs
+// send the same freshly signed headers, so the client does equal work; only
+// the server's signature and replay checks differ. Prints figures, asserts none.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import autocannon from 'autocannon';
+import { API_VERSION } from '../common/constants.ts';
+import { newRequestId, signRequest } from '../common/signing.ts';
+import { DEV_API_CLIENTS } from '../server/config.ts';
+
+const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const [, accessKey, secret] = DEV_API_CLIENTS.split(':') as [string, string, string];
+
+const server = spawn('node', ['--conditions=production', '--import', 'tsx', 'bench/api-server.ts'], {
+  env: { ...process.env, API_CLIENTS: DEV_API_CLIENTS, NODE_ENV: 'production' },
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+const [firstLine] = (await once(server.stdout!, 'data')) as [Buffer];
+const { port, database } = JSON.parse(firstLine.toString()) as { port: number; database: string };
+
+function freshHeaders(): Record<string, string> {
+  const date = new Date().toUTCString();
+  const requestId = newRequestId();
+  return {
+    'content-type': 'application/json',
+    'x-version': API_VERSION,
+    'x-date': date,
+    'x-request-id': requestId,
+    platform: '4',
+    authorization: `Basic ${signRequest({ accessKey, date, version: API_VERSION, requestId }, secret)}`,
+  };
+}
+
+async function measure(path: string) {
+  let non2xxOrFailed = 0;
+  const result = await autocannon({
+    url: `http://127.0.0.1:${port}${path}`,
+    connections: CONNECTIONS,
+    pipelining: 1,
+    duration: DURATION,
+    requests: [{ method: 'POST', body: '{}', setupRequest: (request) => ({ ...request, headers: freshHeaders() }) }],
+  });
+  non2xxOrFailed = result.non2xx + result.errors;
+  return { rps: result.requests.average, p99: result.latency.p99, p50: result.latency.p50, non2xxOrFailed };
+}
+
+// Warm both paths, then measure.
+await measure('/bench/sys_config_unsigned');
+const unsigned = await measure('/bench/sys_config_unsigned');
+const signed = await measure('/www/sys_config_get');
+server.kill('SIGTERM');
+
+const cost = 1 - signed.rps / unsigned.rps;
+console.log(`database: ${database}; ${CONNECTIONS} connections, no pipelining, ${DURATION} s each, loopback`);
+console.log(`unsigned route      ${unsigned.rps.toFixed(0).padStart(7)} req/s   p50 ${unsigned.p50} ms   p99 ${unsigned.p99} ms   errors ${unsigned.non2xxOrFailed}`);
+console.log(`signed sys_config   ${signed.rps.toFixed(0).padStart(7)} req/s   p50 ${signed.p50} ms   p99 ${signed.p99} ms   errors ${signed.non2xxOrFailed}`);
+console.log(`signed/unsigned throughput ratio ${(signed.rps / unsigned.rps).toFixed(3)} — signature + replay checks cost ${(cost * 100).toFixed(1)}% (goal: under 20%)`);

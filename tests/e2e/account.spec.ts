@@ -1,0 +1,177 @@
+// Login, silent re-login, logout, session expiry and error pages in a real browser.
+import { expect, test } from '@playwright/test';
+import { DEMO, e2eDatabase, logIn, openLoginDialog, snap } from './support';
+
+test.beforeEach(async ({ page }) => {
+  await page.goto('/about');
+});
+
+test('the header shows the logged-out state in Chinese', async ({ page }) => {
+  await expect(page.getByRole('navigation', { name: '主导航' })).toContainText('签证办理');
+  await expect(page.getByTestId('header-login')).toHaveText('登录');
+  await snap(page, 'header-logged-out');
+});
+
+test('empty fields and an unchecked agreement are marked red, with the toast', async ({ page }) => {
+  const dialog = await openLoginDialog(page);
+  await snap(page, 'login-dialog');
+  await dialog.getByRole('button', { name: '登录' }).click();
+  await expect(dialog.getByText('请输入账号')).toBeVisible();
+  await expect(dialog.getByText('请输入密码')).toBeVisible();
+  await expect(dialog.getByText('请阅读并同意《用户协议》')).toBeVisible();
+  await expect(page.getByText('请检查标红字段')).toBeVisible();
+  await snap(page, 'login-dialog-empty-fields');
+});
+
+test('account is checked on blur, password on change', async ({ page }) => {
+  const dialog = await openLoginDialog(page);
+  await dialog.getByLabel('账号').focus();
+  await dialog.getByLabel('密码').focus();
+  await expect(dialog.getByText('请输入账号')).toBeVisible();
+  await dialog.getByLabel('密码').fill('x');
+  await dialog.getByLabel('密码').fill('');
+  await expect(dialog.getByText('请输入密码')).toBeVisible();
+  // Fields stop at 50 characters.
+  await dialog.getByLabel('账号').fill('a'.repeat(60));
+  await expect(dialog.getByLabel('账号')).toHaveValue('a'.repeat(50));
+});
+
+test('an unchecked agreement alone blocks the login', async ({ page }) => {
+  const dialog = await openLoginDialog(page);
+  await dialog.getByLabel('账号').fill(DEMO.account);
+  await dialog.getByLabel('密码').fill(DEMO.password);
+  await dialog.getByRole('button', { name: '登录' }).click();
+  await expect(dialog.getByText('请阅读并同意《用户协议》')).toBeVisible();
+  await expect(page.getByText('请检查标红字段')).toBeVisible();
+  await expect(dialog.getByText('请输入账号')).toHaveCount(0);
+  await snap(page, 'login-dialog-agreement-unchecked');
+});
+
+test('a wrong password shows the server message and stays logged out', async ({ page }) => {
+  const dialog = await openLoginDialog(page);
+  await dialog.getByLabel('账号').fill(DEMO.account);
+  await dialog.getByLabel('密码').fill('wrong-password');
+  await dialog.getByRole('checkbox').check();
+  await dialog.getByLabel('密码').press('Enter'); // Enter submits
+  await expect(page.getByText('账号或密码错误')).toBeVisible();
+  await snap(page, 'login-dialog-wrong-password');
+  expect(await page.evaluate(() => localStorage.getItem('login_data'))).toBeNull();
+});
+
+test('the password leaves the browser only as its SHA-256 digest, signed', async ({ page }) => {
+  const dialog = await openLoginDialog(page);
+  await dialog.getByLabel('账号').fill(DEMO.account);
+  await dialog.getByLabel('密码').fill(DEMO.password);
+  await dialog.getByRole('checkbox').check();
+  const requestPromise = page.waitForRequest('**/www/account_login');
+  await dialog.getByRole('button', { name: '登录' }).click();
+  const request = await requestPromise;
+  const headers = request.headers();
+  expect(request.method()).toBe('POST');
+  expect(headers['x-version']).toBe('1.0.0');
+  expect(headers.platform).toBe('4');
+  expect(headers['x-request-id']).toMatch(/^[a-z0-9]{32}$/);
+  expect(headers['x-date']).toMatch(/GMT$/);
+  expect(headers.authorization).toMatch(/^Basic [A-Za-z0-9+/]{43}=$/);
+  const body = request.postDataJSON() as { account: string; password: string };
+  expect(body.account).toBe(DEMO.account);
+  expect(body.password).toMatch(/^[0-9a-f]{64}$/);
+  expect(request.postData()).not.toContain(DEMO.password);
+  await page.getByTestId('header-user').waitFor();
+});
+
+test('login succeeds, survives a reload and logs out from an order page to /', async ({ page, context }) => {
+  await logIn(page);
+  await expect(page.getByText('登录成功')).toBeVisible();
+  await expect(page.getByTestId('header-user')).toContainText(DEMO.name);
+  await expect(page.getByTestId('header-user')).toContainText(DEMO.enterprise);
+  expect(JSON.parse((await page.evaluate(() => localStorage.getItem('login_data'))) ?? '{}').token).toBeTruthy();
+  const cookie = (await context.cookies()).find((c) => c.name === 'token');
+  expect(cookie?.path).toBe('/');
+
+  await page.getByTestId('header-user').hover();
+  for (const item of ['个人中心', '我的订单', '退出']) await expect(page.getByRole('menuitem', { name: item })).toBeVisible();
+  await snap(page, 'header-logged-in-menu');
+
+  // Silent login from the cache: the server renders the user straight away.
+  await page.reload();
+  await expect(page.getByTestId('header-user')).toContainText(DEMO.name);
+
+  await page.goto('/order/order-list');
+  await expect(page.getByText('我的订单（建设中）')).toBeVisible();
+  await page.getByTestId('header-user').hover();
+  await page.getByRole('menuitem', { name: '退出' }).click();
+  await page.waitForURL((url) => url.pathname === '/');
+  await expect(page.getByTestId('header-login')).toBeVisible();
+  expect(await page.evaluate(() => localStorage.getItem('login_data'))).toBeNull();
+  expect((await context.cookies()).find((c) => c.name === 'token')).toBeUndefined();
+});
+
+test('logout elsewhere reloads the same page', async ({ page }) => {
+  await logIn(page);
+  await page.getByTestId('header-user').hover();
+  await page.getByRole('menuitem', { name: '退出' }).click();
+  await expect(page.getByTestId('header-login')).toBeVisible();
+  expect(new URL(page.url()).pathname).toBe('/about');
+});
+
+test('an expired session shows the 401 toast, then logs out', async ({ page }) => {
+  await logIn(page);
+  const db = e2eDatabase();
+  db.prepare('update account_session set revoked_at = ? where revoked_at is null').run(Date.now());
+  db.close();
+  await page.getByTestId('header-user').hover();
+  await page.getByRole('menuitem', { name: '我的订单' }).click();
+  await expect(page.getByText('登录已过期，请重新登录')).toBeVisible();
+  await snap(page, 'session-expired-toast');
+  await page.waitForURL((url) => url.pathname === '/', { timeout: 5_000 });
+  await expect(page.getByTestId('header-login')).toBeVisible();
+  expect(await page.evaluate(() => localStorage.getItem('login_data'))).toBeNull();
+});
+
+test('a guest opening an order page gets the login dialog, not the page', async ({ page }) => {
+  const response = await page.goto('/order/order-detail/123');
+  expect(response?.status()).toBe(401);
+  await expect(page.getByRole('dialog').getByText('欢迎使用易签通')).toBeVisible();
+  await expect(page.getByText('请先登录')).toBeVisible();
+  await snap(page, 'login-required');
+});
+
+test('closing the dialog cancels a pending login', async ({ page }) => {
+  const dialog = await openLoginDialog(page);
+  await dialog.getByLabel('账号').fill(DEMO.account);
+  await dialog.getByLabel('密码').fill(DEMO.password);
+  await dialog.getByRole('checkbox').check();
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/www/account_login', async (route) => {
+    await held;
+    await route.continue().catch(() => undefined);
+  });
+  await dialog.getByRole('button', { name: '登录' }).click();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toBeHidden();
+  release();
+  await page.waitForTimeout(1_500);
+  await expect(page.getByTestId('header-login')).toBeVisible();
+  expect(await page.evaluate(() => localStorage.getItem('login_data'))).toBeNull();
+});
+
+test('unmatched routes and failed parameters are 404 pages', async ({ page }) => {
+  const unmatched = await page.goto('/no/such/page');
+  expect(unmatched?.status()).toBe(404);
+  await expect(page.getByRole('heading', { name: 'Page not found: /no/such/page' })).toBeVisible();
+  await snap(page, 'page-404');
+
+  const invalid = await page.goto('/visa/product/abc');
+  expect(invalid?.status()).toBe(404);
+  await expect(page.getByRole('heading', { name: 'Page Not Found: /visa/product/abc' })).toBeVisible();
+
+  const notAScreen = await page.goto('/order/consts/order-const');
+  expect(notAScreen?.status()).toBe(404);
+});
+
+test('no analytics script outside prod', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.locator('script[data-testid="analytics"]')).toHaveCount(0);
+});

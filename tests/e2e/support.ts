@@ -1,0 +1,34 @@
+import { mkdirSync } from 'node:fs';
+import type { Page } from '@playwright/test';
+import SQLite from 'better-sqlite3';
+
+export const DEMO = { account: 'demo_admin', password: 'Demo@123456', name: '王敏', enterprise: '上海星途商务咨询有限公司' };
+
+/** Screenshots that a person looks at; kept out of git. */
+export async function snap(page: Page, name: string): Promise<void> {
+  mkdirSync('screenshots', { recursive: true });
+  await page.screenshot({ path: `screenshots/${name}.png`, fullPage: false });
+}
+
+/** Direct access to the e2e database, for what only the server could do (expire a session). */
+export function e2eDatabase(): SQLite.Database {
+  const file = process.env.E2E_DB_FILE;
+  if (!file) throw new Error('E2E_DB_FILE is not set (playwright.config.ts sets it)');
+  return new SQLite(file);
+}
+
+export async function openLoginDialog(page: Page) {
+  await page.getByTestId('header-login').click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByText('欢迎使用易签通').waitFor();
+  return dialog;
+}
+
+export async function logIn(page: Page, account = DEMO.account, password = DEMO.password) {
+  const dialog = await openLoginDialog(page);
+  await dialog.getByLabel('账号').fill(account);
+  await dialog.getByLabel('密码').fill(password);
+  await dialog.getByRole('checkbox').check();
+  await dialog.getByRole('button', { name: '登录' }).click();
+  await page.getByTestId('header-user').waitFor();
+}
