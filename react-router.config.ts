@@ -4,4 +4,13 @@ export default {
   appDirectory: 'app',
   buildDirectory: 'build',
   ssr: true,
+  // Stated explicitly (today's v7 behaviour) until we adopt them one by one;
+  // v8_middleware would change the load context that server/web/pages.ts builds.
+  future: {
+    v8_middleware: false,
+    v8_splitRouteModules: false,
+    v8_viteEnvironmentApi: false,
+    v8_passThroughRequests: false,
+    v8_trailingSlashAwareDataRequests: false,
+  },
 } satisfies Config;

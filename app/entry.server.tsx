@@ -30,7 +30,12 @@ export default function handleRequest(
           const sink = new PassThrough();
           sink.on('data', (chunk: Buffer) => chunks.push(chunk));
           sink.on('end', () => {
-            const html = Buffer.concat(chunks).toString('utf8').replace('</head>', `${extractStyle(cache)}</head>`);
+            // At the top of <head> (after the charset), where antd's client runtime
+            // also puts them, so the app's stylesheets (equal specificity, thanks
+            // to :where) come later and win.
+            const html = Buffer.concat(chunks)
+              .toString('utf8')
+              .replace(/<head>(<meta charSet="utf-8"\/>)?/, (head) => `${head}${extractStyle(cache)}`);
             responseHeaders.set('Content-Type', 'text/html; charset=utf-8');
             resolve(new Response(`<!DOCTYPE html>${html.replace(/^<!DOCTYPE html>/i, '')}`, { status, headers: responseHeaders }));
           });

@@ -1,11 +1,11 @@
 // Verifies the spec §7 signature on every /www/ call before its body is read:
 // known platform, supported version, fresh X-Date, well-formed X-Request-Id,
 // correct HMAC, and a request id not seen before (replay).
-import { timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { API_VERSION, REQUEST_ID_PATTERN } from '../../common/constants.ts';
 import { ErrorCode } from '../../common/error-codes.ts';
-import { signRequest } from '../../common/signing.ts';
+import { stringToSign } from '../../common/signing.ts';
 import { AppError } from './errors.ts';
 import type { ReplayStore } from './replay-store.ts';
 
@@ -40,7 +40,8 @@ export function createSignatureCheck(options: SignatureCheckOptions) {
 
     const match = /^Basic ([A-Za-z0-9+/]+={0,2})$/.exec(authorization);
     if (!match) throw new AppError(ErrorCode.SIGNATURE_INVALID);
-    const expected = Buffer.from(signRequest({ accessKey: client.accessKey, date, version, requestId }, client.secret), 'base64');
+    // Native HMAC here; common/signing.ts (the browser's) is tested against the same vector.
+    const expected = createHmac('sha256', client.secret).update(stringToSign({ accessKey: client.accessKey, date, version, requestId })).digest();
     const given = Buffer.from(match[1]!, 'base64');
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new AppError(ErrorCode.SIGNATURE_INVALID);
 
