@@ -1,4 +1,4 @@
-import { DownOutlined, UserOutlined } from '@ant-design/icons';
+import { DownOutlined, MenuOutlined, UserOutlined } from '@ant-design/icons';
 import { Button, Dropdown } from 'antd';
 import { Link, NavLink, useRouteLoaderData } from 'react-router';
 import type { UserInfo } from '../../common/web-context';
@@ -31,6 +31,11 @@ export function SiteHeader({ transparent }: { transparent: boolean }) {
           <span className="site-header-logo-mark">签</span>
           <span className="site-header-logo-text">易签通</span>
         </Link>
+        <Dropdown trigger={['click']} menu={{ items: NAVIGATION.map((item) => ({ key: item.to, label: <Link to={item.to}>{item.label}</Link> })) }}>
+          <button type="button" className="site-header-menu-button" aria-label="打开导航菜单">
+            <MenuOutlined />
+          </button>
+        </Dropdown>
         <nav className="site-header-nav" aria-label="主导航">
           {NAVIGATION.map((item) => (
             <NavLink key={item.to} to={item.to} end={item.end} className="site-header-link">
