@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 // PostgreSQL when TEST_DATABASE_URL is set (see scripts/run-tests.mjs).
 export default defineConfig({
   test: {
-    include: ['common/**/*.test.ts', 'server/**/*.test.ts'],
+    include: ['common/**/*.test.ts', 'server/**/*.test.ts', 'app/**/*.test.ts'],
     environment: 'node',
     testTimeout: 60_000,
     hookTimeout: 60_000,

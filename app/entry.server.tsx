@@ -15,7 +15,7 @@ export default function handleRequest(
   responseStatusCode: number,
   responseHeaders: Headers,
   routerContext: EntryContext,
-  _loadContext: AppLoadContext,
+  loadContext: AppLoadContext,
 ) {
   return new Promise<Response>((resolve, reject) => {
     const cache = createCache();
@@ -46,7 +46,7 @@ export default function handleRequest(
         },
         onError(error: unknown) {
           status = 500;
-          console.error(error);
+          loadContext.logError(error);
         },
       },
     );
@@ -55,8 +55,8 @@ export default function handleRequest(
 }
 
 /** Unmatched routes and failed parameter checks are ordinary 404s, not errors to log. */
-export const handleError: HandleErrorFunction = (error, { request }) => {
+export const handleError: HandleErrorFunction = (error, { request, context }) => {
   if (request.signal.aborted || (isRouteErrorResponse(error) && error.status < 500)) return;
   if (error instanceof Error && /^No route matches URL/.test(error.message)) return;
-  console.error(error);
+  context.logError(error);
 };

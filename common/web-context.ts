@@ -26,6 +26,8 @@ export interface WebLoadContext {
   publicConfig: PublicConfig;
   /** The user of the `token` cookie, or null for a guest or an expired session. */
   currentUser(): Promise<UserInfo | null>;
+  /** Logs a page error on the request's logger, so the line carries its request id. */
+  logError(error: unknown): void;
 }
 
 declare module 'react-router' {

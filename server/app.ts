@@ -154,6 +154,7 @@ export async function buildApp({ config, database, pages, now = Date.now }: AppO
       let user: ReturnType<WebLoadContext['currentUser']> | undefined;
       return {
         publicConfig,
+        logError: (error) => request.log.error({ err: error }, 'page error'),
         currentUser: () =>
           (user ??= services.account
             .authenticate(cookieValue(request, STORAGE_KEYS.tokenCookie))
