@@ -14,6 +14,7 @@ export default [
   route('visa/continent', 'routes/visa-continent.tsx'),
   route('visa/country/:id', 'routes/visa-country.tsx'),
   route('visa/product/:id', 'routes/visa-product.tsx'),
+  route('dev/components', 'routes/dev-components.tsx'),
   layout('routes/require-login-layout.tsx', [
     route('order/order-list', 'routes/order-list.tsx'),
     route('order/order-detail/:userOrderId', 'routes/order-detail.tsx'),
