@@ -30,5 +30,7 @@ export async function logIn(page: Page, account = DEMO.account, password = DEMO.
   await dialog.getByLabel('密码').fill(password);
   await dialog.getByRole('checkbox').check();
   await dialog.getByRole('button', { name: '登录' }).click();
+  // The page reloads after a login; the toast is shown once the new page runs.
+  await page.getByText('登录成功').waitFor();
   await page.getByTestId('header-user').waitFor();
 }
