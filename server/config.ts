@@ -53,6 +53,13 @@ const schema = z.object({
   CS_WORKING_HOURS: z.string().min(1).default('周一至周日 09:00-21:00（法定节假日除外）'),
   CS_WECHAT: z.string().min(1).default('yiqiantong_kefu'),
   CS_EMAIL: z.email().default('service@yiqiantong.example'),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must look like smtp://user:password@host:port (or smtps://)')
+    .optional(),
+  MAIL_FROM: z.string().min(3).default('易签通 <no-reply@yiqiantong.example>'),
+  OUTBOX_DIR: z.string().min(1).default('data/outbox'),
+  MINI_PROGRAM_LINK_BASE: z.url().default('https://m.yiqiantong.example/mp/'),
 });
 
 export type RawConfig = z.infer<typeof schema>;

@@ -2,9 +2,11 @@
 // static so the migrator works the same from sources and from tests.
 import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
 import * as accounts from './migrations/2026-11-21-001-accounts.ts';
+import * as catalogue from './migrations/2026-11-21-002-catalogue.ts';
 
 const migrations: Record<string, Migration> = {
   '2026-11-21-001-accounts': accounts,
+  '2026-11-21-002-catalogue': catalogue,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -58,7 +58,7 @@ export interface LoginThrottleTable {
   locked_until: number | null;
 }
 
-export interface Database {
+export interface Database extends CatalogueTables {
   enterprise: EnterpriseTable;
   account: AccountTable;
   account_session: AccountSessionTable;
@@ -71,3 +71,168 @@ export type Account = Selectable<AccountTable>;
 export type NewAccount = Insertable<AccountTable>;
 export type AccountUpdate = Updateable<AccountTable>;
 export type AccountSession = Selectable<AccountSessionTable>;
+
+// ── Catalogue (migration 002) ────────────────────────────────────────────
+
+export interface ContinentTable {
+  continent_id: number;
+  name: string;
+  name_en: string;
+  sort: number;
+}
+
+export interface VisaCountryTable {
+  visa_country_id: Generated<number>;
+  iso_code: string;
+  name: string;
+  name_en: string;
+  continent_id: number;
+  description: string;
+  /** Higher shows first. */
+  hot: number;
+  status: number;
+}
+
+export interface ConsularDistrictTable {
+  consular_district_id: Generated<number>;
+  visa_country_id: number;
+  name: string;
+  consulate_name: string;
+  city: string;
+  address: string;
+}
+
+export interface ConsularDistrictProvinceTable {
+  consular_district_id: number;
+  /** A province code of the address library (key of "86"). */
+  province_code: string;
+}
+
+export interface VisaTypeTable {
+  visa_type_id: Generated<number>;
+  name: string;
+  sort: number;
+}
+
+export interface VisaTagTable {
+  tag_id: Generated<number>;
+  name: string;
+  sort: number;
+}
+
+export interface PhotoParamTable {
+  visa_photo_id: Generated<number>;
+  /** 0 blue, 1 white, 2 red, 3 grey. */
+  color: number;
+  /** millimetres */
+  width: number;
+  height: number;
+  name: string;
+}
+
+export interface VisaProductTable {
+  visa_product_id: Generated<number>;
+  visa_country_id: number;
+  visa_type_id: number;
+  consular_district_id: number | null;
+  product_special_desc: string;
+  /** 0 single, 1 double, 2 multiple entry. */
+  entry_times: number;
+  stay_days: number;
+  valid_days: number;
+  need_days: number;
+  need_days_detail: string;
+  /** Percentage × 100 (9850 = 98.5%). */
+  pass_rate: number;
+  /** cents */
+  sell_price: number;
+  distributor_discount_desc: string | null;
+  distributor_discount_price: number | null;
+  /** 1: delisted. */
+  status: number;
+  channel: number;
+  /** 1: can be handled offline (web ordering); 0: mini-program only. */
+  offline: number;
+  reject_refund: number;
+  need_interview: number;
+  /** 0: no photo item; otherwise a photo_param. */
+  visa_photo_id: number;
+  reminder: string;
+  updated_at: number;
+}
+
+export interface VisaProductTagTable {
+  visa_product_id: number;
+  tag_id: number;
+}
+
+interface ProductListRow {
+  id: Generated<number>;
+  visa_product_id: number;
+  sort: number;
+}
+
+export interface VisaProductBasicInfoTable extends ProductListRow {
+  title: string;
+  content: string;
+}
+
+export interface VisaProductFeatureTable extends ProductListRow {
+  /** 0 numeric (num + unit), 1 text (unit). */
+  type: number;
+  num: number;
+  unit: string;
+  title: string;
+}
+
+export interface VisaProductProcedureTable extends ProductListRow {
+  icon: string;
+  title: string;
+}
+
+export interface VisaProductProcessStepTable extends ProductListRow {
+  title: string;
+  content: string;
+}
+
+export interface VisaProductMaterialTable {
+  material_id: Generated<number>;
+  visa_product_id: number;
+  identity_id: number;
+  required: number;
+  /** 0 electronic, 1 mailed paper, 2 bring to the embassy. */
+  attr: number;
+  name: string;
+  attention: string;
+  sample: string | null;
+  sort: number;
+}
+
+export interface VisaProductReviewTable {
+  review_id: Generated<number>;
+  visa_product_id: number;
+  nickname: string | null;
+  mobile_phone: string | null;
+  score: number;
+  content: string;
+  platform: string;
+  create_time: number;
+}
+
+export interface CatalogueTables {
+  continent: ContinentTable;
+  visa_country: VisaCountryTable;
+  consular_district: ConsularDistrictTable;
+  consular_district_province: ConsularDistrictProvinceTable;
+  visa_type: VisaTypeTable;
+  visa_tag: VisaTagTable;
+  photo_param: PhotoParamTable;
+  visa_product: VisaProductTable;
+  visa_product_tag: VisaProductTagTable;
+  visa_product_basic_info: VisaProductBasicInfoTable;
+  visa_product_feature: VisaProductFeatureTable;
+  visa_product_procedure: VisaProductProcedureTable;
+  visa_product_process_step: VisaProductProcessStepTable;
+  visa_product_material: VisaProductMaterialTable;
+  visa_product_review: VisaProductReviewTable;
+}
