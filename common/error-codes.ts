@@ -18,6 +18,8 @@ export const ErrorCode = {
   LOGIN_FAILED: 1301,
   LOGIN_THROTTLED: 1302,
   ACCOUNT_DISABLED: 1303,
+  VISA_COUNTRY_NOT_FOUND: 1701,
+  VISA_PRODUCT_NOT_FOUND: 1702,
   NOT_FOUND: 1404,
   TOO_MANY_REQUESTS: 1429,
   INTERNAL: 1500,
@@ -44,6 +46,8 @@ export const ERROR_CATALOGUE: Record<ErrorCodeValue, { msg: string; meaning: str
   1302: { msg: '登录失败次数过多，请稍后再试', meaning: '同一账号或同一地址失败次数过多，暂时拒绝登录', http: 200 },
   1303: { msg: '账号已停用，请联系客服', meaning: '账号或所属企业已停用', http: 200 },
   1404: { msg: '接口不存在', meaning: '没有这个接口路径', http: 404 },
+  1701: { msg: '该国家暂无签证产品', meaning: 'visa_country_id 不存在或已停用', http: 200 },
+  1702: { msg: '该签证产品不存在', meaning: 'visa_product_id 不存在', http: 200 },
   1429: { msg: '操作过于频繁，请稍后再试', meaning: '请求频率超限', http: 200 },
   1500: { msg: '系统繁忙，请稍后再试', meaning: '服务器内部错误，详情只记录在日志中', http: 500 },
 };

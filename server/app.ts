@@ -1,7 +1,8 @@
 // buildApp(config): plugins → signed /www API → React Router pages. Never
 // listens: main.ts does, and tests call inject().
 import { randomBytes } from 'node:crypto';
-import { resolve } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
@@ -13,8 +14,11 @@ import type { PublicConfig, WebLoadContext } from '../common/web-context.ts';
 import type { AppConfig } from './config.ts';
 import type { DatabaseHandle } from './db/database.ts';
 import { accountOperations } from './modules/account/account.routes.ts';
+import { catalogueOperations } from './modules/catalogue/catalogue.routes.ts';
+import { type CatalogueService, createCatalogueService } from './modules/catalogue/catalogue.service.ts';
 import { type AccountService, createAccountService } from './modules/account/account.service.ts';
 import type { AuthenticatedAccount } from './modules/account/account.types.ts';
+import { provinceList } from './modules/system/address-library.ts';
 import { registerAddressLibraryFile, systemOperations } from './modules/system/system.routes.ts';
 import { installErrorHandling, installJsonParser } from './platform/error-handler.ts';
 import { AppError } from './platform/errors.ts';
@@ -33,6 +37,7 @@ export interface AppOptions {
 
 export interface Services {
   account: AccountService;
+  catalogue: CatalogueService;
 }
 
 declare module 'fastify' {
@@ -77,6 +82,7 @@ export async function buildApp({ config, database, pages, now = Date.now }: AppO
 
   const services: Services = {
     account: createAccountService(database.db, { idleMs: config.SESSION_IDLE_MINUTES * 60_000, absoluteMs: config.SESSION_ABSOLUTE_HOURS * 3_600_000 }, now),
+    catalogue: createCatalogueService(database.db),
   };
 
   installErrorHandling(app);
@@ -125,7 +131,7 @@ export async function buildApp({ config, database, pages, now = Date.now }: AppO
         request.account = account;
       }
     });
-    for (const operation of [...accountOperations(services.account, config), ...systemOperations()]) {
+    for (const operation of [...accountOperations(services.account, config), ...catalogueOperations(services.catalogue), ...systemOperations()]) {
       registerOperation(api, operation);
     }
   });
@@ -133,6 +139,14 @@ export async function buildApp({ config, database, pages, now = Date.now }: AppO
   registerAddressLibraryFile(app);
 
   if (pages) {
+    // Country flags from the flag-icons package (SVG, 4x3 and 1x1).
+    await app.register(fastifyStatic, {
+      root: join(dirname(createRequire(import.meta.url).resolve('flag-icons/package.json')), 'flags'),
+      prefix: '/static/flags/',
+      decorateReply: false,
+      index: false,
+      maxAge: '7d',
+    });
     await app.register(fastifyStatic, {
       root: resolve(pages.clientDir),
       prefix: '/',
@@ -154,6 +168,10 @@ export async function buildApp({ config, database, pages, now = Date.now }: AppO
       let user: ReturnType<WebLoadContext['currentUser']> | undefined;
       return {
         publicConfig,
+        catalogue: services.catalogue,
+        provinces: provinceList,
+        // Filled in with the offline IP database (server/modules/system/ip-location.ts).
+        visitorProvince: () => null,
         logError: (error) => request.log.error({ err: error }, 'page error'),
         currentUser: () =>
           (user ??= services.account

@@ -35,3 +35,8 @@ export function addressLibraryFile(): AddressLibraryFile {
   }
   return cached;
 }
+
+/** Provinces under key 86, for pages that let the applicant pick where they live. */
+export function provinceList(): Array<{ province_code: string; name: string }> {
+  return Object.entries(areaList.province_list).map(([province_code, name]) => ({ province_code, name }));
+}

@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { ErrorCode } from '../../../common/error-codes.ts';
+import { defineOperation } from '../../platform/operation.ts';
+import { AppError } from '../../platform/errors.ts';
+import { continentListSchema, countryDetailSchema, idField, productListSchema, reviewPageSchema, visaProductDetailSchema } from './catalogue.schemas.ts';
+import type { CatalogueService } from './catalogue.service.ts';
+
+const provinceCode = z.string().regex(/^\d{6}$/);
+
+export function catalogueOperations(service: CatalogueService) {
+  return [
+    defineOperation({
+      path: '/www/visa_continent_list',
+      tag: '签证目录',
+      summary: '按大洲列出目的地国家（含在售产品数与最低价）',
+      auth: 'none',
+      payload: z.object({}),
+      result: continentListSchema,
+      errors: [],
+      handle: async () => ({ continents: await service.continents() }),
+    }),
+    defineOperation({
+      path: '/www/visa_country_get',
+      tag: '签证目录',
+      summary: '国家详情：领区（及其受理省份）、签证类型与标签筛选项',
+      auth: 'none',
+      payload: z.object({ visa_country_id: idField }),
+      result: countryDetailSchema,
+      errors: [ErrorCode.VISA_COUNTRY_NOT_FOUND],
+      handle: async ({ visa_country_id }) => {
+        const country = await service.country(visa_country_id);
+        if (!country) throw new AppError(ErrorCode.VISA_COUNTRY_NOT_FOUND);
+        return country;
+      },
+    }),
+    defineOperation({
+      path: '/www/visa_product_list',
+      tag: '签证目录',
+      summary: '国家的在售签证产品：按居住省份（决定领区）、签证类型和标签筛选',
+      description: 'province_code 为地址库中的省级代码；不传则列出所有领区的产品。已下架产品不在列表中。',
+      auth: 'none',
+      payload: z.object({
+        visa_country_id: idField,
+        province_code: provinceCode.optional(),
+        visa_type_id: idField.optional(),
+        tag_id: idField.optional(),
+      }),
+      result: productListSchema,
+      errors: [],
+      handle: (payload) => service.products(payload),
+    }),
+    defineOperation({
+      path: '/www/visa_product_detail_get',
+      tag: '签证目录',
+      summary: '签证产品详情（规格见产品说明书第 3 节）',
+      description: '缺少或非数字的 visa_product_id 返回 1001 参数错误。已下架产品照常返回（status 为 1 或 channel 为 99）。',
+      auth: 'none',
+      payload: z.object({ visa_product_id: idField }),
+      result: visaProductDetailSchema,
+      errors: [ErrorCode.VISA_PRODUCT_NOT_FOUND],
+      handle: async ({ visa_product_id }) => {
+        const detail = await service.productDetail(visa_product_id);
+        if (!detail) throw new AppError(ErrorCode.VISA_PRODUCT_NOT_FOUND);
+        return detail;
+      },
+    }),
+    defineOperation({
+      path: '/www/visa_product_review_list',
+      tag: '签证目录',
+      summary: '签证产品的用户评价，每页 10 条，最新在前',
+      auth: 'none',
+      payload: z.object({ visa_product_id: idField, page: z.number().int().min(1).max(100_000).default(1) }),
+      result: reviewPageSchema,
+      errors: [],
+      handle: ({ visa_product_id, page }) => service.reviews(visa_product_id, page),
+    }),
+  ];
+}
