@@ -1,8 +1,10 @@
 // buildApp(config): plugins → signed /www API → React Router pages. Never
 // listens: main.ts does, and tests call inject().
 import { randomBytes } from 'node:crypto';
+import { constants as zlibConstants } from 'node:zlib';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
+import fastifyCompress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
@@ -25,6 +27,8 @@ import { AppError } from './platform/errors.ts';
 import { registerOperation } from './platform/operation.ts';
 import { createDatabaseReplayStore } from './platform/replay-store.ts';
 import { createSignatureCheck } from './platform/signature.ts';
+import { cookieValue } from './web/cookies.ts';
+import { createPageCache } from './web/page-cache.ts';
 import { registerPages } from './web/pages.ts';
 
 export interface AppOptions {
@@ -49,22 +53,6 @@ declare module 'fastify' {
   }
 }
 
-function cookieValue(request: FastifyRequest, name: string): string | undefined {
-  const header = request.headers.cookie;
-  if (!header) return undefined;
-  for (const part of header.split(';')) {
-    const [key, ...rest] = part.trim().split('=');
-    if (key === name) {
-      try {
-        return decodeURIComponent(rest.join('='));
-      } catch {
-        return undefined;
-      }
-    }
-  }
-  return undefined;
-}
-
 export async function buildApp({ config, database, pages, now = Date.now }: AppOptions): Promise<{ app: FastifyInstance; services: Services }> {
   const app = Fastify({
     logger: {
@@ -85,6 +73,8 @@ export async function buildApp({ config, database, pages, now = Date.now }: AppO
     catalogue: createCatalogueService(database.db),
   };
 
+  // API answers, the address library and static files; pages compress themselves.
+  await app.register(fastifyCompress, { global: true, threshold: 1024, encodings: ['br', 'gzip'], brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } } });
   installErrorHandling(app);
   installJsonParser(app);
   // zod validates payloads (with Chinese messages); the JSON schemas on the
@@ -164,7 +154,12 @@ export async function buildApp({ config, database, pages, now = Date.now }: AppO
       secret: config.webClient.secret,
       analyticsScriptUrl: config.ANALYTICS_SCRIPT_URL ?? null,
     };
-    registerPages(app, pages.build, (request): WebLoadContext => {
+    // Guest product pages are kept while their catalogue version is current.
+    const pageCache = createPageCache(
+      [{ pattern: /^\/visa\/product\/([1-9]\d{0,9})$/, version: (match) => services.catalogue.productVersion(Number(match[1])) }],
+      { maxEntries: 2_000, maxBytes: 256 * 1024 * 1024 },
+    );
+    registerPages(app, pages.build, pageCache, (request): WebLoadContext => {
       let user: ReturnType<WebLoadContext['currentUser']> | undefined;
       return {
         publicConfig,

@@ -227,6 +227,19 @@ export function createCatalogueRepository(db: Kysely<Database>) {
       return Number(row.count);
     },
 
+    /** Everything a product page is built from changes one of these numbers. */
+    productVersion(visaProductId: number) {
+      return db
+        .selectFrom('visa_product')
+        .select([
+          'visa_product.updated_at',
+          (eb) => eb.selectFrom('visa_product_review').select((e) => e.fn.countAll<number>().as('n')).whereRef('visa_product_review.visa_product_id', '=', 'visa_product.visa_product_id').as('review_count'),
+          (eb) => eb.selectFrom('visa_product_review').select((e) => e.fn.max<number>('review_id').as('m')).whereRef('visa_product_review.visa_product_id', '=', 'visa_product.visa_product_id').as('last_review_id'),
+        ])
+        .where('visa_product.visa_product_id', '=', visaProductId)
+        .executeTakeFirst();
+    },
+
     districtForProvince(visaCountryId: number, provinceCode: string) {
       return db
         .selectFrom('consular_district_province')

@@ -174,6 +174,15 @@ export function createCatalogueService(db: Kysely<Database>) {
       };
     },
 
+    /**
+     * Changes whenever the product page would: catalogue writes bump the
+     * product's updated_at in the same transaction; reviews count themselves.
+     */
+    async productVersion(visaProductId: number): Promise<string | null> {
+      const row = await repo.productVersion(visaProductId);
+      return row ? `${row.updated_at}:${Number(row.review_count ?? 0)}:${Number(row.last_review_id ?? 0)}` : null;
+    },
+
     async reviews(visaProductId: number, page: number): Promise<ReviewPage> {
       const [rows, total] = await Promise.all([repo.reviewPage(visaProductId, (page - 1) * REVIEW_PAGE_SIZE, REVIEW_PAGE_SIZE), repo.reviewCount(visaProductId)]);
       return {
