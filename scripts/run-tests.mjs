@@ -52,7 +52,7 @@ if (process.env.TEST_DATABASE_URL) {
 
 let incomplete = false;
 if (existsSync(CHROMIUM)) {
-  if (run('build the app for end-to-end tests', 'npx', ['react-router', 'build'])) {
+  if (run('build the app for end-to-end tests', 'npm', ['run', 'build'])) {
     run('end-to-end tests in Chromium', 'npx', ['playwright', 'test']);
     countPlaywright('test-results/e2e.json');
   }

@@ -142,6 +142,7 @@ export async function buildApp({ config, database, pages, now = Date.now }: AppO
       prefix: '/',
       wildcard: false,
       index: false,
+      preCompressed: true,
       setHeaders: (res, path) => {
         if (path.includes('/assets/')) res.setHeader('cache-control', 'public, max-age=31536000, immutable');
       },
