@@ -20,6 +20,8 @@ export const ErrorCode = {
   ACCOUNT_DISABLED: 1303,
   VISA_COUNTRY_NOT_FOUND: 1701,
   VISA_PRODUCT_NOT_FOUND: 1702,
+  EMAIL_INVALID: 1703,
+  EMAIL_NOT_SENT: 1704,
   NOT_FOUND: 1404,
   TOO_MANY_REQUESTS: 1429,
   INTERNAL: 1500,
@@ -48,6 +50,8 @@ export const ERROR_CATALOGUE: Record<ErrorCodeValue, { msg: string; meaning: str
   1404: { msg: '接口不存在', meaning: '没有这个接口路径', http: 404 },
   1701: { msg: '该国家暂无签证产品', meaning: 'visa_country_id 不存在或已停用', http: 200 },
   1702: { msg: '该签证产品不存在', meaning: 'visa_product_id 不存在', http: 200 },
+  1703: { msg: '请输入正确的邮箱', meaning: 'email 不符合邮箱格式', http: 200 },
+  1704: { msg: '邮件发送失败，请稍后再试', meaning: '邮件服务器暂时不可用', http: 200 },
   1429: { msg: '操作过于频繁，请稍后再试', meaning: '请求频率超限', http: 200 },
   1500: { msg: '系统繁忙，请稍后再试', meaning: '服务器内部错误，详情只记录在日志中', http: 500 },
 };

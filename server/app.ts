@@ -16,7 +16,10 @@ import type { PublicConfig, WebLoadContext } from '../common/web-context.ts';
 import type { AppConfig } from './config.ts';
 import type { DatabaseHandle } from './db/database.ts';
 import { accountOperations } from './modules/account/account.routes.ts';
-import { catalogueOperations } from './modules/catalogue/catalogue.routes.ts';
+import { createMailer, type Mailer } from './modules/notification/mailer.ts';
+import { locateProvince } from './modules/system/ip-location.ts';
+import { createRateLimiter } from './platform/rate-limit.ts';
+import { catalogueOperations, materialEmailOperation } from './modules/catalogue/catalogue.routes.ts';
 import { type CatalogueService, createCatalogueService } from './modules/catalogue/catalogue.service.ts';
 import { type AccountService, createAccountService } from './modules/account/account.service.ts';
 import type { AuthenticatedAccount } from './modules/account/account.types.ts';
@@ -37,6 +40,8 @@ export interface AppOptions {
   /** The React Router server build; API-only when absent (API tests). */
   pages?: { build: ServerBuild; clientDir: string };
   now?: () => number;
+  /** Defaults to SMTP_URL, or the outbox folder without it. */
+  mailer?: Mailer;
 }
 
 export interface Services {
@@ -53,7 +58,7 @@ declare module 'fastify' {
   }
 }
 
-export async function buildApp({ config, database, pages, now = Date.now }: AppOptions): Promise<{ app: FastifyInstance; services: Services }> {
+export async function buildApp({ config, database, pages, now = Date.now, mailer = createMailer(config) }: AppOptions): Promise<{ app: FastifyInstance; services: Services }> {
   const app = Fastify({
     logger: {
       level: config.LOG_LEVEL,
@@ -102,14 +107,20 @@ export async function buildApp({ config, database, pages, now = Date.now }: AppO
   app.get('/docs/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   const replayStore = createDatabaseReplayStore(database.db);
+  const rateLimiter = createRateLimiter(database.db);
   const skewMs = config.SIGNATURE_MAX_SKEW_SECONDS * 1000;
   const verifySignature = createSignatureCheck({ clients: config.API_CLIENTS, maxSkewMs: skewMs, replayStore, now });
   const purge = setInterval(() => {
     // Twice the window: an id must be remembered as long as its X-Date is accepted.
     replayStore.purgeBefore(now() - 2 * skewMs).catch((error) => app.log.warn({ err: error }, 'nonce purge failed'));
+    // The longest rate-limit window in use is an hour.
+    rateLimiter.purgeStartedBefore(now() - 2 * 3_600_000).catch((error) => app.log.warn({ err: error }, 'rate-limit purge failed'));
   }, 60_000);
   purge.unref();
-  app.addHook('onClose', async () => clearInterval(purge));
+  app.addHook('onClose', async () => {
+    clearInterval(purge);
+    mailer.close();
+  });
 
   await app.register(async (api) => {
     api.addHook('onRequest', async (request) => {
@@ -121,7 +132,13 @@ export async function buildApp({ config, database, pages, now = Date.now }: AppO
         request.account = account;
       }
     });
-    for (const operation of [...accountOperations(services.account, config), ...catalogueOperations(services.catalogue), ...systemOperations()]) {
+    const operations = [
+      ...accountOperations(services.account, config),
+      ...catalogueOperations(services.catalogue),
+      materialEmailOperation({ service: services.catalogue, mailer, rateLimiter, siteUrl: config.PUBLIC_SITE_URL, now }),
+      ...systemOperations({ miniProgramLinkBase: config.MINI_PROGRAM_LINK_BASE, rateLimiter, now }),
+    ];
+    for (const operation of operations) {
       registerOperation(api, operation);
     }
   });
@@ -166,8 +183,10 @@ export async function buildApp({ config, database, pages, now = Date.now }: AppO
         publicConfig,
         catalogue: services.catalogue,
         provinces: provinceList,
-        // Filled in with the offline IP database (server/modules/system/ip-location.ts).
-        visitorProvince: () => null,
+        visitorProvince: () => {
+          const found = locateProvince(request.ip);
+          return found ? { province_code: found.province_code, name: found.province_name } : null;
+        },
         logError: (error) => request.log.error({ err: error }, 'page error'),
         currentUser: () =>
           (user ??= services.account

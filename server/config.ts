@@ -60,6 +60,7 @@ const schema = z.object({
   MAIL_FROM: z.string().min(3).default('易签通 <no-reply@yiqiantong.example>'),
   OUTBOX_DIR: z.string().min(1).default('data/outbox'),
   MINI_PROGRAM_LINK_BASE: z.url().default('https://m.yiqiantong.example/mp/'),
+  PUBLIC_SITE_URL: z.url().default('http://localhost:3000'),
 });
 
 export type RawConfig = z.infer<typeof schema>;

@@ -50,6 +50,8 @@ async function main() {
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
 
   await app.listen({ host: config.HOST, port: config.PORT });
+  const address = app.server.address();
+  app.log.info({ port: typeof address === 'object' && address ? address.port : config.PORT }, 'ready');
 }
 
 main().catch((error) => {

@@ -3,10 +3,12 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
 import * as accounts from './migrations/2026-11-21-001-accounts.ts';
 import * as catalogue from './migrations/2026-11-21-002-catalogue.ts';
+import * as rateLimit from './migrations/2026-11-21-003-rate-limit.ts';
 
 const migrations: Record<string, Migration> = {
   '2026-11-21-001-accounts': accounts,
   '2026-11-21-002-catalogue': catalogue,
+  '2026-11-21-003-rate-limit': rateLimit,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -58,7 +58,7 @@ export interface LoginThrottleTable {
   locked_until: number | null;
 }
 
-export interface Database extends CatalogueTables {
+export interface Database extends CatalogueTables, RateLimitTables {
   enterprise: EnterpriseTable;
   account: AccountTable;
   account_session: AccountSessionTable;
@@ -235,4 +235,16 @@ export interface CatalogueTables {
   visa_product_process_step: VisaProductProcessStepTable;
   visa_product_material: VisaProductMaterialTable;
   visa_product_review: VisaProductReviewTable;
+}
+
+export interface RateLimitCounterTable {
+  /** The action and who does it, e.g. 'material_email:ip:1.2.3.4'. */
+  limit_key: string;
+  window_started_at: number;
+  hits: number;
+}
+
+/** Tables of migration 003 (platform/rate-limit.ts). */
+export interface RateLimitTables {
+  rate_limit_counter: RateLimitCounterTable;
 }

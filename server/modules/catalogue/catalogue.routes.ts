@@ -1,5 +1,9 @@
 import { z } from 'zod';
 import { ErrorCode } from '../../../common/error-codes.ts';
+import { EMAIL_PATTERN, normalizeInputText } from '../../../common/text.ts';
+import type { RateLimiter } from '../../platform/rate-limit.ts';
+import type { Mailer } from '../notification/mailer.ts';
+import { renderMaterialListEmail } from '../notification/material-list-email.ts';
 import { defineOperation } from '../../platform/operation.ts';
 import { AppError } from '../../platform/errors.ts';
 import { continentListSchema, countryDetailSchema, idField, productListSchema, reviewPageSchema, visaProductDetailSchema } from './catalogue.schemas.ts';
@@ -75,4 +79,51 @@ export function catalogueOperations(service: CatalogueService) {
       handle: ({ visa_product_id, page }) => service.reviews(visa_product_id, page),
     }),
   ];
+}
+
+export interface MaterialEmailDeps {
+  service: CatalogueService;
+  mailer: Mailer;
+  rateLimiter: RateLimiter;
+  siteUrl: string;
+  now: () => number;
+}
+
+const HOUR = 3_600_000;
+/** Per recipient and per sending address, so the form cannot be used to flood a mailbox. */
+export const MATERIAL_EMAIL_LIMITS = { perAddressPerHour: 5, perClientPerHour: 20 };
+
+export function materialEmailOperation({ service, mailer, rateLimiter, siteUrl, now }: MaterialEmailDeps) {
+  return defineOperation({
+    path: '/www/visa_product_material_send',
+    tag: '签证目录',
+    summary: '把某一身份的资料清单发送到邮箱',
+    description: `同一邮箱每小时最多 ${MATERIAL_EMAIL_LIMITS.perAddressPerHour} 封，同一来源地址每小时最多 ${MATERIAL_EMAIL_LIMITS.perClientPerHour} 封。`,
+    auth: 'none',
+    payload: z.object({
+      visa_product_id: idField,
+      email: z.string().max(100),
+      identity_id: z.number().int().min(0).max(4),
+    }),
+    result: z.object({}),
+    errors: [ErrorCode.EMAIL_INVALID, ErrorCode.VISA_PRODUCT_NOT_FOUND, ErrorCode.TOO_MANY_REQUESTS, ErrorCode.EMAIL_NOT_SENT],
+    handle: async ({ visa_product_id, email, identity_id }, { request }) => {
+      const address = normalizeInputText(email);
+      if (!EMAIL_PATTERN.test(address)) throw new AppError(ErrorCode.EMAIL_INVALID);
+      const detail = await service.productDetail(visa_product_id);
+      if (!detail) throw new AppError(ErrorCode.VISA_PRODUCT_NOT_FOUND);
+      const at = now();
+      const allowed =
+        (await rateLimiter.hit(`material_email:to:${address.toLowerCase()}`, MATERIAL_EMAIL_LIMITS.perAddressPerHour, HOUR, at)) &&
+        (await rateLimiter.hit(`material_email:ip:${request.ip}`, MATERIAL_EMAIL_LIMITS.perClientPerHour, HOUR, at));
+      if (!allowed) throw new AppError(ErrorCode.TOO_MANY_REQUESTS);
+      try {
+        await mailer.send({ to: address, ...renderMaterialListEmail(detail, identity_id, siteUrl) });
+      } catch (error) {
+        request.log.error({ err: error }, 'material e-mail not sent');
+        throw new AppError(ErrorCode.EMAIL_NOT_SENT);
+      }
+      return {};
+    },
+  });
 }

@@ -1,9 +1,26 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { ErrorCode } from '../../../common/error-codes.ts';
+import { AppError } from '../../platform/errors.ts';
 import { defineOperation } from '../../platform/operation.ts';
+import type { RateLimiter } from '../../platform/rate-limit.ts';
 import { addressLibraryFile } from './address-library.ts';
+import { locateProvince } from './ip-location.ts';
+import { miniProgramLink, renderQrCodeJpegBase64 } from './qrcode.ts';
 
-export function systemOperations() {
+export interface SystemDeps {
+  miniProgramLinkBase: string;
+  rateLimiter: RateLimiter;
+  now: () => number;
+}
+
+/** Rendered QR codes by link and size: one render costs ~35 ms of the event loop. */
+const QR_CACHE_MAX = 2_000;
+const qrCache = new Map<string, string>();
+/** Renders (cache misses) per client and minute. */
+const QR_RENDERS_PER_MINUTE = 30;
+
+export function systemOperations({ miniProgramLinkBase, rateLimiter, now }: SystemDeps) {
   return [
     defineOperation({
       path: '/www/sys_config_get',
@@ -18,6 +35,43 @@ export function systemOperations() {
       }),
       errors: [],
       handle: async () => ({ addr_download_url: addressLibraryFile().urlPath, address_root_region: '86' }),
+    }),
+    defineOperation({
+      path: '/www/qrcode_get',
+      tag: '系统',
+      summary: '小程序码：指向小程序页面与场景值的二维码（base64 JPEG）',
+      description: '网页在访客点击「立即办理」时调用：page 为 pages/visa/visa-detail/visa-detail，scene 为 v={visa_product_id}&u=official，size 为 300。二维码内容为小程序链接 + page + ?scene=（URL 编码）。',
+      auth: 'none',
+      payload: z.object({
+        page: z.string().regex(/^[A-Za-z0-9_/-]{1,100}$/),
+        scene: z.string().min(1).max(32).describe('小程序场景值，最多 32 个字符'),
+        size: z.number().int().min(100).max(1280).default(300),
+      }),
+      result: z.object({ qrcode: z.string().describe('base64 编码的 JPEG 图片（不含 data: 前缀）') }),
+      errors: [ErrorCode.TOO_MANY_REQUESTS],
+      handle: async ({ page, scene, size }, { request }) => {
+        const link = miniProgramLink(miniProgramLinkBase, page, scene);
+        const key = `${size}|${link}`;
+        let qrcode = qrCache.get(key);
+        if (!qrcode) {
+          if (!(await rateLimiter.hit(`qrcode:ip:${request.ip}`, QR_RENDERS_PER_MINUTE, 60_000, now()))) throw new AppError(ErrorCode.TOO_MANY_REQUESTS);
+          qrcode = renderQrCodeJpegBase64(link, size);
+          if (qrCache.size >= QR_CACHE_MAX) qrCache.delete(qrCache.keys().next().value!);
+          qrCache.set(key, qrcode);
+        }
+        return { qrcode };
+      },
+    }),
+    defineOperation({
+      path: '/www/ip_location_get',
+      tag: '系统',
+      summary: '调用方所在省份（离线 IP 库 ip2region），用于预选居住地',
+      description: '内网、境外或无法识别的地址返回 null。',
+      auth: 'none',
+      payload: z.object({}),
+      result: z.object({ province_code: z.string(), province_name: z.string() }).nullable(),
+      errors: [],
+      handle: async (_payload, { request }) => locateProvince(request.ip),
     }),
   ];
 }
