@@ -7,6 +7,7 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
+import { seedCatalogue } from './db/seed/catalogue/index.ts';
 import { seedDemoAccounts } from './db/seed/demo-accounts.ts';
 
 async function main() {
@@ -38,6 +39,8 @@ async function main() {
       Boolean(await database.db.selectFrom('account').select('id').where('account', '=', account).executeTakeFirst()),
     );
     if (created > 0) app.log.info({ created }, 'demo accounts seeded');
+    const catalogue = await seedCatalogue(database.db, Date.now());
+    if (catalogue.countries > 0) app.log.info(catalogue, 'demo catalogue seeded');
   }
 
   const shutdown = async (signal: string) => {

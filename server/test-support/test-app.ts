@@ -11,6 +11,7 @@ import { buildApp } from '../app.ts';
 import { type AppConfig, loadConfig } from '../config.ts';
 import { type DatabaseHandle, openDatabase } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
+import type { Mailer } from '../modules/notification/mailer.ts';
 
 export const TEST_ACCESS_KEY = 'visa-web-test';
 export const TEST_SECRET = 'test-secret-0123456789';
@@ -60,11 +61,20 @@ export async function createTestDatabase(): Promise<TestDatabase> {
 }
 
 export function testConfig(extra: Record<string, string> = {}): AppConfig {
-  return loadConfig({ APP_ENV: 'test', LOG_LEVEL: 'silent', API_CLIENTS: `4:${TEST_ACCESS_KEY}:${TEST_SECRET},1:visa-app-test:app-secret-0123456789`, ...extra });
+  return loadConfig({
+    APP_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    API_CLIENTS: `4:${TEST_ACCESS_KEY}:${TEST_SECRET},1:visa-app-test:app-secret-0123456789`,
+    // Tests never write into the working tree's outbox.
+    OUTBOX_DIR: mkdtempSync(join(tmpdir(), 'visa-outbox-')),
+    ...extra,
+  });
 }
 
 export interface SignedOptions {
   token?: string;
+  /** The caller's address as the server sees it (inject only). */
+  remoteAddress?: string;
   headers?: Record<string, string | undefined>;
   date?: string;
   requestId?: string;
@@ -86,11 +96,18 @@ export function signedHeaders(clock: TestClock, options: SignedOptions = {}): Re
   return Object.fromEntries(Object.entries(headers).filter((entry): entry is [string, string] => entry[1] !== undefined));
 }
 
-export async function createTestApp(testDb?: TestDatabase) {
+export interface TestAppOptions {
+  mailer?: Mailer;
+  /** Runs on the fresh database before the app starts (e.g. the catalogue seed). */
+  seed?: (handle: DatabaseHandle) => Promise<unknown>;
+}
+
+export async function createTestApp(testDb?: TestDatabase, options: TestAppOptions = {}) {
   const database = testDb ?? (await createTestDatabase());
   const handle = database.open();
   const clock: TestClock = { now: Date.now() };
-  const { app, services } = await buildApp({ config: database.config, database: handle, now: () => clock.now });
+  if (options.seed) await options.seed(handle);
+  const { app, services } = await buildApp({ config: database.config, database: handle, now: () => clock.now, mailer: options.mailer });
   await app.ready();
 
   async function call(path: string, payload: unknown = {}, options: SignedOptions = {}) {
@@ -99,6 +116,7 @@ export async function createTestApp(testDb?: TestDatabase) {
       url: path,
       headers: signedHeaders(clock, options),
       payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
+      ...(options.remoteAddress ? { remoteAddress: options.remoteAddress } : {}),
     });
     return { status: response.statusCode, body: response.json() as { ret: number; msg: string; body: any }, raw: response };
   }
