@@ -2,62 +2,23 @@
 // a guest, against a plain node:http server sending the same bytes from
 // memory (the physical limit on this machine). autocannon, no pipelining,
 // alternating rounds. Also the uncached render rate. Prints, asserts nothing.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import SQLite from 'better-sqlite3';
+import { benchProductId, startBuiltApp, startProcess } from './support.ts';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 
-if (!existsSync('build/server/index.js')) throw new Error('build/server/index.js is missing: run `npm run build` first');
-
-const dir = mkdtempSync(join(tmpdir(), 'visa-bench-ssr-'));
-const dbFile = join(dir, 'bench.db');
-
-async function start(command: string[], env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn('node', command, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-  let output = '';
-  for await (const chunk of child.stdout!) {
-    output += String(chunk);
-    const port = /"port":(\d+)/.exec(output)?.[1];
-    if (port) return { child, port: Number(port) };
-  }
-  throw new Error(`${command.join(' ')} exited before listening`);
-}
-
-// The real app, demo-seeded, JSON logs on stdout (the first log line with its port).
-const app = await start(['--conditions=production', '--import', 'tsx', 'server/main.ts'], {
-  APP_ENV: 'demo',
-  NODE_ENV: 'production',
-  SQLITE_FILE: dbFile,
-  HOST: '127.0.0.1',
-  PORT: '0',
-  LOG_LEVEL: 'info',
-});
-app.child.stdout!.resume();
-
-const db = new SQLite(dbFile, { readonly: true });
-const product = db
-  .prepare(
-    `select p.visa_product_id as id from visa_product p
-     where p.status = 0 and p.channel = 0 and p.offline = 1
-       and (select count(*) from visa_product_review r where r.visa_product_id = p.visa_product_id) > 10
-     order by p.visa_product_id limit 1`,
-  )
-  .get() as { id: number };
-db.close();
-const path = `/visa/product/${product.id}`;
+const app = await startBuiltApp();
+const path = `/visa/product/${benchProductId(app.dbFile)}`;
 const appUrl = `http://127.0.0.1:${app.port}${path}`;
 
 const first = await fetch(appUrl, { headers: { 'accept-encoding': 'identity' } });
 const bytes = Buffer.from(await first.arrayBuffer());
-const bodyFile = join(dir, 'page.html');
+const bodyFile = join(app.dir, 'page.html');
 writeFileSync(bodyFile, bytes);
-const plain = await start(['--import', 'tsx', 'bench/plain-server.ts', bodyFile], {});
+const plain = await startProcess(['--import', 'tsx', 'bench/plain-server.ts', bodyFile]);
 
 async function measure(url: string, headers: Record<string, string> = {}) {
   const result = await autocannon({ url, connections: CONNECTIONS, pipelining: 1, duration: DURATION, headers });

@@ -1,0 +1,55 @@
+// Shared by the benchmarks: start the built app (demo data, its own SQLite
+// file) or another server in a child process and learn its port.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import SQLite from 'better-sqlite3';
+
+export async function startProcess(args: string[], env: Record<string, string> = {}): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn('node', args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  let output = '';
+  for await (const chunk of child.stdout!) {
+    output += String(chunk);
+    const port = /"port":(\d+)/.exec(output)?.[1];
+    if (port) {
+      child.stdout!.resume();
+      return { child, port: Number(port) };
+    }
+  }
+  throw new Error(`${args.join(' ')} exited before listening`);
+}
+
+export async function startBuiltApp(): Promise<{ child: ChildProcess; port: number; dir: string; dbFile: string }> {
+  if (!existsSync('build/server/index.js')) throw new Error('build/server/index.js is missing: run `npm run build` first');
+  const dir = mkdtempSync(join(tmpdir(), 'visa-bench-'));
+  const dbFile = join(dir, 'bench.db');
+  const app = await startProcess(['--conditions=production', '--import', 'tsx', 'server/main.ts'], {
+    APP_ENV: 'demo',
+    NODE_ENV: 'production',
+    SQLITE_FILE: dbFile,
+    HOST: '127.0.0.1',
+    PORT: '0',
+    LOG_LEVEL: 'info',
+    OUTBOX_DIR: join(dir, 'outbox'),
+  });
+  return { ...app, dir, dbFile };
+}
+
+/** A listed product with more than ten reviews: the fullest product page. */
+export function benchProductId(dbFile: string): number {
+  const db = new SQLite(dbFile, { readonly: true });
+  try {
+    const row = db
+      .prepare(
+        `select p.visa_product_id as id from visa_product p
+         where p.status = 0 and p.channel = 0 and p.offline = 1
+           and (select count(*) from visa_product_review r where r.visa_product_id = p.visa_product_id) > 10
+         order by p.visa_product_id limit 1`,
+      )
+      .get() as { id: number };
+    return row.id;
+  } finally {
+    db.close();
+  }
+}
