@@ -6,11 +6,17 @@ import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
 
 const PORT = Number(process.env.E2E_PORT ?? 3210);
-export const E2E_DB_FILE = process.env.E2E_DB_FILE ?? join(mkdtempSync(join(tmpdir(), 'visa-e2e-')), 'e2e.db');
+const E2E_DIR = mkdtempSync(join(tmpdir(), 'visa-e2e-'));
+export const E2E_DB_FILE = process.env.E2E_DB_FILE ?? join(E2E_DIR, 'e2e.db');
 process.env.E2E_DB_FILE = E2E_DB_FILE;
+// The test SMTP server (tests/e2e/global-setup.ts) and where it keeps what arrives.
+const SMTP_PORT = Number(process.env.E2E_SMTP_PORT ?? PORT + 1000);
+process.env.E2E_SMTP_PORT = String(SMTP_PORT);
+process.env.E2E_MAILBOX_DIR ??= join(E2E_DIR, 'mailbox');
 
 export default defineConfig({
   testDir: 'tests/e2e',
+  globalSetup: './tests/e2e/global-setup.ts',
   fullyParallel: false,
   workers: 1,
   retries: 0,
@@ -33,6 +39,16 @@ export default defineConfig({
     url: `http://127.0.0.1:${PORT}/`,
     timeout: 60_000,
     reuseExistingServer: false,
-    env: { APP_ENV: 'demo', NODE_ENV: 'production', PORT: String(PORT), HOST: '127.0.0.1', SQLITE_FILE: E2E_DB_FILE, LOG_LEVEL: 'warn' },
+    env: {
+      APP_ENV: 'demo',
+      NODE_ENV: 'production',
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      SQLITE_FILE: E2E_DB_FILE,
+      LOG_LEVEL: 'warn',
+      SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`,
+      OUTBOX_DIR: join(E2E_DIR, 'outbox'),
+      PUBLIC_SITE_URL: `http://127.0.0.1:${PORT}`,
+    },
   },
 });

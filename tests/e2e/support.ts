@@ -1,4 +1,5 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import SQLite from 'better-sqlite3';
 
@@ -33,4 +34,16 @@ export async function logIn(page: Page, account = DEMO.account, password = DEMO.
   // The page reloads after a login; the toast is shown once the new page runs.
   await page.getByText('登录成功').waitFor();
   await page.getByTestId('header-user').waitFor();
+}
+
+/** The messages the test SMTP server has received, oldest first (raw MIME). */
+export function mailbox(): Array<{ to: string; raw: string }> {
+  const dir = process.env.E2E_MAILBOX_DIR;
+  if (!dir) throw new Error('E2E_MAILBOX_DIR is not set (playwright.config.ts sets it)');
+  return readdirSync(dir)
+    .sort()
+    .map((name) => {
+      const raw = readFileSync(join(dir, name), 'utf8');
+      return { to: /^X-Envelope-To: (.*)\r?\n/.exec(raw)?.[1] ?? '', raw };
+    });
 }
