@@ -211,12 +211,13 @@ describe('catalogue seed', () => {
       }
       // Applicants who go in person bring things; everything else is uploaded or mailed.
       if (product.need_interview === 1) expect(new Set(own.map((m) => m.attr))).toEqual(new Set([0, 1, 2]));
-      expect(own.some((m) => m.name === '签证照片')).toBe(product.visa_photo_id !== 0);
+      // The photo is the product's photo item (visa_photo_id, spec 2.2), never a second material.
+      expect(own.some((m) => m.name === '签证照片')).toBe(false);
     }
     expect(new Set(materials.map((m) => m.required))).toEqual(new Set([0, 1]));
     expect(new Set(materials.map((m) => m.attr))).toEqual(new Set([0, 1, 2]));
     const names = new Set(materials.map((m) => m.name));
-    for (const name of ['护照原件', '护照首页扫描件', '身份证正反面', '户口本', '在职证明', '营业执照副本复印件', '银行流水（近6个月）', '存款证明', '退休证', '在读证明', '学生证', '出生证明', '父母同意书', '签证照片']) {
+    for (const name of ['护照原件', '护照首页扫描件', '身份证正反面', '户口本', '在职证明', '营业执照副本复印件', '银行流水（近6个月）', '存款证明', '退休证', '在读证明', '学生证', '出生证明', '父母同意书']) {
       expect(names).toContain(name);
     }
     const retired = materials.filter((m) => m.name === '退休证');

@@ -79,20 +79,6 @@ function passportItems(ctx: MaterialContext): Item[] {
   return items;
 }
 
-function photoItem(ctx: MaterialContext): Item[] {
-  if (!ctx.photo) return [];
-  const { width, height, color } = ctx.photo;
-  return [
-    {
-      name: '签证照片',
-      attr: E,
-      required: true,
-      attention: `${width}×${height}mm ${PHOTO_COLOR_NAMES[color]}底彩色证件照电子版，近6个月内拍摄，露出双耳与眉毛，不戴眼镜和饰品，表情自然；可用手机拍摄上传，系统自动裁剪换底。`,
-      sample: 'visa-photo',
-    },
-  ];
-}
-
 function identityDocuments(ctx: MaterialContext, identity: Identity): Item[] {
   const sticker = ctx.handling !== 'evisa';
   const items: Item[] = [
@@ -316,7 +302,6 @@ export function buildMaterials(ctx: MaterialContext): MaterialSeed[] {
   return IDENTITIES.flatMap((identity) => {
     const items = [
       ...passportItems(ctx),
-      ...photoItem(ctx),
       ...identityDocuments(ctx, identity),
       ...formItems(ctx),
       ...BY_IDENTITY[identity](ctx),

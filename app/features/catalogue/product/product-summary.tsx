@@ -1,0 +1,174 @@
+// The top of the product page (spec 2.2): header, stats, price, main action,
+// feature strip, the '拒签退全款' badge and the procedure icons.
+import {
+  AuditOutlined,
+  CarOutlined,
+  CheckCircleOutlined,
+  ClockCircleOutlined,
+  CloudUploadOutlined,
+  FormOutlined,
+  InfoCircleOutlined,
+  SafetyCertificateFilled,
+  SendOutlined,
+  SolutionOutlined,
+  TeamOutlined,
+} from '@ant-design/icons';
+import { Popover, Tag } from 'antd';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import { isDelisted, productTitle, type VisaProductDetail } from '../../../../common/catalogue';
+import { formatAverageRating, formatPassRate, formatPrice } from '../../../../common/format';
+import { ApplyAction } from './apply-action';
+import { StarBar } from './star-bar';
+
+const PROCEDURE_ICONS: Record<string, ReactNode> = {
+  form: <FormOutlined />,
+  upload: <CloudUploadOutlined />,
+  review: <AuditOutlined />,
+  submit: <SendOutlined />,
+  interview: <TeamOutlined />,
+  visa: <SolutionOutlined />,
+  express: <CarOutlined />,
+};
+
+function flagUrl(isoCode: string): string {
+  return `/static/flags/4x3/${isoCode.toLowerCase()}.svg`;
+}
+
+/** common_info item (spec §3): type 0 → num + unit (unit only if num > 0); type 1 → the text in unit. */
+function FeatureValue({ item }: { item: VisaProductDetail['common_info'][number] }) {
+  if (item.type === 1) return <span className="pd-feature-text">{item.unit}</span>;
+  return (
+    <>
+      <span className="pd-feature-num">{item.num}</span>
+      {item.num > 0 && item.unit ? <span className="pd-feature-unit">{item.unit}</span> : null}
+    </>
+  );
+}
+
+function PriceDetail({ info }: { info: VisaProductDetail['basic_info'][number] | undefined }) {
+  if (!info) return null;
+  const content = (
+    <div className="pd-price-detail" data-testid="product-price-detail">
+      <div className="pd-price-detail-title">{info.title}</div>
+      <div className="pd-price-detail-content">{info.content}</div>
+    </div>
+  );
+  return (
+    <Popover content={content} trigger="hover" placement="bottomLeft">
+      <button type="button" className="pd-price-detail-trigger" data-testid="product-price-detail-trigger">
+        明细 <InfoCircleOutlined />
+      </button>
+    </Popover>
+  );
+}
+
+export function ProductSummary({ product }: { product: VisaProductDetail }) {
+  const title = productTitle(product);
+  const rating = formatAverageRating(product.sum_score, product.reviews);
+  const discount = product.distributor_discount;
+
+  return (
+    <section className="pd-card pd-summary" data-testid="product-summary">
+      <div className="pd-summary-top">
+        <div className="pd-summary-main">
+          <div className="pd-summary-head">
+            {product.country_iso_code ? <img className="pd-flag" src={flagUrl(product.country_iso_code)} alt={`${product.country}国旗`} width={72} height={54} /> : null}
+            <div className="pd-summary-titles">
+              <div className="pd-product-id" data-testid="product-id">
+                ID: {product.visa_product_id}
+              </div>
+              <h1 className="pd-title" data-testid="product-title">
+                {title}
+              </h1>
+              <div className="pd-need-days" data-testid="product-need-days">
+                <ClockCircleOutlined /> {product.need_days_detail}
+              </div>
+            </div>
+          </div>
+          {product.tags.length > 0 ? (
+            <div className="pd-tags" data-testid="product-tags">
+              {product.tags.map((tag) => (
+                <Tag key={tag} color="red" variant="outlined">
+                  {tag}
+                </Tag>
+              ))}
+            </div>
+          ) : null}
+          <div className="pd-stats">
+            <div className="pd-stat">
+              <div className="pd-stat-value" data-testid="product-pass-rate">
+                {formatPassRate(product.pass_rate)}
+              </div>
+              <div className="pd-stat-label">出签率</div>
+            </div>
+            <div className="pd-stat">
+              <div className="pd-stat-value" data-testid="product-rating">
+                <strong>{rating}</strong> /5
+              </div>
+              <div className="pd-stat-label">
+                <StarBar score={Number(rating)} size={12} /> 用户评分
+              </div>
+            </div>
+            <div className="pd-stat">
+              <div className="pd-stat-value">{product.reviews}</div>
+              <div className="pd-stat-label">条评价</div>
+            </div>
+          </div>
+        </div>
+
+        <aside className="pd-buy">
+          <div className="pd-price-row">
+            <span className="pd-price-label">价格</span>
+            {discount ? (
+              <Tag color="#ff4b4d" variant="solid" className="pd-discount-tag" data-testid="product-discount">
+                {discount.desc}
+              </Tag>
+            ) : null}
+            <span className="pd-price" data-testid="product-price">
+              {formatPrice(discount ? discount.price : product.sell_price)}
+            </span>
+            <span className="pd-price-per">/人</span>
+            <PriceDetail info={product.basic_info[0]} />
+          </div>
+          {product.reject_refund_set.status === 1 ? (
+            <div className="pd-refund-badge" data-testid="product-refund-badge">
+              <SafetyCertificateFilled />
+              <span>拒签退全款</span>
+            </div>
+          ) : null}
+          {isDelisted(product) ? (
+            <p className="pd-delisted-hint">
+              此签证暂停办理，您可以<Link to={`/visa/country/${product.visa_country_id}`}>查看{product.country}的其他签证</Link>。
+            </p>
+          ) : null}
+          <ApplyAction product={product} block />
+        </aside>
+      </div>
+
+      {product.common_info.length > 0 ? (
+        <ul className="pd-features" data-testid="product-features">
+          {product.common_info.map((item, index) => (
+            <li key={index} className="pd-feature">
+              <div className="pd-feature-value">
+                <FeatureValue item={item} />
+              </div>
+              <div className="pd-feature-title">{item.title}</div>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+
+      {product.procedure.length > 0 ? (
+        <ol className="pd-procedure" data-testid="product-procedure" aria-label="办理步骤">
+          {product.procedure.map((step, index) => (
+            <li key={index} className="pd-procedure-step" data-icon={step.icon}>
+              <span className="pd-procedure-icon">{PROCEDURE_ICONS[step.icon] ?? <CheckCircleOutlined />}</span>
+              <span className="pd-procedure-title">{step.title}</span>
+            </li>
+          ))}
+        </ol>
+      ) : null}
+    </section>
+  );
+}
