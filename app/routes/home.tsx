@@ -19,7 +19,9 @@ import {
   WalletOutlined,
 } from '@ant-design/icons';
 
+import { DragScrollList } from '../components/drag-scroll-list';
 import { NavButton } from '../components/nav-button';
+import { DestinationCard } from '../features/catalogue/browse/country-card';
 import type { Route } from './+types/home';
 
 const { Title, Paragraph, Text } = Typography;
@@ -35,13 +37,40 @@ export const meta: Route.MetaFunction = () => [
   },
 ];
 
-const CONTINENTS = [
-  { id: 0, name: '亚洲', en: 'Asia', countries: '日本 · 韩国 · 泰国 · 新加坡 · 越南' },
-  { id: 1, name: '欧洲', en: 'Europe', countries: '申根国家 · 英国 · 爱尔兰 · 俄罗斯' },
-  { id: 2, name: '美洲', en: 'America', countries: '美国 · 加拿大 · 墨西哥 · 巴西' },
-  { id: 3, name: '大洋洲', en: 'Oceania', countries: '澳大利亚 · 新西兰 · 斐济' },
-  { id: 4, name: '非洲', en: 'Africa', countries: '埃及 · 南非 · 肯尼亚 · 摩洛哥' },
-] as const;
+/** Countries named on a continent card. */
+const TOP_COUNTRIES_PER_CONTINENT = 4;
+/** Destinations in the '热门目的地' strip. */
+const HOT_DESTINATIONS = 12;
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const continents = await context.catalogue.continents();
+  return {
+    continents: continents.map((continent) => ({
+      id: continent.continent_id,
+      name: continent.name,
+      en: continent.name_en,
+      countryCount: continent.countries.length,
+      topCountries: continent.countries.slice(0, TOP_COUNTRIES_PER_CONTINENT).map((country) => country.name),
+    })),
+    hot: hotDestinations(continents.map((continent) => continent.countries), HOT_DESTINATIONS),
+  };
+}
+
+/**
+ * The catalogue lists each continent's countries most popular first; taking
+ * them in turns (each continent's first, then each one's second, …) keeps that
+ * order and gives a strip that is not all one continent.
+ */
+function hotDestinations<T>(byContinent: T[][], limit: number): T[] {
+  const picked: T[] = [];
+  for (let rank = 0; picked.length < limit && byContinent.some((list) => list.length > rank); rank++) {
+    for (const list of byContinent) {
+      const country = list[rank];
+      if (country !== undefined && picked.length < limit) picked.push(country);
+    }
+  }
+  return picked;
+}
 
 const STEPS = [
   { title: '选择签证', content: '按目的地与签证类型挑选产品', icon: <FileSearchOutlined /> },
@@ -78,7 +107,8 @@ const FEATURES = [
   },
 ];
 
-export default function Home() {
+export default function Home({ loaderData }: Route.ComponentProps) {
+  const { continents, hot } = loaderData;
   return (
     <div className="home-page">
       <section className="home-hero">
@@ -158,30 +188,49 @@ export default function Home() {
             <Text className="home-section-desc">选择大洲，查看各国签证产品、材料与费用</Text>
           </div>
           <Row gutter={[16, 16]}>
-            {CONTINENTS.map((c) => (
-              <Col key={c.id} xs={c.id === 4 ? 24 : 12} md={c.id < 2 ? 12 : 8}>
+            {continents.map((c, index) => (
+              <Col key={c.id} xs={index === 4 ? 24 : 12} md={index < 2 ? 12 : 8}>
                 <Link
                   to={`/visa/continent?continent_id=${c.id}`}
                   className="home-continent-link"
                   aria-label={`查看${c.name}签证`}
                 >
-                  <div className={`home-continent home-continent-${c.id}`}>
+                  <div className={`home-continent home-continent-${c.id}`} data-testid="home-continent">
                     <span className="home-continent-icon">
                       {c.id === 0 ? <CompassOutlined /> : c.id === 1 ? <GlobalOutlined /> : <EnvironmentOutlined />}
                     </span>
                     <div>
                       <div className="home-continent-name">{c.name}</div>
                       <div className="home-continent-en">{c.en}</div>
-                      <div className="home-continent-countries">{c.countries}</div>
+                      <div className="home-continent-countries">
+                        {c.topCountries.length > 0 ? c.topCountries.join(' · ') : '更多国家即将上线'}
+                      </div>
                     </div>
                     <span className="home-continent-more">
-                      查看签证 <ArrowRightOutlined />
+                      {c.countryCount > 0 ? `${c.countryCount}个国家和地区` : '查看签证'} <ArrowRightOutlined />
                     </span>
                   </div>
                 </Link>
               </Col>
             ))}
           </Row>
+          {hot.length > 0 ? (
+            <div className="browse-hot" data-testid="hot-destinations">
+              <div className="browse-hot-head">
+                <Title level={3} className="browse-hot-title">
+                  热门目的地
+                </Title>
+                <Link to="/visa/continent" className="browse-hot-more">
+                  全部国家 <ArrowRightOutlined />
+                </Link>
+              </div>
+              <DragScrollList className="browse-destinations" aria-label="热门目的地">
+                {hot.map((country) => (
+                  <DestinationCard key={country.visa_country_id} country={country} />
+                ))}
+              </DragScrollList>
+            </div>
+          ) : null}
         </div>
       </section>
 

@@ -1,0 +1,68 @@
+import './browse.css';
+
+import { Tag } from 'antd';
+import { ClockCircleOutlined, EnvironmentOutlined, SafetyCertificateOutlined, StarFilled } from '@ant-design/icons';
+import { Link } from 'react-router';
+import type { VisaProductListItem } from '../../../../common/catalogue';
+import { formatAverageRating, formatPassRate, formatPrice } from '../../../../common/format';
+import { NavButton } from '../../../components/nav-button';
+
+const TAG_COLORS = ['red', 'blue', 'green', 'orange', 'purple', 'cyan'] as const;
+
+/** One product of the country page's list; the title and the button lead to its detail page. */
+export function ProductCard({ product }: { product: VisaProductListItem }) {
+  const to = `/visa/product/${product.visa_product_id}`;
+  const discount = product.distributor_discount;
+  return (
+    <article className="browse-product" data-testid="product-card" data-product-id={product.visa_product_id}>
+      <div className="browse-product-main">
+        <h3 className="browse-product-title">
+          <Link to={to}>{product.title}</Link>
+        </h3>
+        <div className="browse-product-tags">
+          <Tag className="browse-product-type" variant="filled" color="processing">
+            {product.visa_type}
+          </Tag>
+          {product.entry_label ? <Tag variant="outlined">{product.entry_label}</Tag> : null}
+          {product.tags.map((tag) => (
+            <Tag key={tag.tag_id} variant="outlined" color={TAG_COLORS[tag.tag_id % TAG_COLORS.length]}>
+              {tag.name}
+            </Tag>
+          ))}
+          {product.delisted ? <Tag color="default">已下架</Tag> : null}
+        </div>
+        <ul className="browse-product-facts">
+          <li className="browse-product-days">
+            <ClockCircleOutlined />
+            <span className="browse-product-fact-label">办理时长</span>
+            <strong>{product.need_days_detail}</strong>
+          </li>
+          <li>
+            <SafetyCertificateOutlined /> 出签率 <strong className="browse-product-rate">{formatPassRate(product.pass_rate)}</strong>
+          </li>
+          <li>
+            <StarFilled className="browse-product-star" /> <strong>{formatAverageRating(product.sum_score, product.reviews)}</strong>
+            <span className="browse-product-reviews">{product.reviews}条评价</span>
+          </li>
+          <li data-testid="product-district">
+            <EnvironmentOutlined /> {product.consular_district ? product.consular_district.name : '全国受理'}
+          </li>
+        </ul>
+      </div>
+      <div className="browse-product-side">
+        <div className="browse-product-price-box">
+          {discount ? <span className="browse-product-discount">{discount.desc}</span> : null}
+          <span className="browse-product-price" data-testid="product-price">
+            {formatPrice(discount ? discount.price : product.sell_price)}
+          </span>
+          {discount && discount.price < product.sell_price ? (
+            <span className="browse-product-was">{formatPrice(product.sell_price)}</span>
+          ) : null}
+        </div>
+        <NavButton to={to} type="primary" className="browse-product-cta" aria-label={`查看详情：${product.title}`}>
+          查看详情
+        </NavButton>
+      </div>
+    </article>
+  );
+}
