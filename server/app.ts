@@ -17,6 +17,9 @@ import type { AppConfig } from './config.ts';
 import type { DatabaseHandle } from './db/database.ts';
 import { accountOperations } from './modules/account/account.routes.ts';
 import { createMailer, type Mailer } from './modules/notification/mailer.ts';
+import { startOrderExpiry } from './modules/order/expiry.ts';
+import { orderOperations } from './modules/order/order.routes.ts';
+import { createOrderService, type OrderService } from './modules/order/order.service.ts';
 import { locateProvince } from './modules/system/ip-location.ts';
 import { createRateLimiter } from './platform/rate-limit.ts';
 import { catalogueOperations, materialEmailOperation } from './modules/catalogue/catalogue.routes.ts';
@@ -47,6 +50,7 @@ export interface AppOptions {
 export interface Services {
   account: AccountService;
   catalogue: CatalogueService;
+  order: OrderService;
 }
 
 declare module 'fastify' {
@@ -76,6 +80,7 @@ export async function buildApp({ config, database, pages, now = Date.now, mailer
   const services: Services = {
     account: createAccountService(database.db, { idleMs: config.SESSION_IDLE_MINUTES * 60_000, absoluteMs: config.SESSION_ABSOLUTE_HOURS * 3_600_000 }, now),
     catalogue: createCatalogueService(database.db),
+    order: createOrderService(database.db, { now }),
   };
 
   // API answers, the address library and static files; pages compress themselves.
@@ -117,8 +122,11 @@ export async function buildApp({ config, database, pages, now = Date.now, mailer
     rateLimiter.purgeStartedBefore(now() - 2 * 3_600_000).catch((error) => app.log.warn({ err: error }, 'rate-limit purge failed'));
   }, 60_000);
   purge.unref();
+  // Unpaid orders expire after 24 h; safe with several instances (conditional updates).
+  const stopOrderExpiry = startOrderExpiry(database.db, now, app.log);
   app.addHook('onClose', async () => {
     clearInterval(purge);
+    stopOrderExpiry();
     mailer.close();
   });
 
@@ -137,6 +145,7 @@ export async function buildApp({ config, database, pages, now = Date.now, mailer
       ...catalogueOperations(services.catalogue),
       materialEmailOperation({ service: services.catalogue, mailer, rateLimiter, siteUrl: config.PUBLIC_SITE_URL, now }),
       ...systemOperations({ miniProgramLinkBase: config.MINI_PROGRAM_LINK_BASE, rateLimiter, now }),
+      ...orderOperations(services.order),
     ];
     for (const operation of operations) {
       registerOperation(api, operation);

@@ -58,7 +58,7 @@ export interface LoginThrottleTable {
   locked_until: number | null;
 }
 
-export interface Database extends CatalogueTables, RateLimitTables {
+export interface Database extends CatalogueTables, RateLimitTables, OrderTables {
   enterprise: EnterpriseTable;
   account: AccountTable;
   account_session: AccountSessionTable;
@@ -247,4 +247,71 @@ export interface RateLimitCounterTable {
 /** Tables of migration 003 (platform/rate-limit.ts). */
 export interface RateLimitTables {
   rate_limit_counter: RateLimitCounterTable;
+}
+
+// ── Orders (migration 004) ───────────────────────────────────────────────
+
+export interface UserOrderTable {
+  user_order_id: Generated<number>;
+  enterprise_id: number;
+  /** The account that created the order. */
+  account_id: number;
+  visa_product_id: number;
+  consular_district_id: number | null;
+  /** draft, pending_payment, processing, completed, cancelled, refunded (common/order.ts). */
+  status: string;
+  /** The sub-step of processing; null otherwise. */
+  step: string | null;
+  /** 'YYYY-MM-DD', China time. */
+  departure_date: string;
+  order_date: string;
+  product_title: string;
+  country: string;
+  visa_type: string;
+  need_interview: number;
+  reject_refund: number;
+  /** cents */
+  unit_price: number;
+  applicant_count: number;
+  total_amount: number;
+  created_at: number;
+  updated_at: number;
+  expires_at: number | null;
+  cancelled_at: number | null;
+  cancel_reason: string | null;
+  /** Bumped by every state change (optimistic concurrency). */
+  version: Generated<number>;
+}
+
+export interface OrderApplicantTable {
+  applicant_id: Generated<number>;
+  user_order_id: number;
+  name: string;
+  identity_id: number;
+  mobile_phone: string;
+  email: string | null;
+  passport_no: string | null;
+  status: Generated<string>;
+  sort: number;
+}
+
+export interface OrderEventTable {
+  event_id: Generated<number>;
+  user_order_id: number;
+  /** customer, operator or system. */
+  actor: string;
+  actor_id: number | null;
+  event: string;
+  from_status: string | null;
+  to_status: string | null;
+  /** JSON */
+  detail: string | null;
+  created_at: number;
+}
+
+/** Tables of migration 004 (modules/order). */
+export interface OrderTables {
+  user_order: UserOrderTable;
+  order_applicant: OrderApplicantTable;
+  order_event: OrderEventTable;
 }

@@ -1,0 +1,64 @@
+// Unpaid orders (draft, pending_payment) are cancelled by the system once
+// their expires_at (created + 24 h) has passed. Safe with several app
+// instances sweeping at once: each order is changed by one conditional UPDATE
+// (same version, still unpaid, still due), so exactly one sweep wins it and
+// writes its 'expire' event; the others change 0 rows and count nothing.
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import { UNPAID_STATUSES } from '../../../common/order.ts';
+import type { Database } from '../../db/schema.ts';
+import { createOrderRepository } from './order.repository.ts';
+
+export const EXPIRE_REASON = '超时未支付，订单已自动取消';
+export const EXPIRY_INTERVAL_MS = 60_000;
+const BATCH = 100;
+const MAX_ROUNDS = 50;
+
+export interface ExpiryScope {
+  enterpriseId?: number;
+  userOrderId?: number;
+}
+
+/** Cancels every due unpaid order (optionally of one enterprise or one order); returns how many this call changed. */
+export async function expireUnpaidOrders(db: Kysely<Database>, now: number, scope: ExpiryScope = {}): Promise<number> {
+  const repo = createOrderRepository(db);
+  let changed = 0;
+  for (let round = 0; round < MAX_ROUNDS; round += 1) {
+    const due = await repo.dueUnpaidOrders(now, BATCH, scope);
+    // One short transaction per order: no two sweeps ever wait on each other's locks in a cycle.
+    for (const order of due) {
+      const won = await repo.transition({
+        userOrderId: order.user_order_id,
+        expectedVersion: order.version,
+        expectedStatuses: UNPAID_STATUSES,
+        expiresBy: now,
+        changes: { status: 'cancelled', step: null, cancelled_at: now, cancel_reason: EXPIRE_REASON, expires_at: null, updated_at: now },
+        event: { actor: 'system', actor_id: null, event: 'expire', from_status: order.status, to_status: 'cancelled', detail: { expires_at: order.expires_at }, created_at: now },
+      });
+      if (won) changed += 1;
+    }
+    // Orders lost to another sweep are no longer due; a full batch means there may be more.
+    if (due.length < BATCH) break;
+  }
+  return changed;
+}
+
+/** Sweeps every minute (never two sweeps of this instance at once); returns stop(). */
+export function startOrderExpiry(db: Kysely<Database>, now: () => number, log: Pick<FastifyBaseLogger, 'info' | 'warn'>): () => void {
+  let running = false;
+  const sweep = async () => {
+    if (running) return;
+    running = true;
+    try {
+      const expired = await expireUnpaidOrders(db, now());
+      if (expired > 0) log.info({ expired }, 'unpaid orders expired');
+    } catch (error) {
+      log.warn({ err: error }, 'order expiry failed');
+    } finally {
+      running = false;
+    }
+  };
+  const timer = setInterval(() => void sweep(), EXPIRY_INTERVAL_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+}

@@ -1,0 +1,90 @@
+// The order calls. Every one needs a session and sees only the orders of the
+// caller's enterprise: another enterprise's order answers exactly like a
+// missing one (1801 订单不存在).
+import { ErrorCode } from '../../../common/error-codes.ts';
+import type { OperationContext } from '../../platform/operation.ts';
+import { defineOperation } from '../../platform/operation.ts';
+import { AppError } from '../../platform/errors.ts';
+import {
+  orderCancelPayload,
+  orderCancelResult,
+  orderCreatePayload,
+  orderCreateResult,
+  orderDetailResult,
+  orderIdPayload,
+  orderListPayload,
+  orderListResult,
+} from './order.schemas.ts';
+import type { OrderCustomer, OrderService } from './order.service.ts';
+
+const TAG = '订单';
+
+function customerOf({ account }: OperationContext): OrderCustomer {
+  if (!account) throw new AppError(ErrorCode.NOT_LOGGED_IN);
+  return { accountId: account.accountId, enterpriseId: account.enterpriseId };
+}
+
+export function orderOperations(service: OrderService) {
+  return [
+    defineOperation({
+      path: '/www/order/order_create',
+      tag: TAG,
+      summary: '创建订单（草稿）：一个签证产品、一个领区、一个出发日期，1–20 位申请人',
+      description:
+        '产品须在售（未下架）且支持线下办理；出发日期不得早于今天（北京时间）；单价取下单时的企业价（有 distributor_discount 时）或 sell_price，' +
+        '总价 = 单价 × 申请人数。订单、申请人和“创建订单”记录在同一个事务中写入。未支付的订单在创建 24 小时后自动取消。',
+      auth: 'required',
+      payload: orderCreatePayload,
+      result: orderCreateResult,
+      errors: [
+        ErrorCode.VISA_PRODUCT_NOT_FOUND,
+        ErrorCode.ORDER_PRODUCT_DELISTED,
+        ErrorCode.ORDER_PRODUCT_NOT_OFFLINE,
+        ErrorCode.ORDER_DEPARTURE_DATE_INVALID,
+        ErrorCode.ORDER_DEPARTURE_DATE_PAST,
+        ErrorCode.ORDER_DEPARTURE_DATE_TOO_FAR,
+        ErrorCode.ORDER_DATE_INVALID,
+        ErrorCode.ORDER_DISTRICT_INVALID,
+        ErrorCode.ORDER_APPLICANTS_REQUIRED,
+        ErrorCode.ORDER_TOO_MANY_APPLICANTS,
+        ErrorCode.ORDER_APPLICANT_NAME_INVALID,
+        ErrorCode.ORDER_APPLICANT_MOBILE_INVALID,
+        ErrorCode.ORDER_APPLICANT_EMAIL_INVALID,
+        ErrorCode.ORDER_APPLICANT_DUPLICATE,
+      ],
+      handle: (payload, context) => service.create(customerOf(context), payload),
+    }),
+    defineOperation({
+      path: '/www/order/order_detail_get',
+      tag: TAG,
+      summary: '订单详情：基本信息、快照、申请人、状态与办理进度（事件记录）',
+      auth: 'required',
+      payload: orderIdPayload,
+      result: orderDetailResult,
+      errors: [ErrorCode.ORDER_NOT_FOUND],
+      handle: ({ user_order_id }, context) => service.detail(customerOf(context), user_order_id),
+    }),
+    defineOperation({
+      path: '/www/order/order_list',
+      tag: TAG,
+      summary: '订单列表：按标签筛选，每页 10 条，最新在前',
+      description: '标签：全部 · 待支付（草稿和待支付）· 需要处理（待重新上传、待邮寄资料、待确认核对页，或出发日期已过且尚未递交使馆）· 办理中 · 已完成 · 已取消/已退款。',
+      auth: 'required',
+      payload: orderListPayload,
+      result: orderListResult,
+      errors: [],
+      handle: ({ tab, page }, context) => service.list(customerOf(context), tab, page),
+    }),
+    defineOperation({
+      path: '/www/order/order_cancel',
+      tag: TAG,
+      summary: '取消订单（仅草稿和待支付）',
+      description: '已取消的订单再次取消返回 1815 订单已取消，不做任何修改；已支付的订单返回 1816。',
+      auth: 'required',
+      payload: orderCancelPayload,
+      result: orderCancelResult,
+      errors: [ErrorCode.ORDER_NOT_FOUND, ErrorCode.ORDER_ALREADY_CANCELLED, ErrorCode.ORDER_NOT_CANCELLABLE, ErrorCode.ORDER_CONFLICT],
+      handle: ({ user_order_id, reason }, context) => service.cancel(customerOf(context), user_order_id, reason),
+    }),
+  ];
+}

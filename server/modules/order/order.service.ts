@@ -1,0 +1,295 @@
+// Orders: create (with its guards and the snapshot), read, list, cancel.
+// Rules: /work/shared/design/order-lifecycle.md and docs/order-rules.md.
+import type { Kysely } from 'kysely';
+import { isDelisted, productTitle } from '../../../common/catalogue.ts';
+import { ErrorCode } from '../../../common/error-codes.ts';
+import {
+  APPLICANT_IDENTITIES,
+  APPLICANT_STATUSES,
+  type DepartureWarning,
+  MOBILE_PHONE_PATTERN,
+  ORDER_EVENTS,
+  ORDER_LIMITS,
+  ORDER_LIST_TABS,
+  type OrderActor,
+  type OrderApplicant,
+  type OrderApplicantSummary,
+  type OrderCreateInput,
+  type OrderCreateResult,
+  type OrderDetail,
+  type OrderListResult,
+  type OrderListTabKey,
+  type OrderStatus,
+  type OrderStep,
+  type OrderSummary,
+  UNPAID_STATUSES,
+  chinaDate,
+  daysBetween,
+  earliestDepartureDate,
+  isCalendarDate,
+  isDeparturePast,
+  needsAction,
+  orderActions,
+  statusLabel,
+  stepLabel,
+  workingDaysBetween,
+} from '../../../common/order.ts';
+import { EMAIL_PATTERN, normalizeInputText } from '../../../common/text.ts';
+import type { Database } from '../../db/schema.ts';
+import { AppError } from '../../platform/errors.ts';
+import { expireUnpaidOrders } from './expiry.ts';
+import { createOrderRepository, type NewApplicant, type OrderRow } from './order.repository.ts';
+
+/** Who asks: the logged-in customer account and its enterprise (orders are the enterprise's). */
+export interface OrderCustomer {
+  accountId: number;
+  enterpriseId: number;
+}
+
+export interface OrderServiceDeps {
+  now: () => number;
+}
+
+/** How often a state change is re-decided after losing a race before giving up. */
+const MAX_ATTEMPTS = 3;
+
+function characters(text: string): number {
+  return [...text].length;
+}
+
+function applicantError(code: (typeof ErrorCode)[keyof typeof ErrorCode], message: string, index: number, total: number): AppError {
+  return new AppError(code, total > 1 ? `第${index + 1}位申请人：${message}` : message);
+}
+
+function normalizeApplicants(input: OrderCreateInput['applicants']): NewApplicant[] {
+  if (input.length < ORDER_LIMITS.minApplicants) throw new AppError(ErrorCode.ORDER_APPLICANTS_REQUIRED);
+  if (input.length > ORDER_LIMITS.maxApplicants) throw new AppError(ErrorCode.ORDER_TOO_MANY_APPLICANTS);
+  const seen = new Set<string>();
+  return input.map((raw, index) => {
+    const name = normalizeInputText(raw.name);
+    if (characters(name) < 1 || characters(name) > ORDER_LIMITS.applicantNameMaxLength) {
+      throw applicantError(ErrorCode.ORDER_APPLICANT_NAME_INVALID, '请输入申请人姓名（1–30 个字）', index, input.length);
+    }
+    // "138 0013 8000" and "138-0013-8000" are the same number.
+    const mobile = normalizeInputText(raw.mobile_phone).replace(/[\s-]/g, '');
+    if (!MOBILE_PHONE_PATTERN.test(mobile)) throw applicantError(ErrorCode.ORDER_APPLICANT_MOBILE_INVALID, '请输入正确的手机号', index, input.length);
+    const email = raw.email ? normalizeInputText(raw.email) : '';
+    if (email !== '' && !EMAIL_PATTERN.test(email)) throw applicantError(ErrorCode.ORDER_APPLICANT_EMAIL_INVALID, '请输入正确的邮箱', index, input.length);
+    const key = `${name}\n${mobile}`;
+    if (seen.has(key)) throw applicantError(ErrorCode.ORDER_APPLICANT_DUPLICATE, `申请人重复（${name}）`, index, input.length);
+    seen.add(key);
+    return { name, identity_id: raw.identity_id, mobile_phone: mobile, email: email === '' ? null : email };
+  });
+}
+
+function applicantSummary(row: { applicant_id: number; name: string; identity_id: number; status: string }): OrderApplicantSummary {
+  return {
+    applicant_id: row.applicant_id,
+    name: row.name,
+    identity_id: row.identity_id,
+    identity_label: APPLICANT_IDENTITIES[row.identity_id as keyof typeof APPLICANT_IDENTITIES] ?? '',
+    status: row.status,
+    status_label: APPLICANT_STATUSES[row.status as keyof typeof APPLICANT_STATUSES] ?? row.status,
+  };
+}
+
+function summaryOf(row: OrderRow, today: string): Omit<OrderSummary, 'applicants'> {
+  return {
+    user_order_id: row.user_order_id,
+    status: row.status as OrderStatus,
+    status_label: statusLabel(row.status),
+    step: row.step as OrderStep | null,
+    step_label: stepLabel(row.step),
+    visa_product_id: row.visa_product_id,
+    product_title: row.product_title,
+    country: row.country,
+    visa_type: row.visa_type,
+    consular_district: row.consular_district_id ? { consular_district_id: row.consular_district_id, name: row.consular_district_name ?? '' } : null,
+    departure_date: row.departure_date,
+    order_date: row.order_date,
+    unit_price: row.unit_price,
+    applicant_count: row.applicant_count,
+    total_amount: row.total_amount,
+    created_at: row.created_at,
+    expires_at: row.expires_at,
+    departure_date_past: isDeparturePast(row, today),
+    needs_action: needsAction(row, today),
+    actions: orderActions(row, today),
+  };
+}
+
+export function createOrderService(db: Kysely<Database>, deps: OrderServiceDeps) {
+  const repo = createOrderRepository(db);
+  const { now } = deps;
+
+  /** The order as the customer's enterprise sees it, expired first if its time has come. */
+  async function load(customer: OrderCustomer, userOrderId: number, at: number): Promise<OrderRow> {
+    let order = await repo.findOrder(customer.enterpriseId, userOrderId);
+    if (!order) throw new AppError(ErrorCode.ORDER_NOT_FOUND);
+    if (UNPAID_STATUSES.includes(order.status as OrderStatus) && order.expires_at !== null && order.expires_at <= at) {
+      await expireUnpaidOrders(db, at, { userOrderId });
+      order = await repo.findOrder(customer.enterpriseId, userOrderId);
+      if (!order) throw new AppError(ErrorCode.ORDER_NOT_FOUND);
+    }
+    return order;
+  }
+
+  return {
+    async create(customer: OrderCustomer, input: OrderCreateInput): Promise<OrderCreateResult> {
+      const at = now();
+      const today = chinaDate(at);
+
+      const product = await repo.productForOrder(input.visa_product_id);
+      if (!product) throw new AppError(ErrorCode.VISA_PRODUCT_NOT_FOUND);
+      if (isDelisted(product)) throw new AppError(ErrorCode.ORDER_PRODUCT_DELISTED);
+      if (product.offline !== 1) throw new AppError(ErrorCode.ORDER_PRODUCT_NOT_OFFLINE);
+
+      const departure = input.departure_date.trim();
+      if (!isCalendarDate(departure)) throw new AppError(ErrorCode.ORDER_DEPARTURE_DATE_INVALID);
+      if (departure < today) throw new AppError(ErrorCode.ORDER_DEPARTURE_DATE_PAST);
+      if (daysBetween(today, departure) > ORDER_LIMITS.maxDepartureDaysAhead) throw new AppError(ErrorCode.ORDER_DEPARTURE_DATE_TOO_FAR);
+
+      const orderDate = input.order_date ? input.order_date.trim() : today;
+      if (!isCalendarDate(orderDate)) throw new AppError(ErrorCode.ORDER_DATE_INVALID);
+      if (orderDate < today) throw new AppError(ErrorCode.ORDER_DATE_INVALID, '办理日期不能早于今天');
+      if (orderDate > departure) throw new AppError(ErrorCode.ORDER_DATE_INVALID, '办理日期不能晚于出发日期');
+
+      let consularDistrictId = product.consular_district_id;
+      if (input.consular_district_id) {
+        const district = await repo.district(input.consular_district_id);
+        const fits =
+          district !== undefined &&
+          district.visa_country_id === product.visa_country_id &&
+          (product.consular_district_id === null || product.consular_district_id === district.consular_district_id);
+        if (!fits) throw new AppError(ErrorCode.ORDER_DISTRICT_INVALID);
+        consularDistrictId = district.consular_district_id;
+      }
+
+      const applicants = normalizeApplicants(input.applicants);
+
+      // The customer pays the distributor (enterprise) price when the product has one.
+      const unitPrice =
+        product.distributor_discount_desc && product.distributor_discount_price !== null ? product.distributor_discount_price : product.sell_price;
+      const expiresAt = at + ORDER_LIMITS.unpaidTtlMs;
+      const userOrderId = await repo.createOrder(
+        {
+          enterprise_id: customer.enterpriseId,
+          account_id: customer.accountId,
+          visa_product_id: product.visa_product_id,
+          consular_district_id: consularDistrictId,
+          status: 'draft',
+          departure_date: departure,
+          order_date: orderDate,
+          product_title: productTitle(product),
+          country: product.country,
+          visa_type: product.visa_type,
+          need_interview: product.need_interview,
+          reject_refund: product.reject_refund,
+          unit_price: unitPrice,
+          applicant_count: applicants.length,
+          total_amount: unitPrice * applicants.length,
+          created_at: at,
+          expires_at: expiresAt,
+        },
+        applicants,
+        {
+          actor: 'customer',
+          actor_id: customer.accountId,
+          event: 'create',
+          from_status: null,
+          to_status: 'draft',
+          detail: { unit_price: unitPrice, applicant_count: applicants.length, total_amount: unitPrice * applicants.length },
+        },
+      );
+
+      let warning: DepartureWarning | null = null;
+      const workingDays = workingDaysBetween(orderDate, departure);
+      if (workingDays < product.need_days) {
+        const earliest = earliestDepartureDate(orderDate, product.need_days);
+        warning = {
+          message: `出发日期距办理日期仅 ${workingDays} 个工作日，该签证通常需要 ${product.need_days} 个工作日，建议出发日期不早于 ${earliest}`,
+          working_days: workingDays,
+          need_days: product.need_days,
+          earliest_departure_date: earliest,
+        };
+      }
+      return { user_order_id: userOrderId, expires_at: expiresAt, departure_warning: warning };
+    },
+
+    async detail(customer: OrderCustomer, userOrderId: number): Promise<OrderDetail> {
+      const at = now();
+      const order = await load(customer, userOrderId, at);
+      const [applicants, events] = await Promise.all([repo.applicants([userOrderId]), repo.events(userOrderId)]);
+      return {
+        ...summaryOf(order, chinaDate(at)),
+        visa_country_id: order.visa_country_id,
+        need_interview: order.need_interview === 1,
+        reject_refund: order.reject_refund === 1,
+        updated_at: order.updated_at,
+        cancelled_at: order.cancelled_at,
+        cancel_reason: order.cancel_reason,
+        version: order.version,
+        applicants: applicants.map(
+          (row): OrderApplicant => ({ ...applicantSummary(row), mobile_phone: row.mobile_phone, email: row.email, passport_no: row.passport_no }),
+        ),
+        events: events.map((row) => ({
+          event: row.event,
+          event_label: ORDER_EVENTS[row.event as keyof typeof ORDER_EVENTS] ?? row.event,
+          actor: row.actor as OrderActor,
+          from_status: row.from_status,
+          to_status: row.to_status,
+          created_at: row.created_at,
+        })),
+      };
+    },
+
+    async list(customer: OrderCustomer, tabKey: OrderListTabKey, page: number): Promise<OrderListResult> {
+      const at = now();
+      const today = chinaDate(at);
+      const tab = ORDER_LIST_TABS.find((candidate) => candidate.key === tabKey) ?? ORDER_LIST_TABS[0]!;
+      // The list never shows a payable order whose time is up, even between two sweeps.
+      await expireUnpaidOrders(db, at, { enterpriseId: customer.enterpriseId });
+      const { rows, total } = await repo.listOrders(customer.enterpriseId, tab, today, (page - 1) * ORDER_LIMITS.pageSize, ORDER_LIMITS.pageSize);
+      const applicants = await repo.applicants(rows.map((row) => row.user_order_id));
+      return {
+        total_count: total,
+        page_data: rows.map((row) => ({
+          ...summaryOf(row, today),
+          applicants: applicants.filter((a) => a.user_order_id === row.user_order_id).map(applicantSummary),
+        })),
+      };
+    },
+
+    /** Only before payment (draft, pending_payment). A second cancel changes nothing and says so. */
+    async cancel(customer: OrderCustomer, userOrderId: number, reason?: string | null): Promise<{ user_order_id: number; status: 'cancelled' }> {
+      const cancelReason = reason ? normalizeInputText(reason).slice(0, ORDER_LIMITS.cancelReasonMaxLength) || null : null;
+      for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
+        const at = now();
+        const order = await load(customer, userOrderId, at);
+        if (order.status === 'cancelled') throw new AppError(ErrorCode.ORDER_ALREADY_CANCELLED);
+        if (order.status === 'refunded') throw new AppError(ErrorCode.ORDER_NOT_CANCELLABLE, '订单已退款，无法取消');
+        if (!UNPAID_STATUSES.includes(order.status as OrderStatus)) throw new AppError(ErrorCode.ORDER_NOT_CANCELLABLE);
+        const won = await repo.transition({
+          userOrderId,
+          expectedVersion: order.version,
+          expectedStatuses: UNPAID_STATUSES,
+          changes: { status: 'cancelled', step: null, cancelled_at: at, cancel_reason: cancelReason, expires_at: null, updated_at: at },
+          event: {
+            actor: 'customer',
+            actor_id: customer.accountId,
+            event: 'cancel',
+            from_status: order.status,
+            to_status: 'cancelled',
+            detail: cancelReason ? { reason: cancelReason } : null,
+            created_at: at,
+          },
+        });
+        if (won) return { user_order_id: userOrderId, status: 'cancelled' };
+        // Lost a race: decide again on the order as it is now.
+      }
+      throw new AppError(ErrorCode.ORDER_CONFLICT);
+    },
+  };
+}
+
+export type OrderService = ReturnType<typeof createOrderService>;
