@@ -6,6 +6,9 @@ import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
 
 const PORT = Number(process.env.E2E_PORT ?? 3210);
+/** A second server of the same build in production mode. */
+export const PROD_PORT = PORT + 500;
+process.env.E2E_PROD_PORT = String(PROD_PORT);
 const E2E_DIR = mkdtempSync(join(tmpdir(), 'visa-e2e-'));
 export const E2E_DB_FILE = process.env.E2E_DB_FILE ?? join(E2E_DIR, 'e2e.db');
 process.env.E2E_DB_FILE = E2E_DB_FILE;
@@ -34,7 +37,8 @@ export default defineConfig({
     },
     trace: 'retain-on-failure',
   },
-  webServer: {
+  webServer: [
+    {
     command: 'node --conditions=production --import tsx server/main.ts',
     url: `http://127.0.0.1:${PORT}/`,
     timeout: 60_000,
@@ -50,5 +54,24 @@ export default defineConfig({
       OUTBOX_DIR: join(E2E_DIR, 'outbox'),
       PUBLIC_SITE_URL: `http://127.0.0.1:${PORT}`,
     },
-  },
+    },
+    // The same build in production mode: no demo data, analytics on.
+    {
+      command: 'node --conditions=production --import tsx server/main.ts',
+      url: `http://127.0.0.1:${PROD_PORT}/about`,
+      timeout: 60_000,
+      reuseExistingServer: false,
+      env: {
+        APP_ENV: 'prod',
+        NODE_ENV: 'production',
+        PORT: String(PROD_PORT),
+        HOST: '127.0.0.1',
+        SQLITE_FILE: join(E2E_DIR, 'prod.db'),
+        LOG_LEVEL: 'warn',
+        API_CLIENTS: '4:visa-web-e2e-prod:e2e-prod-secret-0123456789',
+        ANALYTICS_SCRIPT_URL: 'https://analytics.example/script.js',
+        OUTBOX_DIR: join(E2E_DIR, 'prod-outbox'),
+      },
+    },
+  ],
 });

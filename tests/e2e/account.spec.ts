@@ -175,3 +175,15 @@ test('no analytics script outside prod', async ({ page }) => {
   await page.goto('/');
   await expect(page.locator('script[data-testid="analytics"]')).toHaveCount(0);
 });
+
+test('in prod the analytics script is rendered, and no demo data is seeded', async ({ page, request }) => {
+  const prod = `http://127.0.0.1:${process.env.E2E_PROD_PORT}`;
+  // The page's own scripts still load; the analytics host is not reachable here, which is fine.
+  await page.route('https://analytics.example/**', (route) => route.fulfill({ status: 200, contentType: 'text/javascript', body: '' }));
+  await page.goto(`${prod}/about`);
+  await expect(page.locator('script[data-testid="analytics"]')).toHaveAttribute('src', 'https://analytics.example/script.js');
+  const demo = await request.get(`${prod}/visa/continent`);
+  expect(demo.status()).toBe(200);
+  // No demo catalogue in production: not a single country to link to.
+  expect(await demo.text()).not.toContain('href="/visa/country/');
+});
