@@ -24,6 +24,8 @@ export async function loader({ context }: Route.LoaderArgs) {
   return { publicConfig: context.publicConfig, user: await context.currentUser() };
 }
 
+export const links: Route.LinksFunction = () => [{ rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' }];
+
 export const meta: Route.MetaFunction = () => [
   { title: '易签通 - 在线签证办理' },
   {

@@ -31,7 +31,10 @@ export function SiteHeader({ transparent }: { transparent: boolean }) {
           <span className="site-header-logo-mark">签</span>
           <span className="site-header-logo-text">易签通</span>
         </Link>
-        <Dropdown trigger={['click']} menu={{ items: NAVIGATION.map((item) => ({ key: item.to, label: <Link to={item.to}>{item.label}</Link> })) }}>
+        <Dropdown
+          trigger={['click']}
+          menu={{ items: NAVIGATION.map((item) => ({ key: item.to, label: <Link className="site-header-menu-link" to={item.to}>{item.label}</Link> })) }}
+        >
           <button type="button" className="site-header-menu-button" aria-label="打开导航菜单">
             <MenuOutlined />
           </button>
@@ -48,9 +51,11 @@ export function SiteHeader({ transparent }: { transparent: boolean }) {
             <Dropdown
               trigger={['hover', 'click']}
               menu={{
+                // Real links, stretched over the whole row (site-header.css): they
+                // still navigate when the menu is already fading out.
                 items: [
-                  { key: 'center', label: <Link to="/user/personal-center">个人中心</Link> },
-                  { key: 'orders', label: <Link to="/order/order-list">我的订单</Link> },
+                  { key: 'center', label: <Link className="site-header-menu-link" to="/user/personal-center">个人中心</Link> },
+                  { key: 'orders', label: <Link className="site-header-menu-link" to="/order/order-list">我的订单</Link> },
                   { type: 'divider' },
                   { key: 'logout', label: '退出', onClick: () => void logout() },
                 ],

@@ -187,3 +187,18 @@ test('in prod the analytics script is rendered, and no demo data is seeded', asy
   // No demo catalogue in production: not a single country to link to.
   expect(await demo.text()).not.toContain('href="/visa/country/');
 });
+
+test('leaving a page while the silent login check runs keeps the user logged in', async ({ page }) => {
+  await logIn(page);
+  // Hold the start-up check so that the next navigation cuts it off.
+  await page.route('**/www/user/user_info_query', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await route.continue().catch(() => undefined);
+  });
+  await page.reload();
+  await page.goto('/cooperation');
+  await page.unroute('**/www/user/user_info_query');
+  await page.waitForTimeout(2_000);
+  await expect(page.getByTestId('header-user')).toContainText(DEMO.name);
+  expect(await page.evaluate(() => localStorage.getItem('login_data'))).not.toBeNull();
+});

@@ -5,7 +5,7 @@ import { useSyncExternalStore } from 'react';
 import { STORAGE_KEYS, isLoginOnlyPath } from '../../../common/constants';
 import { sha256Hex } from '../../../common/signing';
 import type { UserInfo } from '../../../common/web-context';
-import { apiRequest, connectSession } from '../../lib/api-client';
+import { ApiError, apiRequest, connectSession } from '../../lib/api-client';
 import { toast } from '../../lib/toast';
 
 export interface LoginInfo {
@@ -103,8 +103,10 @@ export async function startSession(serverUser: UserInfo | null): Promise<void> {
     setState({ user });
     // The cookie may have been cleared while localStorage kept the login.
     if (readCookieToken() !== stored.token) writeCookieToken(stored.token, stored.expires_at);
-  } catch {
-    clearStoredLogin();
+  } catch (error) {
+    // Only the server's answer says the login is bad. A request cut off by
+    // leaving the page (or a dropped connection) must not log the user out.
+    if (error instanceof ApiError && error.httpStatus !== 0) clearStoredLogin();
   }
 }
 
