@@ -8,6 +8,9 @@ import { buildApp } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
 import { openDatabase } from '../server/db/database.ts';
 import { migrateToLatest } from '../server/db/migrate.ts';
+import { systemOperations } from '../server/modules/system/system.routes.ts';
+import { registerOperation } from '../server/platform/operation.ts';
+import { createRateLimiter } from '../server/platform/rate-limit.ts';
 
 const config = loadConfig({
   ...process.env,
@@ -18,8 +21,12 @@ const config = loadConfig({
 const database = openDatabase(config.database);
 await migrateToLatest(database);
 const { app } = await buildApp({ config, database });
-const plainBody = JSON.stringify({ ret: 0, msg: 'ok', body: { addr_download_url: '', address_root_region: '86' } });
-app.post('/bench/sys_config_unsigned', async (_request, reply) => reply.type('application/json; charset=utf-8').send(plainBody));
+// The very same operation (payload check, handler, envelope), outside the
+// signed /www scope: the only difference left is the signature and replay check.
+const sysConfig = systemOperations({ miniProgramLinkBase: config.MINI_PROGRAM_LINK_BASE, rateLimiter: createRateLimiter(database.db), now: Date.now }).find(
+  (op) => op.path === '/www/sys_config_get',
+)!;
+registerOperation(app, { ...sysConfig, path: '/bench/sys_config_unsigned' as `/www/${string}` });
 await app.listen({ host: '127.0.0.1', port: 0 });
 const address = app.server.address();
 console.log(JSON.stringify({ port: typeof address === 'object' && address ? address.port : 0, database: database.kind }));
