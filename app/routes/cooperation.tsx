@@ -1,7 +1,7 @@
 import './cooperation.css';
 
 import type { CSSProperties } from 'react';
-import { Button, Card, Col, Flex, Row, Steps, Typography } from 'antd';
+import { Button, Card, Col, Flex, Row, Typography } from 'antd';
 import {
   ApiOutlined,
   AuditOutlined,
@@ -19,6 +19,7 @@ import {
   TeamOutlined,
 } from '@ant-design/icons';
 
+import { ProcessSteps } from '../components/process-steps';
 import type { Route } from './+types/cooperation';
 
 const { Title, Paragraph, Text } = Typography;
@@ -219,11 +220,7 @@ export default function Cooperation() {
             <Text className="coop-section-desc">从沟通到上线，全程专人对接</Text>
           </div>
           <div className="coop-steps">
-            <Steps
-              current={-1}
-              titlePlacement="vertical"
-              items={PROCESS.map((p) => ({ ...p, status: 'process' as const }))}
-            />
+            <ProcessSteps steps={PROCESS} />
           </div>
         </div>
       </section>

@@ -1,7 +1,7 @@
 import './enterprise.css';
 
 import { Link } from 'react-router';
-import { Button, Card, Col, Flex, Row, Steps, Typography } from 'antd';
+import { Button, Card, Col, Flex, Row, Typography } from 'antd';
 import {
   AccountBookOutlined,
   CheckCircleFilled,
@@ -18,6 +18,7 @@ import {
 } from '@ant-design/icons';
 
 import { NavButton } from '../components/nav-button';
+import { ProcessSteps } from '../components/process-steps';
 import { openLoginDialog } from '../features/account/session';
 import type { Route } from './+types/enterprise';
 
@@ -166,11 +167,7 @@ export default function Enterprise() {
             <Text className="ent-section-desc">开通后即可在网站上为员工下单</Text>
           </div>
           <div className="ent-steps">
-            <Steps
-              current={-1}
-              titlePlacement="vertical"
-              items={FLOW.map((s) => ({ ...s, status: 'process' as const }))}
-            />
+            <ProcessSteps steps={FLOW} />
           </div>
         </div>
       </section>

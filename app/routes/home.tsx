@@ -21,6 +21,7 @@ import {
 
 import { DragScrollList } from '../components/drag-scroll-list';
 import { NavButton } from '../components/nav-button';
+import { ProcessSteps } from '../components/process-steps';
 import { DestinationCard } from '../features/catalogue/browse/country-card';
 import type { Route } from './+types/home';
 
@@ -243,11 +244,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             <Text className="home-section-desc">全程在线操作，每一步都有提醒，进度随时可查</Text>
           </div>
           <div className="home-steps-wrap">
-            <Steps
-              current={-1}
-              titlePlacement="vertical"
-              items={STEPS.map((s) => ({ ...s, status: 'process' as const }))}
-            />
+            <ProcessSteps steps={STEPS} />
           </div>
         </div>
       </section>
