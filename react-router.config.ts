@@ -2,7 +2,8 @@ import type { Config } from '@react-router/dev/config';
 
 export default {
   appDirectory: 'app',
-  buildDirectory: 'build',
+  // BUILD_DIR lets parallel work build side by side without clobbering build/.
+  buildDirectory: process.env.BUILD_DIR ?? 'build',
   ssr: true,
   // Stated explicitly (today's v7 behaviour) until we adopt them one by one;
   // v8_middleware would change the load context that server/web/pages.ts builds.

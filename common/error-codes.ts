@@ -39,6 +39,11 @@ export const ErrorCode = {
   ORDER_ALREADY_CANCELLED: 1815,
   ORDER_NOT_CANCELLABLE: 1816,
   ORDER_CONFLICT: 1817,
+  // 1821–1839 uploaded materials (modules/material)
+  // 1841–1859 interview slots (modules/interview)
+  // 1861–1869 addresses (modules/address)
+  // 1871–1879 insurance and confirm (modules/insurance, order confirm)
+  // 1881–1899 payment (modules/payment)
   NOT_FOUND: 1404,
   TOO_MANY_REQUESTS: 1429,
   INTERNAL: 1500,
@@ -86,6 +91,11 @@ export const ERROR_CATALOGUE: Record<ErrorCodeValue, { msg: string; meaning: str
   1815: { msg: '订单已取消', meaning: '订单已取消（用户取消或超时未支付），不能再操作', http: 200 },
   1816: { msg: '订单已支付，无法取消', meaning: '只有草稿和待支付的订单可以取消；已支付的订单请联系客服退款', http: 200 },
   1817: { msg: '订单状态已变化，请刷新后重试', meaning: '订单在此期间被其他操作修改（乐观并发冲突）', http: 200 },
+  // 1821–1839 uploaded materials
+  // 1841–1859 interview slots
+  // 1861–1869 addresses
+  // 1871–1879 insurance and confirm
+  // 1881–1899 payment
   1429: { msg: '操作过于频繁，请稍后再试', meaning: '请求频率超限', http: 200 },
   1500: { msg: '系统繁忙，请稍后再试', meaning: '服务器内部错误，详情只记录在日志中', http: 500 },
 };

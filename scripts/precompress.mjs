@@ -5,7 +5,7 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
-const root = 'build/client';
+const root = `${process.env.BUILD_DIR ?? 'build'}/client`;
 let files = 0;
 let raw = 0;
 let br = 0;

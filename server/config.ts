@@ -61,6 +61,19 @@ const schema = z.object({
   OUTBOX_DIR: z.string().min(1).default('data/outbox'),
   MINI_PROGRAM_LINK_BASE: z.url().default('https://m.yiqiantong.example/mp/'),
   PUBLIC_SITE_URL: z.url().default('http://localhost:3000'),
+  // Uploaded materials: local disk outside the web root, or an S3-compatible bucket when S3_BUCKET is set.
+  UPLOAD_DIR: z.string().min(1).default('data/uploads'),
+  UPLOAD_MAX_BYTES: z.coerce.number().int().min(64 * 1024).max(100 * 1024 * 1024).default(10 * 1024 * 1024),
+  S3_BUCKET: z.string().min(3).optional(),
+  S3_ENDPOINT: z.url().optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  // Payments: only the sandbox provider exists so far (WeChat Pay / Alipay style).
+  PAYMENT_PROVIDER: z.enum(['sandbox']).default('sandbox'),
+  PAYMENT_SANDBOX_SECRET: z.string().min(16).default('sandbox-notify-secret-change-me-71c3'),
+  /** How long the sandbox waits after "paying" before it sends the notification. */
+  PAYMENT_SANDBOX_NOTIFY_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(800),
 });
 
 export type RawConfig = z.infer<typeof schema>;

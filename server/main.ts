@@ -1,6 +1,6 @@
 // The only file that opens a port: config → database → migrations → seed → listen.
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ServerBuild } from 'react-router';
 import { buildApp } from './app.ts';
@@ -25,13 +25,14 @@ async function main() {
   const database = openDatabase(config.database);
   const applied = await migrateToLatest(database);
 
-  const serverBuild = resolve('build/server/index.js');
+  const buildDir = process.env.BUILD_DIR ?? 'build';
+  const serverBuild = resolve(buildDir, 'server/index.js');
   if (!existsSync(serverBuild)) {
-    console.error('build/server/index.js is missing: run `npm run build` first (or `npm start`).');
+    console.error(`${buildDir}/server/index.js is missing: run "npm run build" first (or "npm start").`);
     process.exit(1);
   }
   const build = (await import(pathToFileURL(serverBuild).href)) as ServerBuild;
-  const { app, services } = await buildApp({ config, database, pages: { build, clientDir: 'build/client' } });
+  const { app, services } = await buildApp({ config, database, pages: { build, clientDir: join(buildDir, 'client') } });
   app.log.info({ applied, database: database.kind }, 'migrations applied');
 
   if (config.APP_ENV === 'dev' || config.APP_ENV === 'demo') {

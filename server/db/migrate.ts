@@ -5,12 +5,14 @@ import * as accounts from './migrations/2026-11-21-001-accounts.ts';
 import * as catalogue from './migrations/2026-11-21-002-catalogue.ts';
 import * as rateLimit from './migrations/2026-11-21-003-rate-limit.ts';
 import * as orders from './migrations/2026-11-21-004-orders.ts';
+import * as ordering from './migrations/2026-11-21-005-ordering.ts';
 
 const migrations: Record<string, Migration> = {
   '2026-11-21-001-accounts': accounts,
   '2026-11-21-002-catalogue': catalogue,
   '2026-11-21-003-rate-limit': rateLimit,
   '2026-11-21-004-orders': orders,
+  '2026-11-21-005-ordering': ordering,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

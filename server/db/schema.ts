@@ -58,7 +58,7 @@ export interface LoginThrottleTable {
   locked_until: number | null;
 }
 
-export interface Database extends CatalogueTables, RateLimitTables, OrderTables {
+export interface Database extends CatalogueTables, RateLimitTables, OrderTables, OrderingTables {
   enterprise: EnterpriseTable;
   account: AccountTable;
   account_session: AccountSessionTable;
@@ -281,6 +281,20 @@ export interface UserOrderTable {
   cancel_reason: string | null;
   /** Bumped by every state change (optimistic concurrency). */
   version: Generated<number>;
+  // Migration 005.
+  /** 'YYYY-MM-DD' the visa should take effect; null = the departure date. */
+  effect_date: string | null;
+  /** unit_price × applicant_count (cents). total_amount = product_amount + insurance_amount − discount_amount. */
+  product_amount: Generated<number>;
+  insurance_plan_id: number | null;
+  /** JSON InsuranceSnapshot (common/ordering.ts). */
+  insurance_snapshot: string | null;
+  insurance_amount: Generated<number>;
+  discount_amount: Generated<number>;
+  /** JSON ReturnAddressSnapshot (common/ordering.ts). */
+  return_address: string | null;
+  confirmed_at: number | null;
+  paid_at: number | null;
 }
 
 export interface OrderApplicantTable {
@@ -293,6 +307,10 @@ export interface OrderApplicantTable {
   passport_no: string | null;
   status: Generated<string>;
   sort: number;
+  // Migration 005.
+  interview_slot_id: number | null;
+  /** 1 when the order's insurance plan covers this applicant. */
+  insured: Generated<number>;
 }
 
 export interface OrderEventTable {
@@ -314,4 +332,118 @@ export interface OrderTables {
   user_order: UserOrderTable;
   order_applicant: OrderApplicantTable;
   order_event: OrderEventTable;
+}
+
+// ── Ordering steps (migration 005) ───────────────────────────────────────
+
+export interface OrderMaterialFileTable {
+  file_id: Generated<number>;
+  user_order_id: number;
+  applicant_id: number;
+  /** null = the applicant's visa photo. */
+  material_id: number | null;
+  /** 'material' or 'photo'. */
+  kind: string;
+  storage_key: string;
+  file_name: string;
+  /** Detected from the bytes: image/jpeg, image/png, application/pdf. */
+  content_type: string;
+  size_bytes: number;
+  sha256: string;
+  /** pending, passed, no_pass. */
+  review_status: Generated<string>;
+  no_pass_memo: string | null;
+  account_id: number;
+  created_at: number;
+}
+
+export interface InterviewSlotTable {
+  interview_slot_id: Generated<number>;
+  consular_district_id: number;
+  slot_date: string;
+  start_time: string;
+  end_time: string;
+  capacity: number;
+  /** CHECK booked <= capacity: the database refuses a place beyond capacity. */
+  booked: Generated<number>;
+}
+
+export interface CountryNationalDayTable {
+  visa_country_id: number;
+  /** 'MM-DD' */
+  month_day: string;
+  name: string;
+}
+
+export interface AddressTable {
+  address_id: Generated<number>;
+  enterprise_id: number;
+  account_id: number;
+  /** 'return' or 'peer'. */
+  kind: string;
+  company_name: string | null;
+  name: string;
+  mobile_phone: string;
+  province_code: string;
+  city_code: string;
+  county_code: string;
+  detail: string;
+  is_default: Generated<number>;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface InsurancePlanTable {
+  insurance_plan_id: Generated<number>;
+  name: string;
+  company: string;
+  description: string;
+  /** cents per insured person per day */
+  price_per_day: number;
+  min_days: number;
+  max_days: number;
+  /** JSON [{ name, amount }] */
+  items: string;
+  sort: number;
+  status: Generated<number>;
+}
+
+export interface PaymentTable {
+  payment_id: Generated<number>;
+  user_order_id: number;
+  out_trade_no: string;
+  provider: string;
+  /** 'wechat' or 'alipay'. */
+  channel: string;
+  amount: number;
+  /** pending, paid, closed. */
+  status: string;
+  provider_trade_no: string | null;
+  code_url: string;
+  account_id: number;
+  created_at: number;
+  expires_at: number;
+  paid_at: number | null;
+}
+
+export interface PaymentNotificationTable {
+  payment_notification_id: Generated<number>;
+  provider: string;
+  notify_id: string | null;
+  out_trade_no: string | null;
+  body: string;
+  signature_valid: number;
+  outcome: string;
+  received_at: number;
+}
+
+/** Tables of migration 005 (modules material, interview, address, insurance, payment). */
+export interface OrderingTables {
+  order_material_file: OrderMaterialFileTable;
+  interview_slot: InterviewSlotTable;
+  country_national_day: CountryNationalDayTable;
+  address: AddressTable;
+  insurance_plan: InsurancePlanTable;
+  payment: PaymentTable;
+  payment_notification: PaymentNotificationTable;
 }

@@ -20,6 +20,7 @@ export interface NewOrder {
   reject_refund: number;
   unit_price: number;
   applicant_count: number;
+  product_amount: number;
   total_amount: number;
   created_at: number;
   expires_at: number;

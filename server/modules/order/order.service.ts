@@ -187,6 +187,7 @@ export function createOrderService(db: Kysely<Database>, deps: OrderServiceDeps)
           reject_refund: product.reject_refund,
           unit_price: unitPrice,
           applicant_count: applicants.length,
+          product_amount: unitPrice * applicants.length,
           total_amount: unitPrice * applicants.length,
           created_at: at,
           expires_at: expiresAt,
