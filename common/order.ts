@@ -2,6 +2,7 @@
 // order list's tabs and the call shapes. The rules are in docs/order-rules.md
 // (on top of the design's order lifecycle).
 import { IDENTITIES } from './constants.ts';
+import type { ApplicantInterview, InsuranceSnapshot, OrderingStep, PaymentView, ReturnAddressSnapshot } from './ordering.ts';
 
 export const ORDER_STATUSES = {
   draft: '草稿',
@@ -51,6 +52,14 @@ export const ORDER_EVENTS = {
   create: '创建订单',
   cancel: '取消订单',
   expire: '超时未支付，自动取消',
+  material_upload: '上传资料',
+  material_replace: '替换资料',
+  material_delete: '删除资料',
+  effect_date: '选择生效日期',
+  interview_choose: '选择面试时间',
+  confirm: '确认订单',
+  payment_create: '发起支付',
+  pay: '支付成功',
 } as const;
 
 export type OrderActor = 'customer' | 'operator' | 'system';
@@ -179,6 +188,12 @@ export interface OrderApplicant extends OrderApplicantSummary {
   mobile_phone: string;
   email: string | null;
   passport_no: string | null;
+  /** Covered by the order's insurance plan. */
+  insured: boolean;
+  /** The chosen interview/fingerprint time; null when none (yet). */
+  interview: ApplicantInterview | null;
+  /** Files uploaded for this applicant (materials and photo). */
+  material_file_count: number;
 }
 
 /** An order card of the list. */
@@ -228,6 +243,21 @@ export interface OrderDetail extends Omit<OrderSummary, 'applicants'> {
   applicants: OrderApplicant[];
   /** The audit log, oldest first: the schedule of the detail page. */
   events: OrderEventView[];
+  /** 'YYYY-MM-DD' the visa should take effect; null = from the departure date. */
+  effect_date: string | null;
+  /** cents: unit_price × applicant_count */
+  product_amount: number;
+  insurance_amount: number;
+  discount_amount: number;
+  insurance: InsuranceSnapshot | null;
+  return_address: ReturnAddressSnapshot | null;
+  payments: PaymentView[];
+  confirmed_at: number | null;
+  paid_at: number | null;
+  /** For a draft: the first ordering step not done yet (where "continue" leads); 'pay' when pending_payment; null otherwise. */
+  ordering_step: OrderingStep | null;
+  /** Required electronic materials (and photos) still missing, per applicant; empty when complete. */
+  missing_materials: Array<{ applicant_id: number; applicant_name: string; material_id: number | null; name: string }>;
 }
 
 export interface OrderListResult {

@@ -89,7 +89,7 @@ export interface PaymentView {
   channel: 'wechat' | 'alipay';
   channel_label: string;
   amount: number;
-  status: 'pending' | 'paid' | 'closed';
+  status: 'pending' | 'paid' | 'closed' | 'refund_pending';
   status_label: string;
   created_at: number;
   paid_at: number | null;
@@ -97,4 +97,4 @@ export interface PaymentView {
 
 export const PAYMENT_CHANNELS = { wechat: '微信支付', alipay: '支付宝' } as const;
 export type PaymentChannel = keyof typeof PAYMENT_CHANNELS;
-export const PAYMENT_STATUSES = { pending: '待支付', paid: '已支付', closed: '已关闭' } as const;
+export const PAYMENT_STATUSES = { pending: '待支付', paid: '已支付', closed: '已关闭', refund_pending: '待退款' } as const;

@@ -416,7 +416,7 @@ export interface PaymentTable {
   /** 'wechat' or 'alipay'. */
   channel: string;
   amount: number;
-  /** pending, paid, closed. */
+  /** pending, paid, closed, refund_pending. */
   status: string;
   provider_trade_no: string | null;
   code_url: string;

@@ -112,15 +112,16 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('channel', 'varchar(10)', (col: any) => col.notNull())
     // cents; equals the order's total when created
     .addColumn('amount', 'integer', (col: any) => col.notNull())
-    // pending, paid, closed
-    .addColumn('status', 'varchar(10)', (col: any) => col.notNull())
+    // pending, paid, closed, refund_pending (money arrived for an order that was
+    // already paid by another payment or closed: it has to go back).
+    .addColumn('status', 'varchar(20)', (col: any) => col.notNull())
     .addColumn('provider_trade_no', 'varchar(64)')
     .addColumn('code_url', 'varchar(500)', (col: any) => col.notNull())
     .addColumn('account_id', 'integer', (col: any) => col.notNull().references('account.id'))
     .addColumn('created_at', time, (col: any) => col.notNull())
     .addColumn('expires_at', time, (col: any) => col.notNull())
     .addColumn('paid_at', time)
-    .addCheckConstraint('payment_status_check', sql`status in ('pending', 'paid', 'closed')`)
+    .addCheckConstraint('payment_status_check', sql`status in ('pending', 'paid', 'closed', 'refund_pending')`)
     .addCheckConstraint('payment_amount_check', sql`amount > 0`)
     .execute();
   await db.schema.createIndex('payment_order_idx').on('payment').column('user_order_id').execute();
