@@ -60,6 +60,7 @@ export const ORDER_EVENTS = {
   confirm: '确认订单',
   payment_create: '发起支付',
   pay: '支付成功',
+  departure_date_update: '修改出发日期',
 } as const;
 
 export type OrderActor = 'customer' | 'operator' | 'system';

@@ -52,6 +52,8 @@ export interface TransitionInput {
   expiresBy?: number;
   changes: Omit<Updateable<UserOrderTable>, 'user_order_id' | 'version' | 'enterprise_id'> & { updated_at: number };
   event: EventInput;
+  /** More writes that belong to the same change (applicant rows, slots…), run in its transaction once the order row is won. */
+  alsoWithin?: (trx: Transaction<Database>) => Promise<void>;
 }
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -110,6 +112,14 @@ const ORDER_COLUMNS = [
   'user_order.cancelled_at',
   'user_order.cancel_reason',
   'user_order.version',
+  'user_order.effect_date',
+  'user_order.product_amount',
+  'user_order.insurance_amount',
+  'user_order.discount_amount',
+  'user_order.insurance_snapshot',
+  'user_order.return_address',
+  'user_order.confirmed_at',
+  'user_order.paid_at',
   'consular_district.name as consular_district_name',
   'visa_product.visa_country_id',
 ] as const;
@@ -148,6 +158,11 @@ export function createOrderRepository(db: Kysely<Database>) {
         ])
         .where('visa_product.visa_product_id', '=', visaProductId)
         .executeTakeFirst();
+    },
+
+    async productNeedDays(visaProductId: number): Promise<number> {
+      const row = await db.selectFrom('visa_product').select('need_days').where('visa_product_id', '=', visaProductId).executeTakeFirst();
+      return row?.need_days ?? 0;
     },
 
     district(consularDistrictId: number) {
@@ -203,6 +218,44 @@ export function createOrderRepository(db: Kysely<Database>) {
       return db.selectFrom('order_applicant').selectAll().where('user_order_id', 'in', userOrderIds).orderBy('user_order_id').orderBy('sort').orderBy('applicant_id').execute();
     },
 
+    /** Each applicant's interview time with the consulate that holds it. */
+    interviews(userOrderId: number) {
+      return db
+        .selectFrom('order_applicant')
+        .innerJoin('interview_slot', 'interview_slot.interview_slot_id', 'order_applicant.interview_slot_id')
+        .innerJoin('consular_district', 'consular_district.consular_district_id', 'interview_slot.consular_district_id')
+        .select([
+          'order_applicant.applicant_id',
+          'interview_slot.interview_slot_id',
+          'interview_slot.slot_date',
+          'interview_slot.start_time',
+          'interview_slot.end_time',
+          'consular_district.consulate_name',
+          'consular_district.address as consulate_address',
+        ])
+        .where('order_applicant.user_order_id', '=', userOrderId)
+        .execute();
+    },
+
+    /** Uploaded files per applicant. */
+    fileCounts(userOrderId: number) {
+      return db
+        .selectFrom('order_material_file')
+        .select(['applicant_id', (eb) => eb.fn.countAll<number>().as('count')])
+        .where('user_order_id', '=', userOrderId)
+        .groupBy('applicant_id')
+        .execute();
+    },
+
+    payments(userOrderId: number) {
+      return db
+        .selectFrom('payment')
+        .select(['out_trade_no', 'channel', 'amount', 'status', 'created_at', 'paid_at'])
+        .where('user_order_id', '=', userOrderId)
+        .orderBy('payment_id')
+        .execute();
+    },
+
     events(userOrderId: number) {
       return db.selectFrom('order_event').selectAll().where('user_order_id', '=', userOrderId).orderBy('event_id').execute();
     },
@@ -224,6 +277,7 @@ export function createOrderRepository(db: Kysely<Database>) {
         if (input.expiresBy !== undefined) update = update.where('expires_at', '<=', input.expiresBy);
         const result = await update.executeTakeFirst();
         if (Number(result.numUpdatedRows) !== 1) return false;
+        if (input.alsoWithin) await input.alsoWithin(trx);
         await insertEvent(trx, input.userOrderId, input.event);
         return true;
       });

@@ -10,6 +10,8 @@ import {
   orderCancelResult,
   orderCreatePayload,
   orderCreateResult,
+  orderDepartureDatePayload,
+  orderDepartureDateResult,
   orderDetailResult,
   orderIdPayload,
   orderListPayload,
@@ -74,6 +76,28 @@ export function orderOperations(service: OrderService) {
       result: orderListResult,
       errors: [],
       handle: ({ tab, page }, context) => service.list(customerOf(context), tab, page),
+    }),
+    defineOperation({
+      path: '/www/order/order_departure_date_update',
+      tag: TAG,
+      summary: '修改出发日期（“出发日期已过”时选择新日期）',
+      description:
+        '未支付（草稿、待支付）或办理中但尚未递交使馆的订单可以修改；新日期不得早于今天，也不得早于尚未到来的办理日期。' +
+        '已选保险的订单，保险起止日期随出发日期平移（天数和金额不变）。写入“修改出发日期”记录。',
+      auth: 'required',
+      payload: orderDepartureDatePayload,
+      result: orderDepartureDateResult,
+      errors: [
+        ErrorCode.ORDER_NOT_FOUND,
+        ErrorCode.ORDER_ALREADY_CANCELLED,
+        ErrorCode.ORDER_DEPARTURE_NOT_CHANGEABLE,
+        ErrorCode.ORDER_DEPARTURE_DATE_INVALID,
+        ErrorCode.ORDER_DEPARTURE_DATE_PAST,
+        ErrorCode.ORDER_DEPARTURE_DATE_TOO_FAR,
+        ErrorCode.ORDER_DATE_INVALID,
+        ErrorCode.ORDER_CONFLICT,
+      ],
+      handle: ({ user_order_id, departure_date }, context) => service.changeDepartureDate(customerOf(context), user_order_id, departure_date),
     }),
     defineOperation({
       path: '/www/order/order_cancel',

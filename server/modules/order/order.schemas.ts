@@ -57,6 +57,13 @@ export const orderCancelPayload = z.object({
   reason: z.string().max(ORDER_LIMITS.cancelReasonMaxLength).nullish().describe('取消原因（可选）'),
 });
 
+export const orderDepartureDatePayload = z.object({
+  user_order_id: idField,
+  departure_date: dateText.describe('新的出发日期 YYYY-MM-DD，不得早于今天（北京时间）'),
+});
+
+export const orderDepartureDateResult = z.object({ user_order_id: z.number(), departure_date: z.string(), departure_warning: orderCreateResult.shape.departure_warning });
+
 export const orderListPayload = z.object({
   tab: z.enum(ORDER_LIST_TAB_KEYS).default('all').describe('all 全部，unpaid 待支付，action 需要处理，processing 办理中，completed 已完成，closed 已取消/已退款'),
   page: z.number().int().min(1).max(100_000).default(1),
@@ -119,6 +126,19 @@ export const orderDetailResult = z.object({
       mobile_phone: z.string(),
       email: z.string().nullable(),
       passport_no: z.string().nullable(),
+      insured: z.boolean().describe('是否为被保险人'),
+      interview: z
+        .object({
+          interview_slot_id: z.number(),
+          slot_date: z.string(),
+          start_time: z.string(),
+          end_time: z.string(),
+          consulate_name: z.string(),
+          consulate_address: z.string(),
+        })
+        .nullable()
+        .describe('已选的面试/录指纹时间'),
+      material_file_count: z.number().describe('已上传的文件数（资料和照片）'),
     }),
   ),
   events: z.array(
@@ -131,6 +151,60 @@ export const orderDetailResult = z.object({
       created_at: z.number(),
     }),
   ),
+  effect_date: z.string().nullable().describe('签证生效日期；null 表示从出发日期起'),
+  product_amount: z.number().describe('分，单价 × 申请人数'),
+  insurance_amount: z.number().describe('分'),
+  discount_amount: z.number().describe('分'),
+  insurance: z
+    .object({
+      insurance_plan_id: z.number(),
+      name: z.string(),
+      company: z.string(),
+      items: z.array(z.object({ name: z.string(), amount: z.string() })),
+      price_per_day: z.number(),
+      days: z.number(),
+      start_date: z.string(),
+      end_date: z.string(),
+      insured_count: z.number(),
+      amount: z.number(),
+    })
+    .nullable()
+    .describe('确认订单时的保险方案快照'),
+  return_address: z
+    .object({
+      address_id: z.number(),
+      kind: z.enum(['return', 'peer']),
+      company_name: z.string().nullable(),
+      name: z.string(),
+      mobile_phone: z.string(),
+      province_code: z.string(),
+      city_code: z.string(),
+      county_code: z.string(),
+      province_name: z.string(),
+      city_name: z.string(),
+      county_name: z.string(),
+      detail: z.string(),
+    })
+    .nullable()
+    .describe('确认订单时的回寄地址快照'),
+  payments: z.array(
+    z.object({
+      out_trade_no: z.string(),
+      channel: z.enum(['wechat', 'alipay']),
+      channel_label: z.string(),
+      amount: z.number(),
+      status: z.enum(['pending', 'paid', 'closed', 'refund_pending']),
+      status_label: z.string(),
+      created_at: z.number(),
+      paid_at: z.number().nullable(),
+    }),
+  ),
+  confirmed_at: z.number().nullable(),
+  paid_at: z.number().nullable(),
+  ordering_step: z.enum(['create', 'upload', 'interview', 'confirm', 'pay']).nullable().describe('草稿订单“继续办理”的下一步；待支付为 pay'),
+  missing_materials: z
+    .array(z.object({ applicant_id: z.number(), applicant_name: z.string(), material_id: z.number().nullable(), name: z.string() }))
+    .describe('尚未上传的必需电子资料（含签证照片）'),
 }) satisfies z.ZodType<OrderDetail>;
 
 export const orderCancelResult = z.object({ user_order_id: z.number(), status: z.literal('cancelled') });

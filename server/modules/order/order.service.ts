@@ -22,7 +22,9 @@ import {
   type OrderStatus,
   type OrderStep,
   type OrderSummary,
+  PRE_SUBMISSION_STEPS,
   UNPAID_STATUSES,
+  addDays,
   chinaDate,
   daysBetween,
   earliestDepartureDate,
@@ -37,6 +39,16 @@ import {
 import { EMAIL_PATTERN, normalizeInputText } from '../../../common/text.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
+import {
+  type InsuranceSnapshot,
+  type OrderingStep,
+  PAYMENT_CHANNELS,
+  PAYMENT_STATUSES,
+  type PaymentChannel,
+  type PaymentView,
+  type ReturnAddressSnapshot,
+} from '../../../common/ordering.ts';
+import { missingMaterials } from '../material/material-progress.ts';
 import { expireUnpaidOrders } from './expiry.ts';
 import { createOrderRepository, type NewApplicant, type OrderRow } from './order.repository.ts';
 
@@ -91,6 +103,34 @@ function applicantSummary(row: { applicant_id: number; name: string; identity_id
     status: row.status,
     status_label: APPLICANT_STATUSES[row.status as keyof typeof APPLICANT_STATUSES] ?? row.status,
   };
+}
+
+/** The departure date leaves fewer working days than the product usually needs: said, not refused. */
+function departureWarning(orderDate: string, departure: string, needDays: number): DepartureWarning | null {
+  const workingDays = workingDaysBetween(orderDate, departure);
+  if (workingDays >= needDays) return null;
+  const earliest = earliestDepartureDate(orderDate, needDays);
+  return {
+    message: `出发日期距办理日期仅 ${workingDays} 个工作日，该签证通常需要 ${needDays} 个工作日，建议出发日期不早于 ${earliest}`,
+    working_days: workingDays,
+    need_days: needDays,
+    earliest_departure_date: earliest,
+  };
+}
+
+/** The departure date can move while unpaid, or while processing before the application is at the embassy. */
+function departureChangeable(order: { status: string; step: string | null }): boolean {
+  if (UNPAID_STATUSES.includes(order.status as OrderStatus)) return true;
+  return order.status === 'processing' && (order.step === null || PRE_SUBMISSION_STEPS.includes(order.step as OrderStep));
+}
+
+/** Where a draft resumes: materials first, then the interview time (when needed), then the confirmation. */
+function orderingStepOf(order: OrderRow, materialsMissing: boolean, applicants: Array<{ interview_slot_id: number | null }>): OrderingStep | null {
+  if (order.status === 'pending_payment') return 'pay';
+  if (order.status !== 'draft') return null;
+  if (materialsMissing) return 'upload';
+  if (order.need_interview === 1 && applicants.some((applicant) => applicant.interview_slot_id === null)) return 'interview';
+  return 'confirm';
 }
 
 function summaryOf(row: OrderRow, today: string): Omit<OrderSummary, 'applicants'> {
@@ -203,24 +243,22 @@ export function createOrderService(db: Kysely<Database>, deps: OrderServiceDeps)
         },
       );
 
-      let warning: DepartureWarning | null = null;
-      const workingDays = workingDaysBetween(orderDate, departure);
-      if (workingDays < product.need_days) {
-        const earliest = earliestDepartureDate(orderDate, product.need_days);
-        warning = {
-          message: `出发日期距办理日期仅 ${workingDays} 个工作日，该签证通常需要 ${product.need_days} 个工作日，建议出发日期不早于 ${earliest}`,
-          working_days: workingDays,
-          need_days: product.need_days,
-          earliest_departure_date: earliest,
-        };
-      }
-      return { user_order_id: userOrderId, expires_at: expiresAt, departure_warning: warning };
+      return { user_order_id: userOrderId, expires_at: expiresAt, departure_warning: departureWarning(orderDate, departure, product.need_days) };
     },
 
     async detail(customer: OrderCustomer, userOrderId: number): Promise<OrderDetail> {
       const at = now();
       const order = await load(customer, userOrderId, at);
-      const [applicants, events] = await Promise.all([repo.applicants([userOrderId]), repo.events(userOrderId)]);
+      const [applicants, events, interviews, fileCounts, payments, missing] = await Promise.all([
+        repo.applicants([userOrderId]),
+        repo.events(userOrderId),
+        repo.interviews(userOrderId),
+        repo.fileCounts(userOrderId),
+        repo.payments(userOrderId),
+        order.status === 'draft' ? missingMaterials(db, userOrderId) : Promise.resolve([]),
+      ]);
+      const interviewOf = new Map(interviews.map((row) => [row.applicant_id, row]));
+      const filesOf = new Map(fileCounts.map((row) => [row.applicant_id, Number(row.count)]));
       return {
         ...summaryOf(order, chinaDate(at)),
         visa_country_id: order.visa_country_id,
@@ -230,9 +268,27 @@ export function createOrderService(db: Kysely<Database>, deps: OrderServiceDeps)
         cancelled_at: order.cancelled_at,
         cancel_reason: order.cancel_reason,
         version: order.version,
-        applicants: applicants.map(
-          (row): OrderApplicant => ({ ...applicantSummary(row), mobile_phone: row.mobile_phone, email: row.email, passport_no: row.passport_no }),
-        ),
+        applicants: applicants.map((row): OrderApplicant => {
+          const interview = interviewOf.get(row.applicant_id);
+          return {
+            ...applicantSummary(row),
+            mobile_phone: row.mobile_phone,
+            email: row.email,
+            passport_no: row.passport_no,
+            insured: row.insured === 1,
+            interview: interview
+              ? {
+                  interview_slot_id: interview.interview_slot_id,
+                  slot_date: interview.slot_date,
+                  start_time: interview.start_time,
+                  end_time: interview.end_time,
+                  consulate_name: interview.consulate_name,
+                  consulate_address: interview.consulate_address,
+                }
+              : null,
+            material_file_count: filesOf.get(row.applicant_id) ?? 0,
+          };
+        }),
         events: events.map((row) => ({
           event: row.event,
           event_label: ORDER_EVENTS[row.event as keyof typeof ORDER_EVENTS] ?? row.event,
@@ -241,6 +297,26 @@ export function createOrderService(db: Kysely<Database>, deps: OrderServiceDeps)
           to_status: row.to_status,
           created_at: row.created_at,
         })),
+        effect_date: order.effect_date,
+        product_amount: order.product_amount,
+        insurance_amount: order.insurance_amount,
+        discount_amount: order.discount_amount,
+        insurance: order.insurance_snapshot ? (JSON.parse(order.insurance_snapshot) as InsuranceSnapshot) : null,
+        return_address: order.return_address ? (JSON.parse(order.return_address) as ReturnAddressSnapshot) : null,
+        payments: payments.map((row) => ({
+          out_trade_no: row.out_trade_no,
+          channel: row.channel as PaymentChannel,
+          channel_label: PAYMENT_CHANNELS[row.channel as PaymentChannel] ?? row.channel,
+          amount: row.amount,
+          status: row.status as PaymentView['status'],
+          status_label: PAYMENT_STATUSES[row.status as PaymentView['status']] ?? row.status,
+          created_at: row.created_at,
+          paid_at: row.paid_at,
+        })),
+        confirmed_at: order.confirmed_at,
+        paid_at: order.paid_at,
+        ordering_step: orderingStepOf(order, missing.length > 0, applicants),
+        missing_materials: missing,
       };
     },
 
@@ -259,6 +335,47 @@ export function createOrderService(db: Kysely<Database>, deps: OrderServiceDeps)
           applicants: applicants.filter((a) => a.user_order_id === row.user_order_id).map(applicantSummary),
         })),
       };
+    },
+
+    async changeDepartureDate(customer: OrderCustomer, userOrderId: number, departureDate: string) {
+      const departure = departureDate.trim();
+      for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
+        const at = now();
+        const today = chinaDate(at);
+        const order = await load(customer, userOrderId, at);
+        if (order.status === 'cancelled') throw new AppError(ErrorCode.ORDER_ALREADY_CANCELLED);
+        if (!departureChangeable(order)) throw new AppError(ErrorCode.ORDER_DEPARTURE_NOT_CHANGEABLE);
+        if (!isCalendarDate(departure)) throw new AppError(ErrorCode.ORDER_DEPARTURE_DATE_INVALID);
+        if (departure < today) throw new AppError(ErrorCode.ORDER_DEPARTURE_DATE_PAST);
+        if (daysBetween(today, departure) > ORDER_LIMITS.maxDepartureDaysAhead) throw new AppError(ErrorCode.ORDER_DEPARTURE_DATE_TOO_FAR);
+        if (order.order_date > departure) throw new AppError(ErrorCode.ORDER_DATE_INVALID, '出发日期不能早于办理日期');
+        // The insurance keeps its days and price and starts on the new departure date.
+        let insurance = order.insurance_snapshot;
+        if (insurance) {
+          const snapshot = JSON.parse(insurance) as InsuranceSnapshot;
+          insurance = JSON.stringify({ ...snapshot, start_date: departure, end_date: addDays(departure, snapshot.days - 1) });
+        }
+        const won = await repo.transition({
+          userOrderId,
+          expectedVersion: order.version,
+          changes: { departure_date: departure, insurance_snapshot: insurance, updated_at: at },
+          event: {
+            actor: 'customer',
+            actor_id: customer.accountId,
+            event: 'departure_date_update',
+            from_status: order.status,
+            to_status: order.status,
+            detail: { from: order.departure_date, to: departure },
+            created_at: at,
+          },
+        });
+        if (won) {
+          const needDays = await repo.productNeedDays(order.visa_product_id);
+          const orderDate = order.order_date > today ? order.order_date : today;
+          return { user_order_id: userOrderId, departure_date: departure, departure_warning: departureWarning(orderDate, departure, needDays) };
+        }
+      }
+      throw new AppError(ErrorCode.ORDER_CONFLICT);
     },
 
     /** Only before payment (draft, pending_payment). A second cancel changes nothing and says so. */
