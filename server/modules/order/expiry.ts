@@ -7,6 +7,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { UNPAID_STATUSES } from '../../../common/order.ts';
 import type { Database } from '../../db/schema.ts';
+import { releaseInterviewSlots } from '../interview/order-interview.ts';
 import { createOrderRepository } from './order.repository.ts';
 
 export const EXPIRE_REASON = '超时未支付，订单已自动取消';
@@ -34,6 +35,8 @@ export async function expireUnpaidOrders(db: Kysely<Database>, now: number, scop
         expiresBy: now,
         changes: { status: 'cancelled', step: null, cancelled_at: now, cancel_reason: EXPIRE_REASON, expires_at: null, updated_at: now },
         event: { actor: 'system', actor_id: null, event: 'expire', from_status: order.status, to_status: 'cancelled', detail: { expires_at: order.expires_at }, created_at: now },
+        // The interview places go back to other customers with the expiry.
+        alsoWithin: (trx) => releaseInterviewSlots(trx, order.user_order_id).then(() => undefined),
       });
       if (won) changed += 1;
     }

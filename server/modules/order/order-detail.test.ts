@@ -176,3 +176,38 @@ describe('changing the departure date', () => {
     expect((await ctx.service.detail(alice, id)).departure_date).toBe('2026-12-28');
   });
 });
+
+describe('interview places go back when an unpaid order ends', () => {
+  async function orderHoldingPlaces(customer: OrderCustomer) {
+    const id = await draft(customer);
+    const district = await ctx.t.db.selectFrom('consular_district').select('consular_district_id').orderBy('consular_district_id').executeTakeFirstOrThrow();
+    const slot = await ctx.t.db
+      .insertInto('interview_slot')
+      .values({ consular_district_id: district.consular_district_id, slot_date: '2026-12-1' + String(id % 10), start_time: `1${id % 10}:00`, end_time: `1${id % 10}:30`, capacity: 4, booked: 2 })
+      .returning('interview_slot_id')
+      .executeTakeFirstOrThrow();
+    await ctx.t.db.updateTable('order_applicant').set({ interview_slot_id: slot.interview_slot_id }).where('user_order_id', '=', id).execute();
+    return { id, slotId: slot.interview_slot_id };
+  }
+  const booked = async (slotId: number) =>
+    (await ctx.t.db.selectFrom('interview_slot').select('booked').where('interview_slot_id', '=', slotId).executeTakeFirstOrThrow()).booked;
+
+  it('on cancel', async () => {
+    const { id, slotId } = await orderHoldingPlaces(alice);
+    await ctx.service.cancel(alice, id);
+    expect(await booked(slotId)).toBe(0);
+    const applicants = await ctx.t.db.selectFrom('order_applicant').select('interview_slot_id').where('user_order_id', '=', id).execute();
+    expect(applicants.every((a) => a.interview_slot_id === null)).toBe(true);
+  });
+
+  it('on expiry', async () => {
+    const { id, slotId } = await orderHoldingPlaces(bob);
+    ctx.t.clock.now = T0 + 25 * 3_600_000;
+    try {
+      expect((await ctx.service.detail(bob, id)).status).toBe('cancelled');
+    } finally {
+      ctx.t.clock.now = T0;
+    }
+    expect(await booked(slotId)).toBe(0);
+  });
+});

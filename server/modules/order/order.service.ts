@@ -48,6 +48,7 @@ import {
   type PaymentView,
   type ReturnAddressSnapshot,
 } from '../../../common/ordering.ts';
+import { releaseInterviewSlots } from '../interview/order-interview.ts';
 import { missingMaterials } from '../material/material-progress.ts';
 import { expireUnpaidOrders } from './expiry.ts';
 import { createOrderRepository, type NewApplicant, type OrderRow } from './order.repository.ts';
@@ -401,6 +402,8 @@ export function createOrderService(db: Kysely<Database>, deps: OrderServiceDeps)
             detail: cancelReason ? { reason: cancelReason } : null,
             created_at: at,
           },
+          // The interview places go back to other customers with the cancellation.
+          alsoWithin: (trx) => releaseInterviewSlots(trx, userOrderId).then(() => undefined),
         });
         if (won) return { user_order_id: userOrderId, status: 'cancelled' };
         // Lost a race: decide again on the order as it is now.

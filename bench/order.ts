@@ -1,0 +1,128 @@
+// npm run bench:order — orders created per second through the signed API with
+// BENCH_CUSTOMERS (50) customers each sending order_create back to back for
+// BENCH_SECONDS, with p50/p99 latency, on SQLite and then on PostgreSQL
+// (BENCH_DATABASE_URL, default the local test database; skipped loudly when
+// unreachable). Afterwards every customer's order list is counted: the
+// orders stored must equal the successes. Prints figures, asserts none.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import pg from 'pg';
+import { API_VERSION } from '../common/constants.ts';
+import { newRequestId, signRequest } from '../common/signing.ts';
+import { DEV_API_CLIENTS } from '../server/config.ts';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 50);
+const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const [, accessKey, secret] = DEV_API_CLIENTS.split(':') as [string, string, string];
+
+function headers(token: string): Record<string, string> {
+  const date = new Date().toUTCString();
+  const requestId = newRequestId();
+  return {
+    'content-type': 'application/json',
+    'x-version': API_VERSION,
+    'x-date': date,
+    'x-request-id': requestId,
+    platform: '4',
+    'x-token': token,
+    authorization: `Basic ${signRequest({ accessKey, date, version: API_VERSION, requestId }, secret)}`,
+  };
+}
+
+function chinaDatePlus(days: number): string {
+  return new Date(Date.now() + 8 * 3_600_000 + days * 86_400_000).toISOString().slice(0, 10);
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+async function run(label: string, env: Record<string, string>) {
+  const server = spawn('node', ['--conditions=production', '--import', 'tsx', 'bench/order-server.ts'], {
+    env: { ...process.env, ...env, API_CLIENTS: DEV_API_CLIENTS, NODE_ENV: 'production', BENCH_CUSTOMERS: String(CUSTOMERS) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let first = '';
+  while (!first.includes('\n')) first += String(((await once(server.stdout!, 'data')) as [Buffer])[0]);
+  const { port, tokens, product } = JSON.parse(first.split('\n')[0]!) as { port: number; tokens: string[]; product: number };
+  const base = `http://127.0.0.1:${port}`;
+  const departure = chinaDatePlus(30);
+
+  async function post(path: string, token: string, body: object) {
+    const response = await fetch(base + path, { method: 'POST', headers: headers(token), body: JSON.stringify(body) });
+    return (await response.json()) as { ret: number; msg: string; body: any };
+  }
+
+  const latencies: number[] = [];
+  let failures = 0;
+  /** Successes including the warm-up: must equal what the lists count afterwards. */
+  let created = 0;
+  let firstFailure = '';
+  let measuring = false;
+  const stopAt = { warm: Date.now() + 2_000, end: 0 };
+  async function customer(index: number) {
+    const token = tokens[index]!;
+    let n = 0;
+    for (;;) {
+      const now = Date.now();
+      if (measuring && now >= stopAt.end) return;
+      n += 1;
+      const started = performance.now();
+      const answer = await post('/www/order/order_create', token, {
+        visa_product_id: product,
+        departure_date: departure,
+        applicants: [
+          { name: `申请人${index}-${n}`, identity_id: 0, mobile_phone: '13800138000' },
+          { name: `同行人${index}-${n}`, identity_id: 1, mobile_phone: '13900139000' },
+        ],
+      });
+      const took = performance.now() - started;
+      if (answer.ret === 0) created += 1;
+      if (!measuring) continue;
+      if (answer.ret === 0) latencies.push(took);
+      else {
+        failures += 1;
+        firstFailure ||= `${answer.ret} ${answer.msg}`;
+      }
+    }
+  }
+  // Warm-up for 2 s (JIT, connection pools), then measure.
+  const warm = Array.from({ length: CUSTOMERS }, (_, i) => customer(i));
+  await new Promise((resolve) => setTimeout(resolve, stopAt.warm - Date.now()));
+  measuring = true;
+  stopAt.end = Date.now() + SECONDS * 1000;
+  await Promise.all(warm);
+
+  // Count what was stored: each customer's order list.
+  let stored = 0;
+  for (const token of tokens) stored += (await post('/www/order/order_list', token, { tab: 'all', page: 1 })).body.total_count;
+  server.kill('SIGTERM');
+  await once(server, 'exit');
+
+  latencies.sort((a, b) => a - b);
+  return { label, ok: latencies.length, failures, firstFailure, stored, created, rps: latencies.length / SECONDS, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+}
+
+async function postgresReachable(): Promise<boolean> {
+  const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 2_000 });
+  try {
+    await client.connect();
+    await client.end();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const results = [await run('SQLite', {})];
+if (await postgresReachable()) results.push(await run('PostgreSQL', { BENCH_DATABASE_URL: PG_URL }));
+else console.log(`\n!!! PostgreSQL at ${PG_URL} is not reachable: the PostgreSQL figures are NOT measured !!!\n`);
+
+console.log(`\norder_create, ${CUSTOMERS} concurrent customers, 2 applicants per order, ${SECONDS} s after a 2 s warm-up`);
+console.log('database    orders/s   p50 ms   p99 ms   failed   created/stored (incl. warm-up)');
+for (const r of results) {
+  console.log(`${r.label.padEnd(11)} ${r.rps.toFixed(0).padStart(8)} ${r.p50.toFixed(1).padStart(8)} ${r.p99.toFixed(1).padStart(8)} ${String(r.failures).padStart(8)}   ${r.created}/${r.stored}${r.created === r.stored ? '' : '  MISMATCH'}`);
+  if (r.firstFailure) console.log(`  first failure: ${r.firstFailure}`);
+}
