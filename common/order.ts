@@ -300,19 +300,26 @@ export function daysBetween(from: string, to: string): number {
   return dayNumber(to) - dayNumber(from);
 }
 
-/** Monday–Friday days in [from, to): public holidays are not modelled. */
-export function workingDaysBetween(from: string, to: string): number {
+/** Is this 'YYYY-MM-DD' a working day? The default knows weekends only; the server passes China's calendar. */
+export type WorkingDayRule = (date: string) => boolean;
+
+export const MONDAY_TO_FRIDAY: WorkingDayRule = (date) => {
+  const weekday = new Date(dayNumber(date) * DAY_MS).getUTCDay();
+  return weekday !== 0 && weekday !== 6;
+};
+
+/** Working days in [from, to). */
+export function workingDaysBetween(from: string, to: string, isWorkingDay: WorkingDayRule = MONDAY_TO_FRIDAY): number {
   let count = 0;
   for (let day = dayNumber(from); day < dayNumber(to); day += 1) {
-    const weekday = new Date(day * DAY_MS).getUTCDay();
-    if (weekday !== 0 && weekday !== 6) count += 1;
+    if (isWorkingDay(new Date(day * DAY_MS).toISOString().slice(0, 10))) count += 1;
   }
   return count;
 }
 
 /** The first date whose preceding days from `from` hold `workingDays` working days. */
-export function earliestDepartureDate(from: string, workingDays: number): string {
+export function earliestDepartureDate(from: string, workingDays: number, isWorkingDay: WorkingDayRule = MONDAY_TO_FRIDAY): string {
   let date = from;
-  while (workingDaysBetween(from, date) < workingDays) date = addDays(date, 1);
+  while (workingDaysBetween(from, date, isWorkingDay) < workingDays) date = addDays(date, 1);
   return date;
 }

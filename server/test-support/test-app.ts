@@ -11,6 +11,8 @@ import { buildApp } from '../app.ts';
 import { type AppConfig, loadConfig } from '../config.ts';
 import { type DatabaseHandle, openDatabase } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
+import { seedNationalDays } from '../db/seed/national-days.ts';
+import { seedInsurancePlans } from '../db/seed/insurance-plans.ts';
 import type { Mailer } from '../modules/notification/mailer.ts';
 
 export const TEST_ACCESS_KEY = 'visa-web-test';
@@ -67,6 +69,8 @@ export function testConfig(extra: Record<string, string> = {}): AppConfig {
     API_CLIENTS: `4:${TEST_ACCESS_KEY}:${TEST_SECRET},1:visa-app-test:app-secret-0123456789`,
     // Tests never write into the working tree's outbox.
     OUTBOX_DIR: mkdtempSync(join(tmpdir(), 'visa-outbox-')),
+    // Never the working tree's data/uploads.
+    UPLOAD_DIR: mkdtempSync(join(tmpdir(), 'visa-uploads-')),
     ...extra,
   });
 }
@@ -106,7 +110,11 @@ export async function createTestApp(testDb?: TestDatabase, options: TestAppOptio
   const database = testDb ?? (await createTestDatabase());
   const handle = database.open();
   const clock: TestClock = { now: Date.now() };
+  // Reference data every order flow needs (idempotent: several apps may share the database).
+  await seedInsurancePlans(handle.db);
   if (options.seed) await options.seed(handle);
+  // National days of the countries just seeded, as main.ts does (nothing without countries).
+  await seedNationalDays(handle.db);
   const { app, services } = await buildApp({ config: database.config, database: handle, now: () => clock.now, mailer: options.mailer });
   await app.ready();
 

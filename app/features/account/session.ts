@@ -29,8 +29,14 @@ let pendingLogin: ((loggedIn: boolean) => void) | null = null;
 
 const LOGIN_TOAST_FLAG = 'login_success_toast';
 
-// Connected when the module loads, before any effect can see a 401.
-connectSession({ token: () => state.token, logout: () => void logout() });
+// Connected when the module loads, before any effect can see a 401. React
+// runs a page's effects before the root's startSession(), so until the
+// session has started the token is read from the stored login: a page opened
+// directly (reload, pasted URL) must not send its first calls without it.
+connectSession({
+  token: () => (state.started || typeof localStorage === 'undefined' ? state.token : (readStoredLogin()?.token ?? null)),
+  logout: () => void logout(),
+});
 
 function setState(patch: Partial<SessionState>): void {
   state = { ...state, ...patch };

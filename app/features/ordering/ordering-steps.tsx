@@ -10,6 +10,9 @@ export function OrderingSteps({ current, needInterview }: { current: OrderingSte
     <Steps
       className="ordering-steps"
       size="small"
+      // Titles under the icons and never vertical: on a phone the line stays one row high.
+      titlePlacement="vertical"
+      responsive={false}
       current={steps.indexOf(current)}
       items={steps.map((step) => ({ title: ORDERING_STEPS[step] }))}
       style={{ margin: '16px 0 24px' }}

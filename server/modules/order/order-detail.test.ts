@@ -146,6 +146,15 @@ describe('changing the departure date', () => {
     expect(detail.events.at(-1)).toMatchObject({ event: 'departure_date_update', event_label: '修改出发日期', actor: 'customer' });
   });
 
+  it('drops an effect date that would fall after the new departure date', async () => {
+    const id = await draft(alice);
+    await ctx.t.db.updateTable('user_order').set({ effect_date: '2026-12-20' }).where('user_order_id', '=', id).execute();
+    await ctx.service.changeDepartureDate(alice, id, '2026-12-25');
+    expect((await ctx.service.detail(alice, id)).effect_date).toBe('2026-12-20');
+    await ctx.service.changeDepartureDate(alice, id, '2026-12-15');
+    expect((await ctx.service.detail(alice, id)).effect_date).toBeNull();
+  });
+
   it('clears "departure date past" once a new date is chosen', async () => {
     const id = await draft(alice);
     // Paid and in review (an unpaid order would have expired by then).
@@ -209,5 +218,20 @@ describe('interview places go back when an unpaid order ends', () => {
       ctx.t.clock.now = T0;
     }
     expect(await booked(slotId)).toBe(0);
+  });
+});
+
+describe('the departure warning counts China working days', () => {
+  it('leaves out public holidays (New Year 2027) when counting the days before departure', async () => {
+    const productId = ctx.products.plain.visa_product_id;
+    const before = await ctx.t.db.selectFrom('visa_product').select('need_days').where('visa_product_id', '=', productId).executeTakeFirstOrThrow();
+    await ctx.t.db.updateTable('visa_product').set({ need_days: 6 }).where('visa_product_id', '=', productId).execute();
+    try {
+      // Mon 28 Dec – Mon 4 Jan: six weekdays, but 1 January is a holiday.
+      const result = await ctx.service.create(alice, { visa_product_id: productId, order_date: '2026-12-28', departure_date: '2027-01-05', applicants: [applicant(7)] });
+      expect(result.departure_warning).toMatchObject({ working_days: 5, need_days: 6, earliest_departure_date: '2027-01-06' });
+    } finally {
+      await ctx.t.db.updateTable('visa_product').set({ need_days: before.need_days }).where('visa_product_id', '=', productId).execute();
+    }
   });
 });

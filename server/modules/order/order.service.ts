@@ -48,6 +48,7 @@ import {
   type PaymentView,
   type ReturnAddressSnapshot,
 } from '../../../common/ordering.ts';
+import { chinaDay } from '../interview/calendar.ts';
 import { releaseInterviewSlots } from '../interview/order-interview.ts';
 import { missingMaterials } from '../material/material-progress.ts';
 import { expireUnpaidOrders } from './expiry.ts';
@@ -106,11 +107,17 @@ function applicantSummary(row: { applicant_id: number; name: string; identity_id
   };
 }
 
+/** Processing happens in China: public holidays and days in lieu are off, make-up weekends are worked. */
+function isChinaWorkingDay(date: string): boolean {
+  const kind = chinaDay(date).kind;
+  return kind === 'workday' || kind === 'makeup_workday';
+}
+
 /** The departure date leaves fewer working days than the product usually needs: said, not refused. */
 function departureWarning(orderDate: string, departure: string, needDays: number): DepartureWarning | null {
-  const workingDays = workingDaysBetween(orderDate, departure);
+  const workingDays = workingDaysBetween(orderDate, departure, isChinaWorkingDay);
   if (workingDays >= needDays) return null;
-  const earliest = earliestDepartureDate(orderDate, needDays);
+  const earliest = earliestDepartureDate(orderDate, needDays, isChinaWorkingDay);
   return {
     message: `出发日期距办理日期仅 ${workingDays} 个工作日，该签证通常需要 ${needDays} 个工作日，建议出发日期不早于 ${earliest}`,
     working_days: workingDays,
@@ -359,7 +366,13 @@ export function createOrderService(db: Kysely<Database>, deps: OrderServiceDeps)
         const won = await repo.transition({
           userOrderId,
           expectedVersion: order.version,
-          changes: { departure_date: departure, insurance_snapshot: insurance, updated_at: at },
+          // An effect date after the new departure no longer fits: back to "from the departure date".
+          changes: {
+            departure_date: departure,
+            insurance_snapshot: insurance,
+            ...(order.effect_date !== null && order.effect_date > departure ? { effect_date: null } : {}),
+            updated_at: at,
+          },
           event: {
             actor: 'customer',
             actor_id: customer.accountId,

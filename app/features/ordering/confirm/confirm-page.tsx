@@ -1,0 +1,308 @@
+// The order confirm page (spec 2.5): confirm infos, the return address (with
+// the select-address and peer address dialogs), the insurance section and the
+// fixed footer with the price text; '确认并支付' confirms the draft and opens
+// the payment dialog. A confirmed (pending_payment) order shows what was
+// chosen, read-only, with '去支付'.
+import { ClockCircleOutlined, LeftOutlined } from '@ant-design/icons';
+import { Alert, Button, Result } from 'antd';
+import { useEffect, useMemo, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import type { AddressKind, AddressView } from '../../../../common/address';
+import { ErrorCode } from '../../../../common/error-codes';
+import type { InsurancePlanListResult } from '../../../../common/insurance';
+import type { OrderDetail } from '../../../../common/order';
+import type { OrderConfirmResult } from '../../../../common/order-confirm';
+import { LoadingOverlay } from '../../../components/loading-overlay';
+import { ApiError, apiRequest } from '../../../lib/api-client';
+import { useSession } from '../../account/session';
+import { toast } from '../../../lib/toast';
+import { AddressBookDialog } from '../../address/address-book-dialog';
+import type { AddressLike } from '../../address/address-card';
+import { expiryText } from '../../order/order-format';
+import { useNow } from '../../order/use-now';
+import { PaymentDialog } from '../../payment/payment-dialog';
+import { OrderingSteps } from '../ordering-steps';
+import { ConfirmFooter } from './confirm-footer';
+import { ConfirmInfos } from './confirm-infos';
+import { confirmBlockers, priceParts } from './confirm-model';
+import { type InsuranceChoice, InsuranceSection, InsuranceSummary } from './insurance-section';
+import { ReturnAddressSection } from './return-address-section';
+import './confirm.css';
+
+type LoadState =
+  | { kind: 'loading' }
+  | { kind: 'ready'; order: OrderDetail; offer: InsurancePlanListResult; returnAddresses: AddressView[] }
+  | { kind: 'missing'; message: string }
+  | { kind: 'failed' };
+
+/** Errors after which the page must show the order as it now is (confirmed, cancelled, incomplete). */
+const RELOAD_ON = new Set<number>([
+  ErrorCode.ORDER_ALREADY_CONFIRMED,
+  ErrorCode.ORDER_ALREADY_CANCELLED,
+  ErrorCode.ORDER_CONFIRM_DEPARTURE_PAST,
+  ErrorCode.ORDER_MATERIALS_INCOMPLETE,
+  ErrorCode.ORDER_INTERVIEW_NOT_CHOSEN,
+  ErrorCode.INSURANCE_PLAN_NOT_FOUND,
+  ErrorCode.ORDER_CONFLICT,
+]);
+
+function defaultAddress(list: AddressView[]): AddressView | null {
+  return list.find((address) => address.is_default) ?? list[0] ?? null;
+}
+
+export function ConfirmPage({ userOrderId }: { userOrderId: number }) {
+  const [state, setState] = useState<LoadState>({ kind: 'loading' });
+  const [loading, setLoading] = useState(true);
+  const [reloads, setReloads] = useState(0);
+  const [address, setAddress] = useState<AddressView | null>(null);
+  const [addressTouched, setAddressTouched] = useState(false);
+  const [choice, setChoice] = useState<InsuranceChoice>({ planId: null, days: 1, insured: [], agreed: false });
+  const [dialog, setDialog] = useState<AddressKind | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+  const [payment, setPayment] = useState<{ amount: number } | null>(null);
+  const navigate = useNavigate();
+  const now = useNow();
+  const reload = () => setReloads((count) => count + 1);
+  // The root starts the session in its own effect, which runs after this
+  // page's: calls made before it has read the stored token would go out
+  // without it (a 401 that logs the user out).
+  const { started } = useSession();
+
+  useEffect(() => {
+    if (!started) return;
+    const controller = new AbortController();
+    const options = { signal: controller.signal, toast: false };
+    setLoading(true);
+    Promise.all([
+      apiRequest<OrderDetail>('/www/order/order_detail_get', { user_order_id: userOrderId }, options),
+      apiRequest<InsurancePlanListResult>('/www/order/insurance_plan_list', { user_order_id: userOrderId }, options),
+      apiRequest<{ list: AddressView[] }>('/www/address/address_list', { kind: 'return' }, options),
+    ]).then(
+      ([order, offer, addresses]) => {
+        setState({ kind: 'ready', order, offer, returnAddresses: addresses.list });
+        setLoading(false);
+      },
+      (error: unknown) => {
+        if (controller.signal.aborted) return;
+        setLoading(false);
+        if (error instanceof ApiError && error.httpStatus === 401) return; // the session handling takes over
+        setState(error instanceof ApiError && error.ret > 0 ? { kind: 'missing', message: error.message } : { kind: 'failed' });
+      },
+    );
+    return () => controller.abort();
+  }, [userOrderId, reloads, started]);
+
+  const ready = state.kind === 'ready' ? state : null;
+  const order = ready?.order ?? null;
+
+  // Until the customer picks one, the enterprise's default return address is used.
+  useEffect(() => {
+    if (ready && !addressTouched) setAddress(defaultAddress(ready.returnAddresses));
+  }, [ready, addressTouched]);
+
+  // The insurance days start from the trip once the offer is known.
+  useEffect(() => {
+    if (ready) setChoice((current) => (current.planId === null ? { ...current, days: ready.offer.trip_days } : current));
+  }, [ready]);
+
+  const plan = ready?.offer.plans.find((candidate) => candidate.insurance_plan_id === choice.planId) ?? null;
+  const blockers = useMemo(() => (order && order.status === 'draft' ? confirmBlockers(order) : []), [order]);
+
+  const chooseAddress = (chosen: AddressView) => {
+    setAddress(chosen);
+    setAddressTouched(true);
+    setDialog(null);
+  };
+
+  /** The book changed: the address shown follows an edit, and goes when deleted. */
+  const bookChanged = (kind: AddressKind, list: AddressView[]) => {
+    if (!address || address.kind !== kind) return;
+    const current = list.find((candidate) => candidate.address_id === address.address_id);
+    if (current) setAddress(current);
+    else {
+      setAddress(kind === 'return' ? defaultAddress(list) : null);
+      setAddressTouched(kind !== 'return');
+    }
+  };
+
+  const submit = async () => {
+    if (!order) return;
+    if (!address) {
+      toast.warning('请选择回寄地址');
+      setDialog('return');
+      return;
+    }
+    if (plan && choice.insured.length === 0) {
+      toast.warning('请至少选择一位被保险人，或选择“不购买保险”');
+      return;
+    }
+    if (plan && !choice.agreed) {
+      toast.warning('请阅读并同意《保险条款》');
+      return;
+    }
+    setSubmitting(true);
+    try {
+      const result = await apiRequest<OrderConfirmResult>('/www/order/order_confirm', {
+        user_order_id: order.user_order_id,
+        address_id: address.address_id,
+        insurance_plan_id: plan ? plan.insurance_plan_id : null,
+        insurance_days: plan ? choice.days : null,
+        insured_applicant_ids: plan ? choice.insured : [],
+        protocol_agreed: plan ? choice.agreed : false,
+      });
+      setPayment({ amount: result.total_amount });
+      reload();
+    } catch (error) {
+      if (error instanceof ApiError && RELOAD_ON.has(error.ret)) reload();
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  const paymentDialog = order ? (
+    <PaymentDialog
+      userOrderId={order.user_order_id}
+      amount={payment?.amount ?? order.total_amount}
+      open={payment !== null}
+      onClose={() => setPayment(null)}
+      onPaid={() => navigate(`/order/order-detail/${order.user_order_id}`)}
+    />
+  ) : null;
+
+  const expiry =
+    order && (order.status === 'draft' || order.status === 'pending_payment') && order.expires_at !== null && now !== null ? (
+      <span className="oc-expiry" data-testid="confirm-expiry">
+        <ClockCircleOutlined /> {expiryText(order.expires_at, now)}
+      </span>
+    ) : null;
+
+  return (
+    <div className="oc-page" data-testid="order-confirm-page">
+      <Link to={`/order/order-detail/${userOrderId}`} className="oc-back">
+        <LeftOutlined /> 订单详情
+      </Link>
+      <LoadingOverlay loading={loading} loadingText="正在加载订单">
+        {state.kind === 'missing' ? (
+          <Result
+            status="404"
+            title={state.message}
+            subTitle="订单可能已被删除，或不属于您所在的企业。"
+            extra={
+              <Button type="primary" onClick={() => navigate('/order/order-list')}>
+                返回我的订单
+              </Button>
+            }
+          />
+        ) : state.kind === 'failed' ? (
+          <Result
+            status="warning"
+            title="订单加载失败"
+            extra={
+              <Button type="primary" onClick={reload}>
+                重新加载
+              </Button>
+            }
+          />
+        ) : ready && order && order.status !== 'draft' && order.status !== 'pending_payment' ? (
+          <Result
+            status={order.status === 'cancelled' ? 'warning' : 'success'}
+            title={order.status === 'cancelled' ? '订单已取消' : `订单${order.status_label}`}
+            subTitle={order.cancel_reason ?? undefined}
+            extra={
+              <Button type="primary" onClick={() => navigate(`/order/order-detail/${order.user_order_id}`)}>
+                查看订单详情
+              </Button>
+            }
+            data-testid="confirm-closed"
+          />
+        ) : ready && order ? (
+          <>
+            <div className="oc-head">
+              <h1 className="oc-title">确认订单</h1>
+              {expiry}
+            </div>
+            <div className="oc-section oc-steps">
+              <OrderingSteps current={order.status === 'pending_payment' ? 'pay' : 'confirm'} needInterview={order.need_interview} />
+            </div>
+            {order.status === 'pending_payment' ? (
+              <Alert type="success" showIcon className="oc-alert" title="订单已确认，请在自动取消前完成支付" data-testid="confirm-confirmed" />
+            ) : null}
+            {blockers.length > 0 ? (
+              <Alert
+                type="warning"
+                showIcon
+                className="oc-alert"
+                title="以下事项完成后才能确认订单"
+                description={
+                  <ul className="oc-blockers">
+                    {blockers.map((blocker) => (
+                      <li key={blocker.key}>
+                        <span>{blocker.message}</span>
+                        <Link to={blocker.action.to}>{blocker.action.label}</Link>
+                      </li>
+                    ))}
+                  </ul>
+                }
+                data-testid="confirm-blockers"
+              />
+            ) : null}
+            <ConfirmInfos order={order} />
+            {order.status === 'pending_payment' ? (
+              <>
+                <ReturnAddressSection address={order.return_address as AddressLike | null} editable={false} />
+                <InsuranceSummary insurance={order.insurance} applicants={order.applicants} />
+              </>
+            ) : (
+              <>
+                <ReturnAddressSection address={address} editable onChooseReturn={() => setDialog('return')} onChoosePeer={() => setDialog('peer')} />
+                <InsuranceSection country={order.country} offer={ready.offer} applicants={order.applicants} choice={choice} onChange={setChoice} />
+              </>
+            )}
+            {order.status === 'pending_payment' ? (
+              <ConfirmFooter
+                parts={{
+                  unitPrice: order.unit_price,
+                  applicantCount: order.applicant_count,
+                  productAmount: order.product_amount,
+                  insuranceAmount: order.insurance_amount,
+                  discountAmount: order.discount_amount,
+                  totalAmount: order.total_amount,
+                }}
+                actionLabel="去支付"
+                onAction={() => setPayment({ amount: order.total_amount })}
+              />
+            ) : (
+              <ConfirmFooter
+                parts={priceParts(order, plan, choice.days, choice.insured.length)}
+                actionLabel="确认并支付"
+                onAction={submit}
+                loading={submitting}
+                disabled={blockers.length > 0}
+                note={blockers.length > 0 ? '请先完成上方提示的事项' : null}
+              />
+            )}
+            <AddressBookDialog
+              kind="return"
+              open={dialog === 'return'}
+              onClose={() => setDialog(null)}
+              selectedId={address?.kind === 'return' ? address.address_id : null}
+              onSelect={chooseAddress}
+              onChanged={(list) => bookChanged('return', list)}
+            />
+            <AddressBookDialog
+              kind="peer"
+              open={dialog === 'peer'}
+              onClose={() => setDialog(null)}
+              selectedId={address?.kind === 'peer' ? address.address_id : null}
+              onSelect={chooseAddress}
+              onChanged={(list) => bookChanged('peer', list)}
+            />
+            {paymentDialog}
+          </>
+        ) : (
+          <div className="oc-placeholder" />
+        )}
+      </LoadingOverlay>
+    </div>
+  );
+}

@@ -1,0 +1,259 @@
+// Choose interview time (spec 2.4, footer hidden): the consulate, then per
+// applicant a date and a half-hour time from the consulate's free places;
+// '确认' shows the choices in a dialog, confirming books them all at once and
+// goes on to the confirm page. A time that filled up meanwhile reloads the
+// places and says so. A product without an interview skips to the confirm page.
+import { EnvironmentOutlined, LeftOutlined } from '@ant-design/icons';
+import { Alert, Button, Result } from 'antd';
+import { useEffect, useRef, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { ErrorCode } from '../../../../common/error-codes';
+import type { InterviewChooseResult, InterviewSlotListResult } from '../../../../common/interview';
+import { LoadingOverlay } from '../../../components/loading-overlay';
+import { ApiError, apiRequest } from '../../../lib/api-client';
+import { toast } from '../../../lib/toast';
+import { useSessionReady } from '../../order/use-session-ready';
+import { OrderingSteps } from '../ordering-steps';
+import { ApplicantTimePicker } from './applicant-time-picker';
+import { InterviewConfirmDialog } from './interview-confirm-dialog';
+import { initialDate, initialSelection, keepFitting, missingApplicants, type Selection, shortDate, slotIndex, unchanged } from './interview-model';
+import './interview.css';
+
+type LoadState = { kind: 'loading' } | { kind: 'ready'; list: InterviewSlotListResult } | { kind: 'missing'; message: string } | { kind: 'failed' };
+
+/** Refusals after which the page shows the places as they are now. */
+const RELOAD_ON = new Set<number>([ErrorCode.INTERVIEW_SLOT_FULL, ErrorCode.INTERVIEW_SLOT_UNAVAILABLE, ErrorCode.INTERVIEW_SLOT_NOT_FOUND, ErrorCode.ORDER_CONFLICT]);
+
+export function InterviewPage({ userOrderId }: { userOrderId: number }) {
+  const [state, setState] = useState<LoadState>({ kind: 'loading' });
+  const [loading, setLoading] = useState(true);
+  const [reloads, setReloads] = useState(0);
+  const [selection, setSelection] = useState<Selection>({});
+  // What the form holds when a reload answers (the effect must not re-run on every click).
+  const selectionRef = useRef(selection);
+  selectionRef.current = selection;
+  const [dates, setDates] = useState<Record<number, string | null>>({});
+  const [refusal, setRefusal] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const [submitting, setSubmitting] = useState(false);
+  const navigate = useNavigate();
+  // The token is known once the session has started (after this page's first effects).
+  const sessionReady = useSessionReady();
+  const confirmPath = `/ordering/order-confirm/${userOrderId}`;
+
+  useEffect(() => {
+    if (!sessionReady) return;
+    const controller = new AbortController();
+    setLoading(true);
+    apiRequest<InterviewSlotListResult>('/www/order/interview_slot_list', { user_order_id: userOrderId }, { signal: controller.signal, toast: false }).then(
+      (list) => {
+        setState({ kind: 'ready', list });
+        setLoading(false);
+        // A reload after a refusal keeps what still fits; the first load starts from the bookings.
+        const next = reloads === 0 ? initialSelection(list) : keepFitting(list, selectionRef.current);
+        setSelection(next);
+        setDates((open) =>
+          Object.fromEntries(
+            list.applicants.map((a) => {
+              const shown = open[a.applicant_id];
+              return [a.applicant_id, shown && list.dates.some((d) => d.date === shown) ? shown : initialDate(list, next, a.applicant_id)];
+            }),
+          ),
+        );
+      },
+      (error: unknown) => {
+        if (controller.signal.aborted) return;
+        setLoading(false);
+        if (error instanceof ApiError && error.httpStatus === 401) return; // the session handling takes over
+        if (error instanceof ApiError && error.ret === ErrorCode.INTERVIEW_NOT_NEEDED) {
+          navigate(confirmPath, { replace: true });
+          return;
+        }
+        setState(error instanceof ApiError && error.ret > 0 ? { kind: 'missing', message: error.message } : { kind: 'failed' });
+      },
+    );
+    return () => controller.abort();
+  }, [userOrderId, reloads, sessionReady]);
+
+  const list = state.kind === 'ready' ? state.list : null;
+  const reload = () => setReloads((count) => count + 1);
+
+  const choose = (applicantId: number, slotId: number) => {
+    setRefusal(null);
+    setSelection((current) => ({ ...current, [applicantId]: slotId }));
+  };
+
+  /** Gives every applicant the same time, as far as the places go (the form counts them). */
+  const applyToAll = (fromApplicantId: number) => {
+    if (!list) return;
+    const slotId = selection[fromApplicantId];
+    if (slotId == null) return;
+    const ref = slotIndex(list).get(slotId)!;
+    const next: Selection = { ...selection };
+    let left = ref.slot.remaining + list.applicants.filter((a) => a.choice?.interview_slot_id === slotId).length - list.applicants.filter((a) => next[a.applicant_id] === slotId).length;
+    let skipped = 0;
+    for (const applicant of list.applicants) {
+      if (next[applicant.applicant_id] === slotId) continue;
+      if (left > 0) {
+        next[applicant.applicant_id] = slotId;
+        left -= 1;
+      } else skipped += 1;
+    }
+    setSelection(next);
+    setDates((open) => ({ ...open, ...Object.fromEntries(list.applicants.filter((a) => next[a.applicant_id] === slotId).map((a) => [a.applicant_id, ref.date.date])) }));
+    if (skipped > 0) toast.warning(`该时段名额不足，还有 ${skipped} 位申请人请另选时间`);
+  };
+
+  const openConfirm = () => {
+    if (!list) return;
+    const missing = missingApplicants(list, selection);
+    if (missing.length > 0) {
+      toast.warning(`请为${missing.join('、')}选择面试时间`);
+      return;
+    }
+    setConfirming(true);
+  };
+
+  const submit = async () => {
+    if (!list) return;
+    if (unchanged(list, selection)) {
+      navigate(confirmPath);
+      return;
+    }
+    setSubmitting(true);
+    try {
+      await apiRequest<InterviewChooseResult>(
+        '/www/order/interview_time_choose',
+        { user_order_id: userOrderId, choices: list.applicants.map((a) => ({ applicant_id: a.applicant_id, interview_slot_id: selection[a.applicant_id] })) },
+        { toast: false },
+      );
+      toast.success('面试时间预约成功');
+      navigate(confirmPath);
+    } catch (error) {
+      setConfirming(false);
+      if (error instanceof ApiError && error.httpStatus === 401) return;
+      const message = error instanceof ApiError ? error.message : '预约失败，请稍后重试';
+      if (error instanceof ApiError && RELOAD_ON.has(error.ret)) {
+        setRefusal(`${message}。可预约时间已刷新，请重新选择。`);
+        toast.error(message);
+        // The notice sits above the applicants: bring it into view.
+        window.scrollTo({ top: 0, behavior: 'smooth' });
+        reload();
+      } else {
+        toast.error(message);
+        if (error instanceof ApiError && error.ret > 0) reload();
+      }
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  const chosenCount = list ? list.applicants.length - missingApplicants(list, selection).length : 0;
+
+  return (
+    <div className="ci-page" data-testid="interview-page">
+      <Link to={`/ordering/upload/${userOrderId}`} className="ci-back">
+        <LeftOutlined /> 上传资料
+      </Link>
+      <LoadingOverlay loading={loading} loadingText="正在加载可预约时间">
+        {state.kind === 'missing' ? (
+          <Result
+            status="warning"
+            title={state.message}
+            extra={
+              <Button type="primary" onClick={() => navigate('/order/order-list')}>
+                返回我的订单
+              </Button>
+            }
+          />
+        ) : state.kind === 'failed' ? (
+          <Result
+            status="warning"
+            title="可预约时间加载失败"
+            extra={
+              <Button type="primary" onClick={reload}>
+                重新加载
+              </Button>
+            }
+          />
+        ) : list && !list.editable ? (
+          <Result
+            status="info"
+            title="订单已确认，面试时间不能再修改"
+            subTitle="如需改期，请联系客服。"
+            extra={
+              <Button type="primary" onClick={() => navigate(`/order/order-detail/${userOrderId}`)}>
+                查看订单详情
+              </Button>
+            }
+            data-testid="interview-locked"
+          />
+        ) : list ? (
+          <>
+            <h1 className="ci-title">选择面试/录指纹时间</h1>
+            <div className="ci-section ci-steps">
+              <OrderingSteps current="interview" needInterview />
+            </div>
+            <section className="ci-section ci-consulate" data-testid="interview-consulate">
+              <EnvironmentOutlined className="ci-consulate-icon" />
+              <div className="ci-consulate-text">
+                <div className="ci-consulate-name">{list.consulate.consulate_name}</div>
+                <div className="ci-muted">
+                  {list.consulate.city} · {list.consulate.address}
+                </div>
+                {list.dates.length > 0 ? (
+                  <div className="ci-window">
+                    可预约日期：{shortDate(list.dates[0]!.date)} – {shortDate(list.dates.at(-1)!.date)}（仅工作日，已避开中国法定节假日、调休和领馆闭馆日）
+                  </div>
+                ) : null}
+              </div>
+            </section>
+            {refusal ? <Alert type="error" showIcon className="ci-alert" title={refusal} closable={{ onClose: () => setRefusal(null) }} data-testid="interview-refusal" /> : null}
+            {list.notice && list.dates.length > 0 ? <Alert type="warning" showIcon className="ci-alert" title={list.notice} data-testid="interview-notice" /> : null}
+            {list.dates.length === 0 ? (
+              <Result
+                status="warning"
+                title="暂无可预约的面试时间"
+                subTitle={list.notice ?? undefined}
+                extra={
+                  <Button type="primary" onClick={() => navigate(`/order/order-detail/${userOrderId}`)}>
+                    查看订单
+                  </Button>
+                }
+              />
+            ) : (
+              list.applicants.map((applicant, index) => (
+                <ApplicantTimePicker
+                  key={applicant.applicant_id}
+                  list={list}
+                  selection={selection}
+                  applicantId={applicant.applicant_id}
+                  index={index}
+                  date={dates[applicant.applicant_id] ?? null}
+                  onDateChange={(date) => setDates((open) => ({ ...open, [applicant.applicant_id]: date }))}
+                  onChoose={(slotId) => choose(applicant.applicant_id, slotId)}
+                  onApplyToAll={list.applicants.length > 1 ? () => applyToAll(applicant.applicant_id) : undefined}
+                />
+              ))
+            )}
+            {list.dates.length > 0 ? (
+              <footer className="ci-footer" data-testid="interview-footer">
+                <div className="ci-footer-inner">
+                  <div className="ci-footer-text">
+                    已选 <strong>{chosenCount}</strong> / {list.applicants.length} 位申请人
+                  </div>
+                  <Button type="primary" size="large" className="ci-footer-button" onClick={openConfirm} data-testid="interview-confirm">
+                    确认
+                  </Button>
+                </div>
+              </footer>
+            ) : null}
+            <InterviewConfirmDialog open={confirming} list={list} selection={selection} submitting={submitting} onClose={() => setConfirming(false)} onConfirm={() => void submit()} />
+          </>
+        ) : (
+          <div className="ci-placeholder" />
+        )}
+      </LoadingOverlay>
+    </div>
+  );
+}

@@ -1,0 +1,82 @@
+// Travel insurance plans offered at the confirm step, and the arithmetic the
+// server and the page must agree on (the page shows the price the server
+// will charge). Rules: docs/order-rules.md ("Addresses, insurance and
+// confirming"). The order keeps an InsuranceSnapshot (common/ordering.ts).
+import { addDays } from './order.ts';
+import type { InsuranceItem } from './ordering.ts';
+
+export interface InsurancePlanView {
+  insurance_plan_id: number;
+  name: string;
+  company: string;
+  description: string;
+  /** cents per insured person per day */
+  price_per_day: number;
+  min_days: number;
+  max_days: number;
+  items: InsuranceItem[];
+  /** The trip's days brought into this plan's range. */
+  suggested_days: number;
+  /** cents: price_per_day × suggested_days × every applicant of the order */
+  amount: number;
+}
+
+export interface InsurancePlanListResult {
+  /** 'YYYY-MM-DD': cover starts on the departure date. */
+  start_date: string;
+  /** Days of the trip as the product describes it (its stay), before any plan's limits. */
+  trip_days: number;
+  applicant_count: number;
+  plans: InsurancePlanView[];
+}
+
+/**
+ * The Schengen states (2025: 29 countries), by the Chinese names the
+ * catalogue uses: their visas require travel medical insurance of at least
+ * €30,000 valid in every Schengen state, which the page says.
+ */
+export const SCHENGEN_COUNTRIES: ReadonlySet<string> = new Set([
+  '奥地利', '比利时', '保加利亚', '克罗地亚', '捷克', '丹麦', '爱沙尼亚', '芬兰', '法国', '德国',
+  '希腊', '匈牙利', '冰岛', '意大利', '拉脱维亚', '列支敦士登', '立陶宛', '卢森堡', '马耳他', '荷兰',
+  '挪威', '波兰', '葡萄牙', '罗马尼亚', '斯洛伐克', '斯洛文尼亚', '西班牙', '瑞典', '瑞士',
+]);
+
+/** When the product's stay is open-ended (studies: stay_days 0), a month is suggested. */
+export const DEFAULT_TRIP_DAYS = 30;
+
+export function tripDays(stayDays: number): number {
+  return stayDays > 0 ? stayDays : DEFAULT_TRIP_DAYS;
+}
+
+export function clampDays(days: number, plan: { min_days: number; max_days: number }): number {
+  return Math.min(plan.max_days, Math.max(plan.min_days, days));
+}
+
+/** cents */
+export function insuranceAmount(pricePerDay: number, days: number, insuredCount: number): number {
+  return pricePerDay * days * insuredCount;
+}
+
+/** The last covered day: the start day counts as the first. */
+export function insuranceEndDate(startDate: string, days: number): string {
+  return addDays(startDate, days - 1);
+}
+
+/**
+ * The 《保险条款》 text the protocol checkbox refers to, from the plan's own
+ * figures so it never disagrees with what is sold.
+ */
+export function insuranceTerms(plan: { name: string; company: string; min_days: number; max_days: number; items: InsuranceItem[] }): string[] {
+  return [
+    `一、承保机构：本保险由${plan.company}承保，易签通仅协助投保，保险合同以保险公司出具的电子保单为准。`,
+    plan.min_days === plan.max_days
+      ? `二、保险期间：自出发日期零时起，连续 ${plan.min_days} 天；签证拒签且在保险生效前申请的，可全额退保。`
+      : `二、保险期间：自出发日期零时起，连续 ${plan.min_days}–${plan.max_days} 天，以投保时选择的天数为准；签证拒签且在保险生效前申请的，可全额退保。`,
+    `三、保障项目及保险金额：${plan.items.map((item) => `${item.name} ${item.amount}`).join('；')}。`,
+    '四、境外医疗：被保险人在境外因意外伤害或突发急性病发生的必要、合理的医疗费用，在保险金额内按实际支出赔付，无免赔额；符合申根国家对旅行医疗保险的要求（保额不低于 3 万欧元，覆盖全部申根国家，含紧急医疗转运和身故遗体送返）。',
+    '五、责任免除：投保前已患有的疾病、故意行为、醉酒或药物滥用、战争及核辐射、从事潜水及攀岩等高风险运动、妊娠及分娩（意外导致的除外）等不在保障范围内。',
+    '六、被保险人：须为本订单的申请人，年龄 0–80 周岁；未成年人的意外身故保险金额按国家金融监督管理总局的规定限额执行。',
+    '七、理赔：出险后请于 48 小时内拨打保险公司 24 小时救援电话报案，并保留医疗单据、诊断证明和出入境记录，回国后 30 日内提交理赔申请。',
+    '八、投保人确认已阅读并理解以上条款，尤其是责任免除部分，同意以本订单申请人作为被保险人投保。',
+  ];
+}

@@ -1,0 +1,170 @@
+// Interview queries. Reads are scoped to the caller's enterprise through the
+// order; the booking itself is one transaction that first takes the order row
+// (version bump, still a draft) and then changes the slots' counters in
+// ascending slot id order, so two bookings never wait on each other in a cycle.
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { slotRows } from './slot-plan.ts';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export interface SlotChange {
+  /** Booked places to add (positive) or give back (negative). */
+  delta: number;
+  interviewSlotId: number;
+}
+
+export function createInterviewRepository(db: Kysely<Database>) {
+  return {
+    /** The order with what the interview step needs, if it belongs to the enterprise. */
+    order(enterpriseId: number, userOrderId: number) {
+      return db
+        .selectFrom('user_order')
+        .innerJoin('visa_product', 'visa_product.visa_product_id', 'user_order.visa_product_id')
+        .select([
+          'user_order.user_order_id',
+          'user_order.status',
+          'user_order.version',
+          'user_order.expires_at',
+          'user_order.need_interview',
+          'user_order.order_date',
+          'user_order.departure_date',
+          'user_order.consular_district_id',
+          'visa_product.consular_district_id as product_district_id',
+        ])
+        .where('user_order.user_order_id', '=', userOrderId)
+        .where('user_order.enterprise_id', '=', enterpriseId)
+        .executeTakeFirst();
+    },
+
+    district(consularDistrictId: number) {
+      return db.selectFrom('consular_district').selectAll().where('consular_district_id', '=', consularDistrictId).executeTakeFirst();
+    },
+
+    /** 'MM-DD' → name of the days the country's missions are closed. */
+    async nationalDays(visaCountryId: number): Promise<Map<string, string>> {
+      const rows = await db.selectFrom('country_national_day').select(['month_day', 'name']).where('visa_country_id', '=', visaCountryId).execute();
+      return new Map(rows.map((row) => [row.month_day, row.name]));
+    },
+
+    /** The order's applicants with their current slot (if any). */
+    applicants(userOrderId: number) {
+      return db
+        .selectFrom('order_applicant')
+        .leftJoin('interview_slot', 'interview_slot.interview_slot_id', 'order_applicant.interview_slot_id')
+        .select([
+          'order_applicant.applicant_id',
+          'order_applicant.name',
+          'order_applicant.interview_slot_id',
+          'interview_slot.slot_date',
+          'interview_slot.start_time',
+          'interview_slot.end_time',
+        ])
+        .where('order_applicant.user_order_id', '=', userOrderId)
+        .orderBy('order_applicant.sort')
+        .orderBy('order_applicant.applicant_id')
+        .execute();
+    },
+
+    /**
+     * Makes sure the district has its slots on these days. Only days without
+     * any slot are generated; ON CONFLICT DO NOTHING lets a concurrent
+     * generator of the same day win quietly.
+     */
+    async ensureSlots(consularDistrictId: number, dates: string[]): Promise<void> {
+      if (dates.length === 0) return;
+      const existing = await db
+        .selectFrom('interview_slot')
+        .select('slot_date')
+        .distinct()
+        .where('consular_district_id', '=', consularDistrictId)
+        .where('slot_date', 'in', dates)
+        .execute();
+      const have = new Set(existing.map((row) => row.slot_date));
+      const rows = dates.filter((date) => !have.has(date)).flatMap((date) => slotRows(consularDistrictId, date));
+      for (let i = 0; i < rows.length; i += 200) {
+        await db
+          .insertInto('interview_slot')
+          .values(rows.slice(i, i + 200))
+          .onConflict((oc) => oc.columns(['consular_district_id', 'slot_date', 'start_time']).doNothing())
+          .execute();
+      }
+    },
+
+    slotsBetween(consularDistrictId: number, from: string, to: string) {
+      return db
+        .selectFrom('interview_slot')
+        .selectAll()
+        .where('consular_district_id', '=', consularDistrictId)
+        .where('slot_date', '>=', from)
+        .where('slot_date', '<=', to)
+        .orderBy('slot_date')
+        .orderBy('start_time')
+        .execute();
+    },
+
+    slotsById(ids: number[]) {
+      if (ids.length === 0) return Promise.resolve([]);
+      return db.selectFrom('interview_slot').selectAll().where('interview_slot_id', 'in', ids).execute();
+    },
+  };
+}
+
+/**
+ * Takes the order for a change: bumps its version if it is still the draft
+ * the decision was taken on. On PostgreSQL this also locks the order row
+ * until the transaction ends, so cancelling and choosing never interleave.
+ */
+export async function claimDraft(trx: Transaction<Database>, userOrderId: number, expectedVersion: number, at: number): Promise<boolean> {
+  const result = await trx
+    .updateTable('user_order')
+    .set((eb) => ({ version: eb('version', '+', 1), updated_at: at }))
+    .where('user_order_id', '=', userOrderId)
+    .where('version', '=', expectedVersion)
+    .where('status', '=', 'draft')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/**
+ * Applies the counter changes in ascending slot id order. A positive change
+ * only happens while the places last (`booked + n <= capacity`: the row lock
+ * of the UPDATE serialises concurrent bookings of one slot, and the loser
+ * re-reads the row before deciding); returns the first slot that had no room,
+ * or null. A negative change never goes below zero.
+ */
+export async function applySlotChanges(trx: Db, changes: SlotChange[]): Promise<number | null> {
+  const sorted = changes.filter((change) => change.delta !== 0).sort((a, b) => a.interviewSlotId - b.interviewSlotId);
+  for (const { interviewSlotId, delta } of sorted) {
+    let update = trx
+      .updateTable('interview_slot')
+      .set((eb) => ({ booked: eb('booked', '+', delta) }))
+      .where('interview_slot_id', '=', interviewSlotId);
+    update =
+      delta > 0
+        ? update.where((eb) => eb(eb('booked', '+', delta), '<=', eb.ref('capacity')))
+        : update.where('booked', '>=', -delta);
+    const result = await update.executeTakeFirst();
+    if (delta > 0 && Number(result.numUpdatedRows) !== 1) return interviewSlotId;
+  }
+  return null;
+}
+
+export function insertOrderEvent(trx: Db, row: { userOrderId: number; actorId: number; event: string; status: string; detail: unknown; at: number }) {
+  return trx
+    .insertInto('order_event')
+    .values({
+      user_order_id: row.userOrderId,
+      actor: 'customer',
+      actor_id: row.actorId,
+      event: row.event,
+      from_status: row.status,
+      to_status: row.status,
+      detail: JSON.stringify(row.detail),
+      created_at: row.at,
+    })
+    .execute();
+}
+
+export type InterviewRepository = ReturnType<typeof createInterviewRepository>;
+export type InterviewOrder = NonNullable<Awaited<ReturnType<InterviewRepository['order']>>>;

@@ -1,0 +1,229 @@
+// Interview / fingerprint times: the free slots of the order's consulate, and
+// booking one per applicant, all or nothing. Rules: docs/order-rules.md
+// ("Interview slots").
+import type { Kysely } from 'kysely';
+import { ErrorCode } from '../../../common/error-codes.ts';
+import {
+  type ApplicantInterviewChoice,
+  type InterviewChooseInput,
+  type InterviewChooseResult,
+  type InterviewDateView,
+  type InterviewSlotListResult,
+  weekdayLabel,
+} from '../../../common/interview.ts';
+import { chinaDate } from '../../../common/order.ts';
+import type { Database } from '../../db/schema.ts';
+import { AppError } from '../../platform/errors.ts';
+import { expireUnpaidOrders } from '../order/expiry.ts';
+import type { OrderCustomer } from '../order/order.service.ts';
+import { consulateDay, openDays } from './calendar.ts';
+import { applySlotChanges, claimDraft, createInterviewRepository, type InterviewOrder, insertOrderEvent, type SlotChange } from './interview.repository.ts';
+import { bookingWindow, inWindow } from './slot-plan.ts';
+
+export interface InterviewServiceDeps {
+  now: () => number;
+}
+
+/** How often a choice is re-decided after another change to the order won the race. */
+const MAX_ATTEMPTS = 3;
+
+/** SQLite's and PostgreSQL's answer to a CHECK constraint violation. */
+export function isCheckViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_CONSTRAINT_CHECK' || code === '23514';
+}
+
+function slotText(slot: { slot_date: string; start_time: string; end_time: string }): string {
+  return `${slot.slot_date}（${weekdayLabel(slot.slot_date)}）${slot.start_time}–${slot.end_time}`;
+}
+
+/** Thrown inside the booking transaction to roll it back. */
+class Retry extends Error {}
+
+export function createInterviewService(db: Kysely<Database>, deps: InterviewServiceDeps) {
+  const repo = createInterviewRepository(db);
+  const { now } = deps;
+
+  /** The customer's order, expired first if its time has come (as the order module reads it). */
+  async function load(customer: OrderCustomer, userOrderId: number, at: number): Promise<InterviewOrder> {
+    let order = await repo.order(customer.enterpriseId, userOrderId);
+    if (!order) throw new AppError(ErrorCode.ORDER_NOT_FOUND);
+    if ((order.status === 'draft' || order.status === 'pending_payment') && order.expires_at !== null && order.expires_at <= at) {
+      await expireUnpaidOrders(db, at, { userOrderId });
+      order = await repo.order(customer.enterpriseId, userOrderId);
+      if (!order) throw new AppError(ErrorCode.ORDER_NOT_FOUND);
+    }
+    return order;
+  }
+
+  /** The consulate the order's applicants go to: the order's district, else the product's own. */
+  async function consulateOf(order: InterviewOrder) {
+    if (order.need_interview !== 1) throw new AppError(ErrorCode.INTERVIEW_NOT_NEEDED);
+    const districtId = order.consular_district_id ?? order.product_district_id;
+    const district = districtId === null ? undefined : await repo.district(districtId);
+    if (!district) throw new AppError(ErrorCode.INTERVIEW_NO_DISTRICT);
+    return { district, nationalDays: await repo.nationalDays(district.visa_country_id) };
+  }
+
+  return {
+    async list(customer: OrderCustomer, userOrderId: number): Promise<InterviewSlotListResult> {
+      const at = now();
+      const today = chinaDate(at);
+      const order = await load(customer, userOrderId, at);
+      const { district, nationalDays } = await consulateOf(order);
+      const editable = order.status === 'draft';
+      const window = bookingWindow(today, order.order_date, order.departure_date);
+
+      let dates: InterviewDateView[] = [];
+      if (editable && window) {
+        const days = openDays(window.from, window.to, nationalDays);
+        await repo.ensureSlots(
+          district.consular_district_id,
+          days.map((day) => day.date),
+        );
+        const slots = await repo.slotsBetween(district.consular_district_id, window.from, window.to);
+        // A slot generated before the calendar learned of a holiday is simply not offered any more.
+        dates = days.map((day) => ({
+          date: day.date,
+          weekday: weekdayLabel(day.date),
+          provisional: day.provisional,
+          slots: slots
+            .filter((slot) => slot.slot_date === day.date)
+            .map((slot) => ({
+              interview_slot_id: slot.interview_slot_id,
+              start_time: slot.start_time,
+              end_time: slot.end_time,
+              capacity: slot.capacity,
+              remaining: Math.max(0, slot.capacity - slot.booked),
+              full: slot.booked >= slot.capacity,
+            })),
+        }));
+      }
+
+      const applicants = await repo.applicants(userOrderId);
+      const notices: string[] = [];
+      if (editable && !window) notices.push('出发日期前已没有可预约的工作日，请修改出发日期或联系客服');
+      const provisionalYears = [...new Set(dates.filter((d) => d.provisional).map((d) => d.date.slice(0, 4)))];
+      if (provisionalYears.length > 0) notices.push(`${provisionalYears.join('、')}年的节假日安排尚未公布，已避开法定节假日，调休安排公布后个别日期可能调整`);
+
+      return {
+        user_order_id: order.user_order_id,
+        status: order.status,
+        editable,
+        consulate: {
+          consular_district_id: district.consular_district_id,
+          district_name: district.name,
+          consulate_name: district.consulate_name,
+          city: district.city,
+          address: district.address,
+        },
+        window,
+        notice: notices.length > 0 ? notices.join('；') : null,
+        dates,
+        applicants: applicants.map((row) => {
+          let choice: ApplicantInterviewChoice | null = null;
+          if (row.interview_slot_id !== null && row.slot_date && row.start_time && row.end_time) {
+            choice = {
+              interview_slot_id: row.interview_slot_id,
+              slot_date: row.slot_date,
+              start_time: row.start_time,
+              end_time: row.end_time,
+              bookable: inWindow(window, row.slot_date) && consulateDay(row.slot_date, nationalDays).open,
+            };
+          }
+          return { applicant_id: row.applicant_id, name: row.name, choice };
+        }),
+      };
+    },
+
+    async choose(customer: OrderCustomer, input: InterviewChooseInput): Promise<InterviewChooseResult> {
+      const { user_order_id: userOrderId, choices } = input;
+      const chosenFor = new Map<number, number>();
+      for (const choice of choices) {
+        if (chosenFor.has(choice.applicant_id)) throw new AppError(ErrorCode.INTERVIEW_CHOICES_INCOMPLETE, '每位申请人只能选择一个面试时间');
+        chosenFor.set(choice.applicant_id, choice.interview_slot_id);
+      }
+
+      for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
+        const at = now();
+        const today = chinaDate(at);
+        const order = await load(customer, userOrderId, at);
+        if (order.status === 'cancelled') throw new AppError(ErrorCode.ORDER_ALREADY_CANCELLED);
+        if (order.status !== 'draft') throw new AppError(ErrorCode.INTERVIEW_ORDER_LOCKED);
+        const { district, nationalDays } = await consulateOf(order);
+
+        const applicants = await repo.applicants(userOrderId);
+        const ofOrder = new Set(applicants.map((a) => a.applicant_id));
+        if ([...chosenFor.keys()].some((id) => !ofOrder.has(id))) throw new AppError(ErrorCode.INTERVIEW_APPLICANT_NOT_FOUND);
+        const missing = applicants.filter((a) => !chosenFor.has(a.applicant_id));
+        if (missing.length > 0) throw new AppError(ErrorCode.INTERVIEW_CHOICES_INCOMPLETE, `请为${missing.map((a) => a.name).join('、')}选择面试时间`);
+
+        const slots = new Map((await repo.slotsById([...new Set(chosenFor.values())])).map((slot) => [slot.interview_slot_id, slot]));
+        const window = bookingWindow(today, order.order_date, order.departure_date);
+        for (const slotId of chosenFor.values()) {
+          const slot = slots.get(slotId);
+          if (!slot || slot.consular_district_id !== district.consular_district_id) throw new AppError(ErrorCode.INTERVIEW_SLOT_NOT_FOUND);
+          // Checked again now: the day may have passed, the departure date moved, or the calendar learned of a holiday.
+          if (!inWindow(window, slot.slot_date)) throw new AppError(ErrorCode.INTERVIEW_SLOT_UNAVAILABLE, `${slot.slot_date} 不在可预约范围内，请重新选择`);
+          const day = consulateDay(slot.slot_date, nationalDays);
+          if (!day.open) throw new AppError(ErrorCode.INTERVIEW_SLOT_UNAVAILABLE, `${slot.slot_date} 领馆不办公（${day.closedFor}），请重新选择`);
+        }
+
+        try {
+          await db.transaction().execute(async (trx) => {
+            if (!(await claimDraft(trx, userOrderId, order.version, at))) throw new Retry();
+            // Read under the order's lock: nobody else changes these applicants now.
+            const held = await trx.selectFrom('order_applicant').select(['applicant_id', 'interview_slot_id']).where('user_order_id', '=', userOrderId).execute();
+            // Applicants changed since they were read (the version would have moved too): decide again.
+            if (held.length !== applicants.length || held.some((row) => !chosenFor.has(row.applicant_id))) throw new Retry();
+            const delta = new Map<number, number>();
+            for (const row of held) {
+              const next = chosenFor.get(row.applicant_id)!;
+              if (row.interview_slot_id === next) continue;
+              if (row.interview_slot_id !== null) delta.set(row.interview_slot_id, (delta.get(row.interview_slot_id) ?? 0) - 1);
+              delta.set(next, (delta.get(next) ?? 0) + 1);
+            }
+            const changes: SlotChange[] = [...delta].map(([interviewSlotId, d]) => ({ interviewSlotId, delta: d }));
+            const fullSlot = await applySlotChanges(trx, changes);
+            if (fullSlot !== null) throw new AppError(ErrorCode.INTERVIEW_SLOT_FULL, `${slotText(slots.get(fullSlot)!)} 已约满，请重新选择`);
+            for (const row of held) {
+              const next = chosenFor.get(row.applicant_id)!;
+              if (row.interview_slot_id === next) continue;
+              await trx.updateTable('order_applicant').set({ interview_slot_id: next }).where('applicant_id', '=', row.applicant_id).where('user_order_id', '=', userOrderId).execute();
+            }
+            await insertOrderEvent(trx, {
+              userOrderId,
+              actorId: customer.accountId,
+              event: 'interview_choose',
+              status: 'draft',
+              at,
+              detail: {
+                consular_district_id: district.consular_district_id,
+                choices: applicants.map((a) => {
+                  const slot = slots.get(chosenFor.get(a.applicant_id)!)!;
+                  return { applicant_id: a.applicant_id, interview_slot_id: slot.interview_slot_id, slot_date: slot.slot_date, start_time: slot.start_time };
+                }),
+              },
+            });
+          });
+        } catch (error) {
+          if (error instanceof Retry) continue;
+          // The CHECK (booked <= capacity) is the second guard: never a 500.
+          if (isCheckViolation(error)) throw new AppError(ErrorCode.INTERVIEW_SLOT_FULL);
+          throw error;
+        }
+
+        return {
+          user_order_id: userOrderId,
+          applicants: applicants.map((a) => {
+            const slot = slots.get(chosenFor.get(a.applicant_id)!)!;
+            return { applicant_id: a.applicant_id, interview_slot_id: slot.interview_slot_id, slot_date: slot.slot_date, start_time: slot.start_time, end_time: slot.end_time };
+          }),
+        };
+      }
+      throw new AppError(ErrorCode.ORDER_CONFLICT);
+    },
+  };
+}
+
+export type InterviewService = ReturnType<typeof createInterviewService>;

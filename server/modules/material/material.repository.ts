@@ -1,0 +1,217 @@
+// Queries of the material module. Reads of an order are scoped to an
+// enterprise; every write runs inside the caller's transaction, which first
+// touches the order row (status re-checked, version bumped) so it is
+// serialised with the order's own state changes and with other uploads.
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+/** What the order row must still look like for a material change to commit. */
+export type OrderGuard = { status: 'draft'; notExpiredAt: number } | { status: 'processing'; step: 'reupload_needed' };
+
+export interface NewFileRow {
+  user_order_id: number;
+  applicant_id: number;
+  material_id: number | null;
+  kind: 'material' | 'photo';
+  storage_key: string;
+  file_name: string;
+  content_type: string;
+  size_bytes: number;
+  sha256: string;
+  account_id: number;
+  created_at: number;
+}
+
+const FILE_COLUMNS = [
+  'file_id',
+  'user_order_id',
+  'applicant_id',
+  'material_id',
+  'kind',
+  'storage_key',
+  'file_name',
+  'content_type',
+  'size_bytes',
+  'sha256',
+  'review_status',
+  'no_pass_memo',
+  'created_at',
+] as const;
+
+export function createMaterialRepository(db: Kysely<Database>) {
+  return {
+    order(enterpriseId: number, userOrderId: number) {
+      return db
+        .selectFrom('user_order')
+        .innerJoin('visa_product', 'visa_product.visa_product_id', 'user_order.visa_product_id')
+        .select([
+          'user_order.user_order_id',
+          'user_order.status',
+          'user_order.step',
+          'user_order.version',
+          'user_order.expires_at',
+          'user_order.order_date',
+          'user_order.departure_date',
+          'user_order.effect_date',
+          'user_order.need_interview',
+          'user_order.visa_product_id',
+          'visa_product.visa_photo_id',
+        ])
+        .where('user_order.user_order_id', '=', userOrderId)
+        .where('user_order.enterprise_id', '=', enterpriseId)
+        .executeTakeFirst();
+    },
+
+    applicants(userOrderId: number) {
+      return db
+        .selectFrom('order_applicant')
+        .select(['applicant_id', 'name', 'identity_id'])
+        .where('user_order_id', '=', userOrderId)
+        .orderBy('sort')
+        .orderBy('applicant_id')
+        .execute();
+    },
+
+    applicant(userOrderId: number, applicantId: number) {
+      return db
+        .selectFrom('order_applicant')
+        .select(['applicant_id', 'name', 'identity_id'])
+        .where('user_order_id', '=', userOrderId)
+        .where('applicant_id', '=', applicantId)
+        .executeTakeFirst();
+    },
+
+    /** The product's whole checklist (every identity, every attr), in display order. */
+    materials(visaProductId: number) {
+      return db
+        .selectFrom('visa_product_material')
+        .select(['material_id', 'identity_id', 'required', 'attr', 'name', 'attention', 'sample', 'sort'])
+        .where('visa_product_id', '=', visaProductId)
+        .orderBy('sort')
+        .orderBy('material_id')
+        .execute();
+    },
+
+    material(visaProductId: number, materialId: number) {
+      return db
+        .selectFrom('visa_product_material')
+        .select(['material_id', 'identity_id', 'attr', 'name'])
+        .where('visa_product_id', '=', visaProductId)
+        .where('material_id', '=', materialId)
+        .executeTakeFirst();
+    },
+
+    photoParam(visaPhotoId: number) {
+      return db.selectFrom('photo_param').selectAll().where('visa_photo_id', '=', visaPhotoId).executeTakeFirst();
+    },
+
+    files(userOrderId: number) {
+      return db.selectFrom('order_material_file').select(FILE_COLUMNS).where('user_order_id', '=', userOrderId).orderBy('file_id').execute();
+    },
+
+    /** One applicant's files for one material (material_id) or their photo (null). */
+    filesOf(userOrderId: number, applicantId: number, materialId: number | null) {
+      let query = db
+        .selectFrom('order_material_file')
+        .select(FILE_COLUMNS)
+        .where('user_order_id', '=', userOrderId)
+        .where('applicant_id', '=', applicantId);
+      query = materialId === null ? query.where('kind', '=', 'photo') : query.where('kind', '=', 'material').where('material_id', '=', materialId);
+      return query.orderBy('file_id').execute();
+    },
+
+    file(userOrderId: number, fileId: number) {
+      return db.selectFrom('order_material_file').select(FILE_COLUMNS).where('user_order_id', '=', userOrderId).where('file_id', '=', fileId).executeTakeFirst();
+    },
+
+    /** A file for serving, only when its order belongs to the enterprise. */
+    fileOfEnterprise(enterpriseId: number, fileId: number) {
+      return db
+        .selectFrom('order_material_file')
+        .innerJoin('user_order', 'user_order.user_order_id', 'order_material_file.user_order_id')
+        .select(['order_material_file.file_id', 'order_material_file.storage_key', 'order_material_file.file_name', 'order_material_file.content_type', 'order_material_file.size_bytes', 'order_material_file.sha256'])
+        .where('order_material_file.file_id', '=', fileId)
+        .where('user_order.enterprise_id', '=', enterpriseId)
+        .executeTakeFirst();
+    },
+
+    transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+      return db.transaction().execute(work);
+    },
+
+    /** Bumps the order's version while it still matches the guard; false when it no longer does. */
+    async touchOrder(trx: Db, userOrderId: number, guard: OrderGuard, at: number): Promise<boolean> {
+      let update = trx
+        .updateTable('user_order')
+        .set((eb) => ({ version: eb('version', '+', 1), updated_at: at }))
+        .where('user_order_id', '=', userOrderId)
+        .where('status', '=', guard.status);
+      if (guard.status === 'draft') update = update.where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', guard.notExpiredAt)]));
+      else update = update.where('step', '=', guard.step);
+      const result = await update.executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+
+    /** Files of one applicant for one material (material_id) or their photos (null). */
+    async countFiles(trx: Db, userOrderId: number, applicantId: number, materialId: number | null): Promise<number> {
+      let query = trx
+        .selectFrom('order_material_file')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('user_order_id', '=', userOrderId)
+        .where('applicant_id', '=', applicantId);
+      query = materialId === null ? query.where('kind', '=', 'photo') : query.where('kind', '=', 'material').where('material_id', '=', materialId);
+      const row = await query.executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+
+    async insertFile(trx: Db, row: NewFileRow): Promise<number> {
+      const { file_id } = await trx.insertInto('order_material_file').values(row).returning('file_id').executeTakeFirstOrThrow();
+      return file_id;
+    },
+
+    /** New content for an existing row, only if it still holds `expectedKey` (no concurrent replace/delete). */
+    async replaceFile(
+      trx: Db,
+      fileId: number,
+      expectedKey: string,
+      content: Pick<NewFileRow, 'storage_key' | 'file_name' | 'content_type' | 'size_bytes' | 'sha256' | 'account_id' | 'created_at'>,
+    ): Promise<boolean> {
+      const result = await trx
+        .updateTable('order_material_file')
+        // New content is reviewed afresh.
+        .set({ ...content, review_status: 'pending', no_pass_memo: null })
+        .where('file_id', '=', fileId)
+        .where('storage_key', '=', expectedKey)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+
+    async deleteFile(trx: Db, fileId: number, expectedKey: string): Promise<boolean> {
+      const result = await trx.deleteFrom('order_material_file').where('file_id', '=', fileId).where('storage_key', '=', expectedKey).executeTakeFirst();
+      return Number(result.numDeletedRows) === 1;
+    },
+
+    async insertEvent(trx: Db, userOrderId: number, event: { actorId: number; event: string; detail: Record<string, unknown>; at: number }): Promise<void> {
+      await trx
+        .insertInto('order_event')
+        .values({
+          user_order_id: userOrderId,
+          actor: 'customer',
+          actor_id: event.actorId,
+          event: event.event,
+          // A material change is no status change.
+          from_status: null,
+          to_status: null,
+          detail: JSON.stringify(event.detail),
+          created_at: event.at,
+        })
+        .execute();
+    },
+  };
+}
+
+export type MaterialRepository = ReturnType<typeof createMaterialRepository>;
+export type MaterialOrderRow = NonNullable<Awaited<ReturnType<MaterialRepository['order']>>>;
+export type MaterialFileRow = NonNullable<Awaited<ReturnType<MaterialRepository['file']>>>;

@@ -1,0 +1,392 @@
+// Uploaded materials: the checklist with its files, upload (new or replace),
+// delete, the effect date, and files for serving. Rules: docs/order-rules.md
+// ("Uploaded materials") on top of the lifecycle design.
+//
+// An upload is streamed once: its first bytes decide its type, then it goes
+// to the storage under a fresh random key while it is counted and hashed. Only
+// then does one short transaction record it (order row touched under its
+// guard, file row, audit event). A refusal after the bytes were stored, or a
+// failed commit, deletes the stored object; a replaced or deleted file's old
+// object is deleted after the commit (a crash in between leaves an orphan
+// object, never a row without its object).
+import type { Kysely } from 'kysely';
+import { IDENTITIES as APPLICANT_IDENTITIES } from '../../../common/constants.ts';
+import { ErrorCode } from '../../../common/error-codes.ts';
+import {
+  type ApplicantMaterials,
+  type ChecklistItem,
+  type EffectDateResult,
+  formatBytes,
+  MATERIAL_LIMITS,
+  MATERIAL_REVIEW_STATUSES,
+  type MaterialContentType,
+  type MaterialDeleteResult,
+  type MaterialEditMode,
+  type MaterialFileView,
+  type MaterialListResult,
+  type MaterialReviewStatus,
+  type MaterialUploadResult,
+  PHOTO_CONTENT_TYPES,
+  photoColorName,
+} from '../../../common/material.ts';
+import { isCalendarDate, type OrderStatus, statusLabel, UNPAID_STATUSES } from '../../../common/order.ts';
+import type { Database } from '../../db/schema.ts';
+import { AppError } from '../../platform/errors.ts';
+import { expireUnpaidOrders } from '../order/expiry.ts';
+import { createOrderRepository } from '../order/order.repository.ts';
+import { cleanFileName } from './file-name.ts';
+import { createMaterialRepository, type MaterialFileRow, type MaterialOrderRow, type OrderGuard } from './material.repository.ts';
+import { missingMaterials } from './material-progress.ts';
+import { type FileStorage, newStorageKey } from './storage.ts';
+import { inspectUpload } from './upload-stream.ts';
+
+export interface MaterialCustomer {
+  accountId: number;
+  enterpriseId: number;
+}
+
+/**
+ * Who asks for a stored file. Customers see their enterprise's files. Seam for
+ * the back office: add `{ kind: 'operator'; operatorId: number }` here and its
+ * branch in `fileFor` (operators see every file; log the access).
+ */
+export type FileViewer = { kind: 'customer'; accountId: number; enterpriseId: number };
+
+export interface UploadInput {
+  user_order_id: number;
+  applicant_id: number;
+  /** A material of the applicant's checklist, or null for the visa photo. */
+  material_id: number | null;
+  replace_file_id: number | null;
+}
+
+export interface UploadSource {
+  fileName: string | undefined;
+  stream: AsyncIterable<Buffer>;
+  /** The multipart parser cut the file at its own limit (belt and braces; the meter refuses first). */
+  truncated(): boolean;
+}
+
+export interface Logger {
+  warn(object: object, message: string): void;
+  error(object: object, message: string): void;
+}
+
+export interface MaterialServiceDeps {
+  now: () => number;
+  storage: FileStorage;
+  maxBytes: number;
+  log: Logger;
+}
+
+const MAX_ATTEMPTS = 3;
+
+const LOCKED_MESSAGES: Partial<Record<OrderStatus, string>> = {
+  pending_payment: '订单已确认，资料不能再修改',
+  processing: '订单正在办理，资料不能再修改',
+  completed: '订单已完成，资料不能再修改',
+  refunded: '订单已退款，资料不能再修改',
+};
+
+function editMode(order: { status: string; step: string | null }): MaterialEditMode {
+  if (order.status === 'draft') return 'draft';
+  if (order.status === 'processing' && order.step === 'reupload_needed') return 'reupload';
+  return 'closed';
+}
+
+function lockedError(order: { status: string }): AppError {
+  if (order.status === 'cancelled') return new AppError(ErrorCode.ORDER_ALREADY_CANCELLED);
+  return new AppError(ErrorCode.MATERIAL_ORDER_LOCKED, LOCKED_MESSAGES[order.status as OrderStatus]);
+}
+
+function guardOf(mode: Exclude<MaterialEditMode, 'closed'>, at: number): OrderGuard {
+  return mode === 'draft' ? { status: 'draft', notExpiredAt: at } : { status: 'processing', step: 'reupload_needed' };
+}
+
+export function fileUrl(file: { file_id: number; sha256: string }): string {
+  // The hash part changes when the file is replaced, so a cached old image is never shown.
+  return `/files/material/${file.file_id}?v=${file.sha256.slice(0, 16)}`;
+}
+
+export function fileView(row: MaterialFileRow): MaterialFileView {
+  const review = row.review_status as MaterialReviewStatus;
+  return {
+    file_id: row.file_id,
+    kind: row.kind === 'photo' ? 'photo' : 'material',
+    material_id: row.material_id,
+    file_name: row.file_name,
+    content_type: row.content_type as MaterialContentType,
+    size: row.size_bytes,
+    url: fileUrl(row),
+    review_status: review,
+    review_status_label: MATERIAL_REVIEW_STATUSES[review] ?? row.review_status,
+    no_pass_memo: row.no_pass_memo,
+    created_at: row.created_at,
+  };
+}
+
+export function createMaterialService(db: Kysely<Database>, deps: MaterialServiceDeps) {
+  const repo = createMaterialRepository(db);
+  const orders = createOrderRepository(db);
+  const { now, storage, maxBytes, log } = deps;
+  const tooLarge = () => new AppError(ErrorCode.MATERIAL_FILE_TOO_LARGE, `文件过大，单个文件不能超过 ${formatBytes(maxBytes)}`);
+
+  /** The order as the customer's enterprise sees it, expired first if its time has come. */
+  async function loadOrder(customer: MaterialCustomer, userOrderId: number, at: number): Promise<MaterialOrderRow> {
+    let order = await repo.order(customer.enterpriseId, userOrderId);
+    if (!order) throw new AppError(ErrorCode.ORDER_NOT_FOUND);
+    if (UNPAID_STATUSES.includes(order.status as OrderStatus) && order.expires_at !== null && order.expires_at <= at) {
+      await expireUnpaidOrders(db, at, { userOrderId });
+      order = await repo.order(customer.enterpriseId, userOrderId);
+      if (!order) throw new AppError(ErrorCode.ORDER_NOT_FOUND);
+    }
+    return order;
+  }
+
+  /** Best effort: a failure leaves an orphan object (logged), never a broken row. */
+  async function dropObject(key: string, why: string): Promise<void> {
+    try {
+      await storage.delete(key);
+    } catch (error) {
+      log.error({ err: error, storageKey: key, why }, 'stored material could not be deleted (orphan object)');
+    }
+  }
+
+  /** After a guard failed inside the transaction: the precise reason, from the order as it is now. */
+  async function raceError(customer: MaterialCustomer, userOrderId: number): Promise<AppError> {
+    const order = await loadOrder(customer, userOrderId, now());
+    return editMode(order) === 'closed' ? lockedError(order) : new AppError(ErrorCode.ORDER_CONFLICT);
+  }
+
+  return {
+    async list(customer: MaterialCustomer, userOrderId: number): Promise<MaterialListResult> {
+      const order = await loadOrder(customer, userOrderId, now());
+      const mode = editMode(order);
+      const [applicants, materials, files, photo, missing] = await Promise.all([
+        repo.applicants(userOrderId),
+        repo.materials(order.visa_product_id),
+        repo.files(userOrderId),
+        order.visa_photo_id !== 0 ? repo.photoParam(order.visa_photo_id) : Promise.resolve(undefined),
+        missingMaterials(db, userOrderId),
+      ]);
+      const checklistItem = (m: (typeof materials)[number]): ChecklistItem => ({
+        material_id: m.material_id,
+        name: m.name,
+        attention: m.attention,
+        sample: m.sample,
+        required: m.required === 1,
+      });
+      const editable = (own: MaterialFileRow[]) => mode === 'draft' || (mode === 'reupload' && own.some((f) => f.review_status === 'no_pass'));
+
+      return {
+        user_order_id: order.user_order_id,
+        status: order.status,
+        status_label: statusLabel(order.status),
+        step: order.step,
+        mode,
+        need_interview: order.need_interview === 1,
+        order_date: order.order_date,
+        departure_date: order.departure_date,
+        effect_date: order.effect_date,
+        photo_spec: photo
+          ? { visa_photo_id: photo.visa_photo_id, name: photo.name, width: photo.width, height: photo.height, color: photo.color, color_name: photoColorName(photo.color) }
+          : null,
+        max_file_bytes: maxBytes,
+        max_files_per_material: MATERIAL_LIMITS.maxFilesPerMaterial,
+        missing,
+        applicants: applicants.map((applicant): ApplicantMaterials => {
+          const own = materials.filter((m) => m.identity_id === applicant.identity_id);
+          const filesOf = (materialId: number | null) =>
+            files.filter((f) => f.applicant_id === applicant.applicant_id && (materialId === null ? f.kind === 'photo' : f.kind === 'material' && f.material_id === materialId));
+          const photoFiles = filesOf(null);
+          return {
+            applicant_id: applicant.applicant_id,
+            name: applicant.name,
+            identity_id: applicant.identity_id,
+            identity_label: APPLICANT_IDENTITIES[applicant.identity_id as keyof typeof APPLICANT_IDENTITIES] ?? '',
+            electronic: own
+              .filter((m) => m.attr === 0)
+              .map((m) => {
+                const itemFiles = filesOf(m.material_id);
+                return { ...checklistItem(m), files: itemFiles.map(fileView), editable: editable(itemFiles) };
+              }),
+            mailed: own.filter((m) => m.attr === 1).map(checklistItem),
+            bring: own.filter((m) => m.attr === 2).map(checklistItem),
+            photo: order.visa_photo_id !== 0 ? { required: true, editable: editable(photoFiles), files: photoFiles.map(fileView) } : null,
+          };
+        }),
+      };
+    },
+
+    async upload(customer: MaterialCustomer, input: UploadInput, source: UploadSource): Promise<MaterialUploadResult> {
+      const at = now();
+      const order = await loadOrder(customer, input.user_order_id, at);
+      const mode = editMode(order);
+      if (mode === 'closed') throw lockedError(order);
+
+      const applicant = await repo.applicant(order.user_order_id, input.applicant_id);
+      if (!applicant) throw new AppError(ErrorCode.MATERIAL_APPLICANT_NOT_FOUND);
+      const isPhoto = input.material_id === null;
+      let materialName = '签证照片';
+      if (isPhoto) {
+        if (order.visa_photo_id === 0) throw new AppError(ErrorCode.MATERIAL_PHOTO_NOT_NEEDED);
+      } else {
+        const material = await repo.material(order.visa_product_id, input.material_id!);
+        if (!material || material.identity_id !== applicant.identity_id) throw new AppError(ErrorCode.MATERIAL_NOT_IN_CHECKLIST);
+        if (material.attr !== 0) throw new AppError(ErrorCode.MATERIAL_NOT_ELECTRONIC);
+        materialName = material.name;
+      }
+
+      const existing = await repo.filesOf(order.user_order_id, applicant.applicant_id, input.material_id);
+      let replacing: MaterialFileRow | null = null;
+      if (input.replace_file_id !== null) {
+        replacing = existing.find((file) => file.file_id === input.replace_file_id) ?? null;
+        if (!replacing) throw new AppError(ErrorCode.MATERIAL_FILE_NOT_FOUND, '要替换的文件不存在');
+      } else if (isPhoto && existing.length > 0) {
+        // One photo per applicant: a new one replaces it.
+        replacing = existing[0]!;
+      }
+      if (mode === 'reupload') {
+        const noPass = replacing ? replacing.review_status === 'no_pass' : existing.some((file) => file.review_status === 'no_pass');
+        if (!noPass) throw new AppError(ErrorCode.MATERIAL_ALREADY_REVIEWED);
+      }
+      if (!replacing && existing.length >= MATERIAL_LIMITS.maxFilesPerMaterial) throw new AppError(ErrorCode.MATERIAL_TOO_MANY_FILES);
+
+      // The bytes: type from the first ones, then stream to storage under a new key.
+      const upload = await inspectUpload(source.stream, { maxBytes, tooLarge });
+      if (upload.empty) throw new AppError(ErrorCode.MATERIAL_FILE_EMPTY);
+      const contentType = upload.contentType;
+      if (isPhoto && (contentType === null || !PHOTO_CONTENT_TYPES.includes(contentType))) {
+        await upload.discard();
+        throw new AppError(ErrorCode.MATERIAL_PHOTO_TYPE);
+      }
+      if (contentType === null) {
+        await upload.discard();
+        throw new AppError(ErrorCode.MATERIAL_FILE_TYPE);
+      }
+      const key = newStorageKey();
+      await storage.put(key, upload.body, { contentType });
+      const { size, sha256 } = upload.digest();
+      if (source.truncated()) {
+        await dropObject(key, 'truncated by the multipart limit');
+        throw tooLarge();
+      }
+
+      const fileName = cleanFileName(source.fileName);
+      const content = { storage_key: key, file_name: fileName, content_type: contentType, size_bytes: size, sha256, account_id: customer.accountId, created_at: at };
+      let fileId: number;
+      try {
+        fileId = await repo.transaction(async (trx) => {
+          if (!(await repo.touchOrder(trx, order.user_order_id, guardOf(mode, at), at))) throw await raceError(customer, order.user_order_id);
+          let id: number;
+          if (replacing) {
+            if (!(await repo.replaceFile(trx, replacing.file_id, replacing.storage_key, content))) throw new AppError(ErrorCode.ORDER_CONFLICT);
+            id = replacing.file_id;
+          } else {
+            // Re-counted under the order row's lock: two parallel uploads cannot both take the
+            // last place, nor both become an applicant's only photo.
+            const count = await repo.countFiles(trx, order.user_order_id, applicant.applicant_id, input.material_id);
+            if (isPhoto && count > 0) throw new AppError(ErrorCode.ORDER_CONFLICT);
+            if (count >= MATERIAL_LIMITS.maxFilesPerMaterial) throw new AppError(ErrorCode.MATERIAL_TOO_MANY_FILES);
+            id = await repo.insertFile(trx, {
+              ...content,
+              user_order_id: order.user_order_id,
+              applicant_id: applicant.applicant_id,
+              material_id: input.material_id,
+              kind: isPhoto ? 'photo' : 'material',
+            });
+          }
+          await repo.insertEvent(trx, order.user_order_id, {
+            actorId: customer.accountId,
+            event: replacing ? 'material_replace' : 'material_upload',
+            at,
+            detail: {
+              file_id: id,
+              applicant_id: applicant.applicant_id,
+              applicant_name: applicant.name,
+              material_id: input.material_id,
+              material_name: materialName,
+              file_name: fileName,
+              content_type: contentType,
+              size,
+              sha256,
+              ...(replacing ? { replaced_file_name: replacing.file_name, replaced_sha256: replacing.sha256 } : {}),
+            },
+          });
+          return id;
+        });
+      } catch (error) {
+        await dropObject(key, 'upload not committed');
+        throw error;
+      }
+      if (replacing) await dropObject(replacing.storage_key, 'replaced');
+
+      const row = await repo.file(order.user_order_id, fileId);
+      return { file: fileView(row!), replaced: replacing !== null, missing: await missingMaterials(db, order.user_order_id) };
+    },
+
+    async remove(customer: MaterialCustomer, userOrderId: number, fileId: number): Promise<MaterialDeleteResult> {
+      const at = now();
+      const order = await loadOrder(customer, userOrderId, at);
+      const mode = editMode(order);
+      if (mode === 'closed') throw lockedError(order);
+      const file = await repo.file(userOrderId, fileId);
+      if (!file) throw new AppError(ErrorCode.MATERIAL_FILE_NOT_FOUND);
+      if (mode === 'reupload' && file.review_status !== 'no_pass') throw new AppError(ErrorCode.MATERIAL_ALREADY_REVIEWED);
+      await repo.transaction(async (trx) => {
+        if (!(await repo.touchOrder(trx, userOrderId, guardOf(mode, at), at))) throw await raceError(customer, userOrderId);
+        if (!(await repo.deleteFile(trx, fileId, file.storage_key))) throw new AppError(ErrorCode.MATERIAL_FILE_NOT_FOUND);
+        await repo.insertEvent(trx, userOrderId, {
+          actorId: customer.accountId,
+          event: 'material_delete',
+          at,
+          detail: { file_id: fileId, applicant_id: file.applicant_id, material_id: file.material_id, kind: file.kind, file_name: file.file_name, sha256: file.sha256 },
+        });
+      });
+      await dropObject(file.storage_key, 'deleted');
+      return { file_id: fileId, missing: await missingMaterials(db, userOrderId) };
+    },
+
+    /** The date the visa should take effect: from the order date to the departure date; null = the departure date. */
+    async setEffectDate(customer: MaterialCustomer, userOrderId: number, value: string | null): Promise<EffectDateResult> {
+      const wanted = value === null || value.trim() === '' ? null : value.trim();
+      for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
+        const at = now();
+        const order = await loadOrder(customer, userOrderId, at);
+        if (order.status !== 'draft') throw lockedError(order);
+        if (wanted !== null) {
+          if (!isCalendarDate(wanted)) throw new AppError(ErrorCode.MATERIAL_EFFECT_DATE_INVALID);
+          if (wanted < order.order_date) throw new AppError(ErrorCode.MATERIAL_EFFECT_DATE_INVALID, `生效日期不能早于办理日期（${order.order_date}）`);
+          if (wanted > order.departure_date) throw new AppError(ErrorCode.MATERIAL_EFFECT_DATE_INVALID, `生效日期不能晚于出发日期（${order.departure_date}）`);
+        }
+        if (wanted === order.effect_date) return { effect_date: wanted };
+        const won = await orders.transition({
+          userOrderId,
+          expectedVersion: order.version,
+          expectedStatuses: ['draft'],
+          changes: { effect_date: wanted, updated_at: at },
+          event: { actor: 'customer', actor_id: customer.accountId, event: 'effect_date', from_status: null, to_status: null, detail: { from: order.effect_date, to: wanted }, created_at: at },
+        });
+        if (won) return { effect_date: wanted };
+      }
+      throw new AppError(ErrorCode.ORDER_CONFLICT);
+    },
+
+    /** A stored file the viewer may see, or null (missing and forbidden look the same). */
+    async fileFor(viewer: FileViewer, fileId: number) {
+      switch (viewer.kind) {
+        case 'customer':
+          return (await repo.fileOfEnterprise(viewer.enterpriseId, fileId)) ?? null;
+      }
+    },
+
+    /** The stored bytes of a file row (null when the object is gone: logged, served as 404). */
+    async open(file: { file_id: number; storage_key: string }) {
+      const stored = await storage.get(file.storage_key);
+      if (!stored) log.error({ fileId: file.file_id, storageKey: file.storage_key }, 'material file row without its stored object');
+      return stored;
+    },
+  };
+}
+
+export type MaterialService = ReturnType<typeof createMaterialService>;

@@ -1,0 +1,55 @@
+// Files on local disk under UPLOAD_DIR (keep it outside the web root; nothing
+// serves that folder directly). A file is written to a temporary name beside
+// its final one and renamed only once complete, so a reader never sees half a
+// file, and a failed or aborted upload leaves nothing but is cleaned up at once.
+import { randomBytes } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { assertStorageKey, type FileStorage } from './storage.ts';
+
+/** Suffix of files still being written; an operator may delete stale ones (older than a day). */
+export const PARTIAL_SUFFIX = '.part';
+
+export function createLocalStorage(uploadDir: string): FileStorage {
+  const root = resolve(uploadDir);
+  const pathOf = (key: string) => {
+    assertStorageKey(key);
+    return join(root, key);
+  };
+
+  return {
+    kind: 'local',
+
+    async put(key, body) {
+      const target = pathOf(key);
+      await mkdir(dirname(target), { recursive: true, mode: 0o700 });
+      const partial = `${target}.${randomBytes(6).toString('hex')}${PARTIAL_SUFFIX}`;
+      try {
+        // 'wx': never overwrite; flush: on disk before the rename makes it visible.
+        await pipeline(body, createWriteStream(partial, { flags: 'wx', mode: 0o600, flush: true }));
+        await rename(partial, target);
+      } catch (error) {
+        await rm(partial, { force: true });
+        throw error;
+      }
+    },
+
+    async get(key) {
+      const path = pathOf(key);
+      try {
+        const info = await stat(path);
+        return { body: createReadStream(path), size: info.size };
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        throw error;
+      }
+    },
+
+    async delete(key) {
+      await rm(pathOf(key), { force: true });
+    },
+  };
+}
+

@@ -1,0 +1,57 @@
+// Where uploaded files live. The service only ever sees this interface: a
+// folder on local disk by default (outside the web root), or an
+// S3-compatible bucket when S3_BUCKET is set. Keys are made here, from random
+// bytes: never from anything the client sent (file names stay in the database).
+import { randomBytes } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import type { AppConfig } from '../../config.ts';
+import { createLocalStorage } from './storage-local.ts';
+import { createS3Storage } from './storage-s3.ts';
+
+export interface StoredObject {
+  body: Readable;
+  /** Bytes, when the store knows it up front. */
+  size: number | null;
+}
+
+export interface FileStorage {
+  readonly kind: 'local' | 's3';
+  /**
+   * Stores the whole stream under `key`. Resolves once the object is
+   * complete and visible; on any error (including one thrown by the stream,
+   * e.g. a size limit) nothing is left under `key` and the error is rethrown.
+   */
+  put(key: string, body: Readable, meta: { contentType: string }): Promise<void>;
+  /** The object, or null when there is none. */
+  get(key: string): Promise<StoredObject | null>;
+  /** Removes the object; removing a missing one is not an error. */
+  delete(key: string): Promise<void>;
+}
+
+/** Keys look like materials/3f/3f9c…(32 hex): random, sharded by their first byte. */
+export const STORAGE_KEY_PATTERN = /^materials\/[0-9a-f]{2}\/[0-9a-f]{32}$/;
+
+export function newStorageKey(): string {
+  const hex = randomBytes(16).toString('hex');
+  return `materials/${hex.slice(0, 2)}/${hex}`;
+}
+
+export function assertStorageKey(key: string): void {
+  if (!STORAGE_KEY_PATTERN.test(key)) throw new Error(`invalid storage key: ${JSON.stringify(key)}`);
+}
+
+export function createFileStorage(config: Pick<AppConfig, 'UPLOAD_DIR' | 'S3_BUCKET' | 'S3_ENDPOINT' | 'S3_REGION' | 'S3_ACCESS_KEY_ID' | 'S3_SECRET_ACCESS_KEY'>): FileStorage {
+  if (config.S3_BUCKET) {
+    if (!config.S3_ACCESS_KEY_ID || !config.S3_SECRET_ACCESS_KEY) {
+      throw new Error('S3_BUCKET is set: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are needed too');
+    }
+    return createS3Storage({
+      bucket: config.S3_BUCKET,
+      endpoint: config.S3_ENDPOINT ?? `https://s3.${config.S3_REGION}.amazonaws.com`,
+      region: config.S3_REGION,
+      accessKeyId: config.S3_ACCESS_KEY_ID,
+      secretAccessKey: config.S3_SECRET_ACCESS_KEY,
+    });
+  }
+  return createLocalStorage(config.UPLOAD_DIR);
+}
