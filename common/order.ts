@@ -61,6 +61,7 @@ export const ORDER_EVENTS = {
   payment_create: '发起支付',
   pay: '支付成功',
   departure_date_update: '修改出发日期',
+  payment_refund_due: '重复支付，待退款',
 } as const;
 
 export type OrderActor = 'customer' | 'operator' | 'system';

@@ -19,7 +19,17 @@ import { accountOperations } from './modules/account/account.routes.ts';
 import { createMailer, type Mailer } from './modules/notification/mailer.ts';
 import { startOrderExpiry } from './modules/order/expiry.ts';
 import { orderOperations } from './modules/order/order.routes.ts';
+import { createMaterialModule } from './modules/material/material.routes.ts';
+import { interviewOperations } from './modules/interview/interview.routes.ts';
+import { createInterviewService } from './modules/interview/interview.service.ts';
+import { addressOperations } from './modules/address/address.routes.ts';
+import { createAddressService } from './modules/address/address.service.ts';
+import { insuranceOperations } from './modules/insurance/insurance.routes.ts';
+import { createInsuranceService } from './modules/insurance/insurance.service.ts';
+import { confirmOperations } from './modules/order/confirm.routes.ts';
+import { createOrderConfirm } from './modules/order/confirm.ts';
 import { createOrderService, type OrderService } from './modules/order/order.service.ts';
+import { installPayments } from './modules/payment/payment.module.ts';
 import { locateProvince } from './modules/system/ip-location.ts';
 import { createRateLimiter } from './platform/rate-limit.ts';
 import { catalogueOperations, materialEmailOperation } from './modules/catalogue/catalogue.routes.ts';
@@ -130,6 +140,12 @@ export async function buildApp({ config, database, pages, now = Date.now, mailer
     mailer.close();
   });
 
+  // Payments: the provider's pages and notification endpoint live outside the signed /www scope.
+  const payments = await installPayments(app, { config, db: database.db, now });
+
+  // Uploaded materials: JSON calls and the multipart upload in /www, stored files under /files/material/.
+  const materials = createMaterialModule({ db: database.db, config, now, log: app.log });
+
   await app.register(async (api) => {
     api.addHook('onRequest', async (request) => {
       await verifySignature(request);
@@ -146,13 +162,21 @@ export async function buildApp({ config, database, pages, now = Date.now, mailer
       materialEmailOperation({ service: services.catalogue, mailer, rateLimiter, siteUrl: config.PUBLIC_SITE_URL, now }),
       ...systemOperations({ miniProgramLinkBase: config.MINI_PROGRAM_LINK_BASE, rateLimiter, now }),
       ...orderOperations(services.order),
+      ...materials.operations,
+      ...payments.operations,
+      ...interviewOperations(createInterviewService(database.db, { now })),
+      ...addressOperations(createAddressService(database.db, { now })),
+      ...insuranceOperations(createInsuranceService(database.db)),
+      ...confirmOperations(createOrderConfirm(database.db, { now })),
     ];
     for (const operation of operations) {
       registerOperation(api, operation);
     }
+    await api.register(materials.uploadRoutes);
   });
 
   registerAddressLibraryFile(app);
+  materials.registerFileRoutes(app, (token) => services.account.authenticate(token));
 
   if (pages) {
     // Country flags from the flag-icons package (SVG, 4x3 and 1x1).

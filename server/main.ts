@@ -9,6 +9,8 @@ import { openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { seedCatalogue } from './db/seed/catalogue/index.ts';
 import { seedDemoAccounts } from './db/seed/demo-accounts.ts';
+import { seedNationalDays } from './db/seed/national-days.ts';
+import { seedInsurancePlans } from './db/seed/insurance-plans.ts';
 
 async function main() {
   let config;
@@ -42,7 +44,12 @@ async function main() {
     if (created > 0) app.log.info({ created }, 'demo accounts seeded');
     const catalogue = await seedCatalogue(database.db, Date.now());
     if (catalogue.countries > 0) app.log.info(catalogue, 'demo catalogue seeded');
+    const plans = await seedInsurancePlans(database.db);
+    if (plans > 0) app.log.info({ plans }, 'demo insurance plans seeded');
   }
+  // Every environment: consulate closing days of the countries present (adds only for countries without any).
+  const nationalDays = await seedNationalDays(database.db);
+  if (nationalDays > 0) app.log.info({ nationalDays }, 'national days seeded');
 
   const shutdown = async (signal: string) => {
     app.log.info({ signal }, 'shutting down');

@@ -6,6 +6,7 @@ import * as catalogue from './migrations/2026-11-21-002-catalogue.ts';
 import * as rateLimit from './migrations/2026-11-21-003-rate-limit.ts';
 import * as orders from './migrations/2026-11-21-004-orders.ts';
 import * as ordering from './migrations/2026-11-21-005-ordering.ts';
+import * as paymentSandbox from './migrations/2026-11-21-006-payment-sandbox.ts';
 
 const migrations: Record<string, Migration> = {
   '2026-11-21-001-accounts': accounts,
@@ -13,6 +14,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-21-003-rate-limit': rateLimit,
   '2026-11-21-004-orders': orders,
   '2026-11-21-005-ordering': ordering,
+  '2026-11-21-006-payment-sandbox': paymentSandbox,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -235,3 +235,22 @@ describe('the departure warning counts China working days', () => {
     }
   });
 });
+
+describe('expiry waits for a pending payment to be settled', () => {
+  it('does not cancel an order whose payment may still have been paid in time; does once the payment is closed', async () => {
+    const id = await draft(alice);
+    await ctx.t.db.updateTable('user_order').set({ status: 'pending_payment' }).where('user_order_id', '=', id).execute();
+    await ctx.t.db
+      .insertInto('payment')
+      .values({ user_order_id: id, out_trade_no: `E${id}`, provider: 'sandbox', channel: 'alipay', amount: 100, status: 'pending', code_url: 'http://x', account_id: alice.accountId, created_at: T0, expires_at: T0 + 900_000 })
+      .execute();
+    ctx.t.clock.now = T0 + 25 * 3_600_000;
+    try {
+      expect((await ctx.service.detail(alice, id)).status).toBe('pending_payment');
+      await ctx.t.db.updateTable('payment').set({ status: 'closed' }).where('out_trade_no', '=', `E${id}`).execute();
+      expect((await ctx.service.detail(alice, id)).status).toBe('cancelled');
+    } finally {
+      ctx.t.clock.now = T0;
+    }
+  });
+});

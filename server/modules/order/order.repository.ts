@@ -289,7 +289,11 @@ export function createOrderRepository(db: Kysely<Database>) {
         .selectFrom('user_order')
         .select(['user_order_id', 'status', 'version', 'expires_at'])
         .where('status', 'in', [...UNPAID_STATUSES])
-        .where('expires_at', '<=', at);
+        .where('expires_at', '<=', at)
+        // A payment still pending may have been paid in time: the payment
+        // module settles it with the provider first (every minute, and on
+        // every payment read), then the order is paid or free to expire.
+        .where((eb) => eb.not(eb.exists(eb.selectFrom('payment').select('payment.payment_id').whereRef('payment.user_order_id', '=', 'user_order.user_order_id').where('payment.status', '=', 'pending'))));
       if (scope.enterpriseId !== undefined) query = query.where('enterprise_id', '=', scope.enterpriseId);
       if (scope.userOrderId !== undefined) query = query.where('user_order_id', '=', scope.userOrderId);
       return query.orderBy('expires_at').orderBy('user_order_id').limit(limit).execute();

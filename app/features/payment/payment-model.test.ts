@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import type { PaymentQueryResult } from '../../../common/payment';
+import { countdownText, verdictOf } from './payment-model';
+
+const base: PaymentQueryResult = {
+  user_order_id: 7,
+  order_status: 'pending_payment',
+  order_status_label: '待支付',
+  step: null,
+  order_paid: false,
+  paid_at: null,
+  payment: {
+    out_trade_no: 'YQ1',
+    channel: 'wechat',
+    channel_label: '微信支付',
+    amount: 35_900,
+    status: 'pending',
+    status_label: '待支付',
+    created_at: 0,
+    paid_at: null,
+    expires_at: 900_000,
+  },
+};
+
+describe('payment dialog model', () => {
+  it('counts down in mm:ss, rounding up, never below zero', () => {
+    expect(countdownText(15 * 60_000)).toBe('15:00');
+    expect(countdownText(61_001)).toBe('01:02');
+    expect(countdownText(1)).toBe('00:01');
+    expect(countdownText(0)).toBe('00:00');
+    expect(countdownText(-5_000)).toBe('00:00');
+  });
+
+  it('moves on once the order is paid, by this payment or another', () => {
+    expect(verdictOf({ ...base, order_status: 'processing', order_paid: true, payment: { ...base.payment!, status: 'paid' } })).toEqual({ kind: 'paid' });
+    // This code was refunded because another payment paid the order first: still paid.
+    expect(verdictOf({ ...base, order_status: 'processing', order_paid: true, payment: { ...base.payment!, status: 'refund_pending' } })).toEqual({ kind: 'paid' });
+  });
+
+  it('keeps waiting on a pending code, and notices a closed one', () => {
+    expect(verdictOf(base)).toEqual({ kind: 'waiting', closed: false });
+    expect(verdictOf({ ...base, payment: { ...base.payment!, status: 'closed' } })).toEqual({ kind: 'waiting', closed: true });
+  });
+
+  it('stops on a cancelled order, and says the money goes back when it arrived anyway', () => {
+    expect(verdictOf({ ...base, order_status: 'cancelled', order_status_label: '已取消' }).kind).toBe('stopped');
+    const refund = verdictOf({ ...base, order_status: 'cancelled', payment: { ...base.payment!, status: 'refund_pending' } });
+    expect(refund.kind).toBe('refund');
+  });
+});

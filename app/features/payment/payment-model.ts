@@ -1,0 +1,34 @@
+// Pure rules of the payment dialog (no React): the countdown text and what a
+// payment_query answer means for the dialog.
+import type { PaymentQueryResult } from '../../../common/payment';
+
+/** Milliseconds left → 'mm:ss' (rounded up, so it never shows 00:00 while time is left). */
+export function countdownText(msLeft: number): string {
+  const seconds = Math.max(0, Math.ceil(msLeft / 1000));
+  const mm = Math.floor(seconds / 60);
+  const ss = seconds % 60;
+  return `${String(mm).padStart(2, '0')}:${String(ss).padStart(2, '0')}`;
+}
+
+export type QueryVerdict =
+  | { kind: 'paid' }
+  /** Still waiting for the money (or the code expired: 'closed'). */
+  | { kind: 'waiting'; closed: boolean }
+  /** The money arrived but cannot be used for this order; it goes back. */
+  | { kind: 'refund'; message: string }
+  | { kind: 'stopped'; message: string };
+
+export function verdictOf(result: PaymentQueryResult): QueryVerdict {
+  if (result.order_paid) return { kind: 'paid' };
+  if (result.payment?.status === 'refund_pending') {
+    return { kind: 'refund', message: '订单已关闭，本次付款将原路退回，请留意退款通知或联系客服。' };
+  }
+  if (result.order_status === 'cancelled') return { kind: 'stopped', message: '订单已取消，无法继续支付。' };
+  if (result.order_status !== 'pending_payment') return { kind: 'stopped', message: `订单当前状态为“${result.order_status_label}”，无需支付。` };
+  return { kind: 'waiting', closed: result.payment?.status === 'closed' };
+}
+
+export const CHANNEL_HINTS = {
+  wechat: '打开微信，使用“扫一扫”完成付款',
+  alipay: '打开支付宝，使用“扫一扫”完成付款',
+} as const;

@@ -1,0 +1,116 @@
+// The payment dialog's conversation with the server: create (or reuse) the
+// QR code of a channel, poll payment_query every 2 s while the dialog is
+// open and the code is live, ask once more at once on '我已支付' or when the
+// code runs out. Everything stops when the dialog closes or unmounts.
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { ErrorCode } from '../../../common/error-codes';
+import type { PaymentChannel } from '../../../common/ordering';
+import { PAYMENT_LIMITS, type PaymentCreateResult, type PaymentQueryResult } from '../../../common/payment';
+import { ApiError, apiRequest } from '../../lib/api-client';
+import { verdictOf } from './payment-model';
+
+export type PaymentPhase =
+  | { kind: 'creating' }
+  | { kind: 'waiting'; payment: PaymentCreateResult }
+  | { kind: 'expired'; payment: PaymentCreateResult }
+  | { kind: 'paid' }
+  | { kind: 'refund'; message: string }
+  | { kind: 'stopped'; message: string }
+  | { kind: 'failed'; message: string };
+
+/** Answers of payment_create after which there is nothing to pay. */
+const STOPPING = new Set<number>([ErrorCode.PAYMENT_ORDER_EXPIRED, ErrorCode.ORDER_ALREADY_CANCELLED, ErrorCode.PAYMENT_ORDER_NOT_PAYABLE, ErrorCode.ORDER_NOT_FOUND, ErrorCode.PAYMENT_AMOUNT_INVALID]);
+
+export function usePayment(userOrderId: number, open: boolean) {
+  const [channel, setChannel] = useState<PaymentChannel>('wechat');
+  const [phase, setPhase] = useState<PaymentPhase>({ kind: 'creating' });
+  const [checking, setChecking] = useState(false);
+  const [attempt, setAttempt] = useState(0);
+  const controller = useRef<AbortController | null>(null);
+
+  // (Re)create when the dialog opens, the channel changes or the code is refreshed.
+  useEffect(() => {
+    if (!open) return;
+    const abort = new AbortController();
+    controller.current = abort;
+    setPhase({ kind: 'creating' });
+    apiRequest<PaymentCreateResult>('/www/payment/payment_create', { user_order_id: userOrderId, channel }, { signal: abort.signal, toast: false })
+      .then((payment) => {
+        if (!abort.signal.aborted) setPhase({ kind: 'waiting', payment });
+      })
+      .catch((error: unknown) => {
+        if (abort.signal.aborted) return;
+        if (error instanceof ApiError && error.ret === ErrorCode.PAYMENT_ORDER_PAID) setPhase({ kind: 'paid' });
+        else if (error instanceof ApiError && STOPPING.has(error.ret)) setPhase({ kind: 'stopped', message: error.message });
+        else setPhase({ kind: 'failed', message: error instanceof ApiError ? error.message : '请求错误' });
+      });
+    return () => abort.abort();
+  }, [open, userOrderId, channel, attempt]);
+
+  const outTradeNo = phase.kind === 'waiting' || phase.kind === 'expired' ? phase.payment.out_trade_no : null;
+
+  /** One payment_query; applies its verdict. Returns whether the order is paid. */
+  const check = useCallback(
+    async (signal?: AbortSignal): Promise<boolean> => {
+      if (!outTradeNo) return false;
+      const result = await apiRequest<PaymentQueryResult>('/www/payment/payment_query', { user_order_id: userOrderId, out_trade_no: outTradeNo }, { toast: false, signal });
+      if (signal?.aborted) return false;
+      const verdict = verdictOf(result);
+      if (verdict.kind === 'paid') setPhase({ kind: 'paid' });
+      else if (verdict.kind === 'refund' || verdict.kind === 'stopped') setPhase(verdict);
+      else if (verdict.closed) setPhase((current) => (current.kind === 'waiting' ? { kind: 'expired', payment: current.payment } : current));
+      return verdict.kind === 'paid';
+    },
+    [userOrderId, outTradeNo],
+  );
+
+  // Polling while a live code is shown.
+  const waiting = open && phase.kind === 'waiting';
+  useEffect(() => {
+    if (!waiting) return;
+    const abort = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const tick = () => {
+      check(abort.signal)
+        .catch(() => {}) // a failed poll is simply retried on the next tick
+        .finally(() => {
+          if (!abort.signal.aborted) timer = setTimeout(tick, PAYMENT_LIMITS.pollIntervalMs);
+        });
+    };
+    timer = setTimeout(tick, PAYMENT_LIMITS.pollIntervalMs);
+    return () => {
+      abort.abort();
+      clearTimeout(timer);
+    };
+  }, [waiting, check]);
+
+  /** '我已支付' (the fallback): ask now. */
+  const checkNow = useCallback(async (): Promise<boolean> => {
+    setChecking(true);
+    try {
+      return await check();
+    } catch {
+      return false;
+    } finally {
+      setChecking(false);
+    }
+  }, [check]);
+
+  /** The countdown reached zero: the server closes the code (or finds it paid just in time). */
+  const expire = useCallback(() => {
+    setPhase((current) => (current.kind === 'waiting' ? { kind: 'expired', payment: current.payment } : current));
+    check().catch(() => {});
+  }, [check]);
+
+  return {
+    channel,
+    phase,
+    checking,
+    chooseChannel: (next: PaymentChannel) => {
+      if (next !== channel) setChannel(next);
+    },
+    refresh: () => setAttempt((n) => n + 1),
+    checkNow,
+    expire,
+  };
+}

@@ -1,0 +1,100 @@
+// Payment queries: our payment rows, the provider's notifications as
+// received, and what the payment module reads of an order. Booking the money
+// (the one transaction that marks a payment and its order paid) is in
+// settlement.ts.
+import type { Insertable, Kysely, Selectable } from 'kysely';
+import type { Database, PaymentNotificationTable, PaymentTable } from '../../db/schema.ts';
+
+export type PaymentRow = Selectable<PaymentTable>;
+
+const ORDER_COLUMNS = ['user_order_id', 'enterprise_id', 'status', 'step', 'total_amount', 'expires_at', 'product_title', 'paid_at', 'version'] as const;
+
+export function createPaymentRepository(db: Kysely<Database>) {
+  const payments = () => db.selectFrom('payment').selectAll();
+
+  return {
+    /** One order of one enterprise; another enterprise's order is simply not found. */
+    findOrder(enterpriseId: number, userOrderId: number) {
+      return db.selectFrom('user_order').select(ORDER_COLUMNS).where('user_order_id', '=', userOrderId).where('enterprise_id', '=', enterpriseId).executeTakeFirst();
+    },
+
+    /** The event that cancelled the order (expire or cancel), if it is cancelled. */
+    cancellation(userOrderId: number) {
+      return db
+        .selectFrom('order_event')
+        .select(['event', 'from_status', 'created_at'])
+        .where('user_order_id', '=', userOrderId)
+        .where('to_status', '=', 'cancelled')
+        .orderBy('event_id', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+    },
+
+    byTradeNo(outTradeNo: string) {
+      return payments().where('out_trade_no', '=', outTradeNo).executeTakeFirst();
+    },
+
+    ofOrder(userOrderId: number, outTradeNo: string) {
+      return payments().where('user_order_id', '=', userOrderId).where('out_trade_no', '=', outTradeNo).executeTakeFirst();
+    },
+
+    latest(userOrderId: number) {
+      return payments().where('user_order_id', '=', userOrderId).orderBy('payment_id', 'desc').limit(1).executeTakeFirst();
+    },
+
+    pending(userOrderId: number) {
+      return payments().where('user_order_id', '=', userOrderId).where('status', '=', 'pending').orderBy('payment_id').execute();
+    },
+
+    /** A pending QR code of this channel and amount that still has `validAfter` to live. */
+    reusable(userOrderId: number, channel: string, amount: number, validAfter: number) {
+      return payments()
+        .where('user_order_id', '=', userOrderId)
+        .where('status', '=', 'pending')
+        .where('channel', '=', channel)
+        .where('amount', '=', amount)
+        .where('expires_at', '>', validAfter)
+        .orderBy('payment_id', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+    },
+
+    /** The payment and its 'payment_create' event, together. */
+    insert(payment: Insertable<PaymentTable>, event: { actor_id: number; order_status: string }) {
+      return db.transaction().execute(async (trx) => {
+        await trx.insertInto('payment').values(payment).execute();
+        await trx
+          .insertInto('order_event')
+          .values({
+            user_order_id: payment.user_order_id,
+            actor: 'customer',
+            actor_id: event.actor_id,
+            event: 'payment_create',
+            from_status: event.order_status,
+            to_status: event.order_status,
+            detail: JSON.stringify({ out_trade_no: payment.out_trade_no, channel: payment.channel, amount: payment.amount, expires_at: payment.expires_at }),
+            created_at: payment.created_at,
+          })
+          .execute();
+      });
+    },
+
+    /** pending → closed; false when it was paid (or closed) meanwhile. */
+    async close(paymentId: number): Promise<boolean> {
+      const result = await db.updateTable('payment').set({ status: 'closed' }).where('payment_id', '=', paymentId).where('status', '=', 'pending').executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+
+    /** Pending payments past their expiry: the provider knows by now whether they were paid. */
+    duePending(at: number, limit: number) {
+      return payments().where('status', '=', 'pending').where('expires_at', '<=', at).orderBy('expires_at').orderBy('payment_id').limit(limit).execute();
+    },
+
+    recordNotification(row: Insertable<PaymentNotificationTable>) {
+      return db.insertInto('payment_notification').values(row).execute();
+    },
+  };
+}
+
+export type PaymentRepository = ReturnType<typeof createPaymentRepository>;
+export type PayableOrder = NonNullable<Awaited<ReturnType<PaymentRepository['findOrder']>>>;

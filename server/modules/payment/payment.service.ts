@@ -1,0 +1,316 @@
+// Payments: a QR code for an order (payment_create), the dialog's question
+// "paid yet?" (payment_query, which asks the provider itself when our
+// payment is still pending — the fallback for a late or lost notification),
+// the provider's notification, and a sweep that settles expired pending
+// payments with the provider. Rules: docs/order-rules.md, "Payment".
+import { randomBytes } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import QRCode from 'qrcode';
+import { ErrorCode } from '../../../common/error-codes.ts';
+import { type OrderStatus, type OrderStep, UNPAID_STATUSES, statusLabel } from '../../../common/order.ts';
+import type { PaymentChannel } from '../../../common/ordering.ts';
+import {
+  PAYMENT_LIMITS,
+  type PaymentCreateResult,
+  type PaymentQueryResult,
+  type PaymentState,
+  channelLabel,
+  isPaymentChannel,
+  paymentStatusLabel,
+} from '../../../common/payment.ts';
+import type { Database } from '../../db/schema.ts';
+import { AppError } from '../../platform/errors.ts';
+import { expireUnpaidOrders } from '../order/expiry.ts';
+import { type PayableOrder, type PaymentRepository, type PaymentRow, createPaymentRepository } from './payment.repository.ts';
+import type { HeaderBag, NotificationAnswer, PaymentProvider } from './provider.ts';
+import { type SettleResult, type SettleSource, settlePayment } from './settlement.ts';
+
+export interface PaymentCustomer {
+  accountId: number;
+  enterpriseId: number;
+}
+
+export interface PaymentServiceDeps {
+  provider: PaymentProvider;
+  now: () => number;
+  log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
+}
+
+/** Longest description the providers take (WeChat Pay: 127 characters). */
+const DESCRIPTION_MAX = 100;
+
+/** YQ + China date-time + 12 hex: 28 characters, unguessable (the pay page is addressed by it). */
+function newOutTradeNo(at: number): string {
+  const stamp = new Date(at + 8 * 3_600_000).toISOString().replace(/\D/g, '').slice(0, 14);
+  return `YQ${stamp}${randomBytes(6).toString('hex').toUpperCase()}`;
+}
+
+export function paymentState(row: PaymentRow): PaymentState {
+  return {
+    out_trade_no: row.out_trade_no,
+    channel: row.channel as PaymentChannel,
+    channel_label: channelLabel(row.channel),
+    amount: row.amount,
+    status: row.status as PaymentState['status'],
+    status_label: paymentStatusLabel(row.status),
+    created_at: row.created_at,
+    paid_at: row.paid_at,
+    expires_at: row.expires_at,
+  };
+}
+
+export function createPaymentService(db: Kysely<Database>, deps: PaymentServiceDeps) {
+  const repo: PaymentRepository = createPaymentRepository(db);
+  const { provider, now, log } = deps;
+
+  function settle(input: Parameters<typeof settlePayment>[1]): Promise<SettleResult> {
+    return settlePayment(db, input, now());
+  }
+
+  /**
+   * Brings one pending payment up to date with the provider: money taken →
+   * settled (like a notification); expired and unpaid → closed there and
+   * here. A provider that cannot be reached changes nothing (asked again later).
+   */
+  async function reconcile(payment: PaymentRow, source: SettleSource): Promise<void> {
+    if (payment.status !== 'pending') return;
+    let trade;
+    try {
+      trade = await provider.queryTrade(payment.out_trade_no);
+      if (trade?.status === 'NOTPAY' && payment.expires_at <= now()) trade = await provider.closeTrade(payment.out_trade_no);
+    } catch (error) {
+      log.warn({ err: error, outTradeNo: payment.out_trade_no }, 'payment query failed');
+      return;
+    }
+    if (trade?.status === 'SUCCESS') {
+      const result = await settle({
+        out_trade_no: payment.out_trade_no,
+        provider_trade_no: trade.provider_trade_no,
+        amount: trade.amount,
+        paid_at: trade.paid_at ?? now(),
+        source,
+      });
+      if (result.outcome === 'amount_mismatch') log.error({ outTradeNo: payment.out_trade_no, amount: trade.amount, expected: payment.amount }, 'provider reports another amount');
+    } else if (trade?.status === 'CLOSED' || (trade === null && payment.expires_at <= now())) {
+      await repo.close(payment.payment_id);
+    }
+  }
+
+  /** Closes a pending payment with the provider (and here); one paid meanwhile is booked instead. */
+  async function closeWithProvider(payment: PaymentRow): Promise<void> {
+    let trade;
+    try {
+      trade = await provider.closeTrade(payment.out_trade_no);
+    } catch (error) {
+      // Unknown outcome: stays pending here; the reconciliation sweep asks again.
+      log.warn({ err: error, outTradeNo: payment.out_trade_no }, 'payment close failed');
+      return;
+    }
+    if (trade?.status === 'SUCCESS') {
+      await settle({ out_trade_no: payment.out_trade_no, provider_trade_no: trade.provider_trade_no, amount: trade.amount, paid_at: trade.paid_at ?? now(), source: 'close' });
+    } else {
+      await repo.close(payment.payment_id);
+    }
+  }
+
+  /**
+   * Settles the order's pending payments with the provider. Run right before
+   * an unpaid order is expired: none of its payments outlives the order, so
+   * the provider's answer is final and money paid in time is booked instead
+   * of refunded.
+   */
+  async function reconcileOrder(userOrderId: number): Promise<void> {
+    for (const payment of await repo.pending(userOrderId)) await reconcile(payment, 'expiry');
+  }
+
+  async function findOrder(customer: PaymentCustomer, userOrderId: number): Promise<PayableOrder> {
+    const order = await repo.findOrder(customer.enterpriseId, userOrderId);
+    if (!order) throw new AppError(ErrorCode.ORDER_NOT_FOUND);
+    return order;
+  }
+
+  /**
+   * The order as it stands now: an unpaid order whose time is up is expired
+   * first — after its pending payments were settled with the provider.
+   */
+  async function currentOrder(customer: PaymentCustomer, userOrderId: number, at: number): Promise<PayableOrder> {
+    let order = await findOrder(customer, userOrderId);
+    if (UNPAID_STATUSES.includes(order.status as OrderStatus) && order.expires_at !== null && order.expires_at <= at) {
+      await reconcileOrder(userOrderId);
+      await expireUnpaidOrders(db, at, { userOrderId });
+      order = await findOrder(customer, userOrderId);
+    }
+    return order;
+  }
+
+  /** Throws the reason an order cannot be paid now. */
+  async function assertPayable(order: PayableOrder): Promise<void> {
+    switch (order.status) {
+      case 'pending_payment':
+        if (order.total_amount <= 0) throw new AppError(ErrorCode.PAYMENT_AMOUNT_INVALID);
+        return;
+      case 'draft':
+        throw new AppError(ErrorCode.PAYMENT_ORDER_NOT_PAYABLE, '订单尚未确认，请先确认订单再支付');
+      case 'processing':
+      case 'completed':
+        throw new AppError(ErrorCode.PAYMENT_ORDER_PAID);
+      case 'cancelled': {
+        const cancellation = await repo.cancellation(order.user_order_id);
+        throw new AppError(cancellation?.event === 'expire' ? ErrorCode.PAYMENT_ORDER_EXPIRED : ErrorCode.ORDER_ALREADY_CANCELLED);
+      }
+      default:
+        throw new AppError(ErrorCode.PAYMENT_ORDER_NOT_PAYABLE);
+    }
+  }
+
+  async function created(row: PaymentRow, reused: boolean): Promise<PaymentCreateResult> {
+    const qrcode = await QRCode.toDataURL(row.code_url, { errorCorrectionLevel: 'M', margin: 2, width: 240 });
+    return { ...paymentState(row), code_url: row.code_url, qrcode, provider: row.provider, reused };
+  }
+
+  return {
+    async create(customer: PaymentCustomer, input: { user_order_id: number; channel: string }): Promise<PaymentCreateResult> {
+      if (!isPaymentChannel(input.channel)) throw new AppError(ErrorCode.PAYMENT_CHANNEL_INVALID);
+      const channel = input.channel;
+      const at = now();
+      const order = await currentOrder(customer, input.user_order_id, at);
+      await assertPayable(order);
+
+      const reusable = await repo.reusable(order.user_order_id, channel, order.total_amount, at + PAYMENT_LIMITS.reuseMarginMs);
+      if (reusable) return created(reusable, true);
+
+      // A QR code for an old total (the order changed since) must not be paid:
+      // close it with the provider. One that was paid meanwhile is booked instead.
+      // (A valid QR code of the other channel stays: paying both is refunded.)
+      for (const stale of await repo.pending(order.user_order_id)) {
+        if (stale.amount === order.total_amount && stale.expires_at > at) continue;
+        await closeWithProvider(stale);
+      }
+      const after = await findOrder(customer, order.user_order_id);
+      await assertPayable(after);
+
+      const outTradeNo = newOutTradeNo(at);
+      // Never payable after the order itself expires.
+      const expiresAt = Math.min(at + PAYMENT_LIMITS.qrTtlMs, order.expires_at ?? at + PAYMENT_LIMITS.qrTtlMs);
+      let codeUrl: string;
+      try {
+        ({ code_url: codeUrl } = await provider.createTrade({
+          out_trade_no: outTradeNo,
+          amount: order.total_amount,
+          channel,
+          description: `易签通-${order.product_title}`.slice(0, DESCRIPTION_MAX),
+          expires_at: expiresAt,
+        }));
+      } catch (error) {
+        log.error({ err: error, userOrderId: order.user_order_id }, 'payment provider refused the trade');
+        throw new AppError(ErrorCode.PAYMENT_PROVIDER_UNAVAILABLE);
+      }
+      const row = {
+        user_order_id: order.user_order_id,
+        out_trade_no: outTradeNo,
+        provider: provider.name,
+        channel,
+        amount: order.total_amount,
+        status: 'pending',
+        provider_trade_no: null,
+        code_url: codeUrl,
+        account_id: customer.accountId,
+        created_at: at,
+        expires_at: expiresAt,
+        paid_at: null,
+      };
+      await repo.insert(row, { actor_id: customer.accountId, order_status: order.status });
+      const stored = await repo.byTradeNo(outTradeNo);
+      return created(stored!, false);
+    },
+
+    async query(customer: PaymentCustomer, input: { user_order_id: number; out_trade_no?: string | null }): Promise<PaymentQueryResult> {
+      const order = await findOrder(customer, input.user_order_id);
+      let payment = input.out_trade_no ? await repo.ofOrder(order.user_order_id, input.out_trade_no) : await repo.latest(order.user_order_id);
+      if (input.out_trade_no && !payment) throw new AppError(ErrorCode.PAYMENT_NOT_FOUND);
+      // The fallback: our payment is still pending, so ask the provider.
+      if (payment?.status === 'pending') await reconcile(payment, 'query');
+      const current = await currentOrder(customer, order.user_order_id, now());
+      if (payment) payment = await repo.byTradeNo(payment.out_trade_no);
+      return {
+        user_order_id: current.user_order_id,
+        order_status: current.status as OrderStatus,
+        order_status_label: statusLabel(current.status),
+        step: current.step as OrderStep | null,
+        order_paid: current.paid_at !== null && !UNPAID_STATUSES.includes(current.status as OrderStatus) && current.status !== 'cancelled',
+        paid_at: current.paid_at,
+        payment: payment ? paymentState(payment) : null,
+      };
+    },
+
+    /**
+     * The provider's notification: verified, recorded, booked through the
+     * same settlement as the query fallback, and answered in the provider's
+     * format (success stops its resending).
+     */
+    async notify(rawBody: string, headers: HeaderBag): Promise<NotificationAnswer> {
+      const receivedAt = now();
+      const record = (row: { notify_id: string | null; out_trade_no: string | null; signature_valid: boolean; outcome: string }) =>
+        repo
+          .recordNotification({ provider: provider.name, body: rawBody.slice(0, 10_000), received_at: receivedAt, ...row, signature_valid: row.signature_valid ? 1 : 0 })
+          .catch((error: unknown) => log.error({ err: error }, 'payment notification not recorded'));
+
+      const parsed = provider.parseNotification(rawBody, headers);
+      if (!parsed.ok) {
+        log.warn({ reason: parsed.reason, outTradeNo: parsed.out_trade_no }, 'payment notification refused');
+        await record({ notify_id: parsed.notify_id, out_trade_no: parsed.out_trade_no, signature_valid: parsed.reason !== 'bad_signature', outcome: parsed.reason });
+        return parsed.reason === 'bad_signature'
+          ? provider.answer({ success: false, status: 401, message: '签名错误' })
+          : provider.answer({ success: false, status: 400, message: '通知格式错误' });
+      }
+      const notification = parsed.notification;
+      const base = { notify_id: notification.notify_id, out_trade_no: notification.out_trade_no, signature_valid: true };
+      // Only money that moved is announced; anything else is acknowledged and ignored.
+      if (notification.trade_state !== 'SUCCESS') {
+        await record({ ...base, outcome: 'ignored' });
+        return provider.answer({ success: true });
+      }
+      let result: SettleResult;
+      try {
+        result = await settle({
+          out_trade_no: notification.out_trade_no,
+          provider_trade_no: notification.provider_trade_no,
+          amount: notification.amount,
+          paid_at: notification.paid_at,
+          source: 'notify',
+        });
+      } catch (error) {
+        log.error({ err: error, outTradeNo: notification.out_trade_no }, 'payment notification failed');
+        await record({ ...base, outcome: 'error' });
+        return provider.answer({ success: false, status: 500, message: '系统繁忙' });
+      }
+      await record({ ...base, outcome: result.outcome });
+      switch (result.outcome) {
+        case 'unknown_trade':
+          log.warn({ outTradeNo: notification.out_trade_no }, 'payment notification for an unknown trade');
+          return provider.answer({ success: false, status: 404, message: '交易不存在' });
+        case 'amount_mismatch':
+          log.error({ outTradeNo: notification.out_trade_no, amount: notification.amount }, 'payment notification amount differs from the payment');
+          return provider.answer({ success: false, status: 400, message: '金额不符' });
+        case 'refund_due':
+          log.warn({ outTradeNo: notification.out_trade_no, reason: result.refund_reason, userOrderId: result.user_order_id }, 'payment to refund');
+          return provider.answer({ success: true });
+        default:
+          return provider.answer({ success: true });
+      }
+    },
+
+    /** For the order expiry: settle the order's payments before cancelling it (see reconcileOrder above). */
+    reconcileOrder,
+
+    /** Settles every pending payment whose time is up with the provider; returns how many were looked at. */
+    async reconcileDue(limit = 100): Promise<number> {
+      const due = await repo.duePending(now(), limit);
+      for (const payment of due) await reconcile(payment, 'sweep');
+      return due.length;
+    },
+  };
+}
+
+export type PaymentService = ReturnType<typeof createPaymentService>;

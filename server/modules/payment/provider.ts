@@ -1,0 +1,81 @@
+// What the payment module needs from a payment company (WeChat Pay / Alipay
+// style): open a trade and get the URL its QR code encodes, ask how a trade
+// stands, close it, and read the company's signed asynchronous notification
+// and answer it the way the company expects. PAYMENT_PROVIDER picks the
+// implementation; only the sandbox exists so far.
+import type { PaymentChannel } from '../../../common/ordering.ts';
+
+/** The provider's trade states (WeChat Pay names). */
+export type TradeStatus = 'NOTPAY' | 'SUCCESS' | 'CLOSED';
+
+export interface CreateTradeInput {
+  /** Our number for the trade (payment.out_trade_no). */
+  out_trade_no: string;
+  /** cents */
+  amount: number;
+  channel: PaymentChannel;
+  /** What the payer's phone shows. */
+  description: string;
+  /** After this instant the provider refuses to take the money. */
+  expires_at: number;
+}
+
+export interface TradeInfo {
+  out_trade_no: string;
+  status: TradeStatus;
+  /** The provider's own number, once paid. */
+  provider_trade_no: string | null;
+  /** cents */
+  amount: number;
+  /** When the money moved (provider's clock), once paid. */
+  paid_at: number | null;
+}
+
+/** A notification whose signature checked out. */
+export interface PaidNotification {
+  /** Same id on every resend of one notification. */
+  notify_id: string;
+  out_trade_no: string;
+  provider_trade_no: string;
+  trade_state: TradeStatus;
+  /** cents */
+  amount: number;
+  paid_at: number;
+}
+
+export type ParsedNotification =
+  | { ok: true; notification: PaidNotification }
+  | {
+      ok: false;
+      /** bad_signature: not from the provider (or replayed too late); malformed: signed but unreadable. */
+      reason: 'bad_signature' | 'malformed';
+      /** Whatever could be read, for the record only (never trusted). */
+      notify_id: string | null;
+      out_trade_no: string | null;
+    };
+
+/** The HTTP answer the provider expects to a notification. */
+export interface NotificationAnswer {
+  status: number;
+  contentType: string;
+  body: string;
+}
+
+export type HeaderBag = Record<string, string | string[] | undefined>;
+
+export interface PaymentProvider {
+  /** Stored in payment.provider and used in the notification path /pay/notify/{name}. */
+  readonly name: string;
+  createTrade(input: CreateTradeInput): Promise<{ code_url: string }>;
+  /** null when the provider has no such trade. */
+  queryTrade(outTradeNo: string): Promise<TradeInfo | null>;
+  /**
+   * Closes an unpaid trade so it can no longer be paid. A trade that was paid
+   * meanwhile stays paid: the answer then says SUCCESS, and the caller must
+   * book the money.
+   */
+  closeTrade(outTradeNo: string): Promise<TradeInfo | null>;
+  parseNotification(rawBody: string, headers: HeaderBag): ParsedNotification;
+  /** success: the provider stops resending; otherwise it retries later. */
+  answer(result: { success: true } | { success: false; status: 400 | 401 | 404 | 500; message: string }): NotificationAnswer;
+}

@@ -1,0 +1,153 @@
+// The sandbox payment provider: plays a payment company at
+// PUBLIC_SITE_URL/sandbox/… so every payment path runs here without a
+// merchant account. createTrade opens a trade in its ledger and hands back
+// the pay page's URL for the QR code; "paying" on that page (confirm) marks
+// the trade paid and sends the signed asynchronous notification; queryTrade
+// and closeTrade read and change the ledger (the company's query and close
+// calls, as plain function calls).
+import { randomInt, randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import { chinaDate } from '../../../common/order.ts';
+import type { Database } from '../../db/schema.ts';
+import type { PaymentProvider, TradeInfo } from './provider.ts';
+import { createSandboxLedger, type SandboxTrade } from './sandbox-ledger.ts';
+import { createSandboxNotifier, type NotifyTransport } from './sandbox-notifier.ts';
+import { verifySandboxSignature } from './sandbox-signature.ts';
+
+export const SANDBOX_PROVIDER = 'sandbox';
+
+export interface SandboxProviderOptions {
+  db: Kysely<Database>;
+  secret: string;
+  /** PUBLIC_SITE_URL: where both the sandbox's pages and our notification endpoint live. */
+  siteUrl: string;
+  notifyDelayMs: number;
+  now: () => number;
+  log: Pick<FastifyBaseLogger, 'info' | 'warn'>;
+  transport?: NotifyTransport;
+  retryDelaysMs?: readonly number[];
+}
+
+export type ConfirmOutcome = { ok: true; alreadyPaid: boolean } | { ok: false; reason: 'not_found' | 'expired' | 'closed' };
+
+const notificationSchema = z.object({
+  notify_id: z.string().min(1).max(64),
+  out_trade_no: z.string().min(1).max(40),
+  provider_trade_no: z.string().min(1).max(64),
+  trade_state: z.enum(['NOTPAY', 'SUCCESS', 'CLOSED']),
+  amount: z.number().int().positive(),
+  paid_at: z.number().int().positive(),
+});
+
+function tradeInfo(trade: SandboxTrade): TradeInfo {
+  return { out_trade_no: trade.out_trade_no, status: trade.state, provider_trade_no: trade.provider_trade_no, amount: trade.amount, paid_at: trade.paid_at };
+}
+
+/** 28 digits like a WeChat Pay transaction id: channel prefix, China date, random digits. */
+function newProviderTradeNo(channel: string, at: number): string {
+  const digits = Array.from({ length: 16 }, () => randomInt(10)).join('');
+  return `${channel === 'alipay' ? '2088' : '4200'}${chinaDate(at).replaceAll('-', '')}${digits}`;
+}
+
+function readField(rawBody: string, field: 'notify_id' | 'out_trade_no'): string | null {
+  try {
+    const value = (JSON.parse(rawBody) as Record<string, unknown>)[field];
+    return typeof value === 'string' ? value.slice(0, 64) : null;
+  } catch {
+    return null;
+  }
+}
+
+export function createSandboxProvider(options: SandboxProviderOptions) {
+  const { db, secret, now } = options;
+  const site = options.siteUrl.replace(/\/+$/, '');
+  const ledger = createSandboxLedger(db);
+  const notifier = createSandboxNotifier({
+    ledger,
+    secret,
+    notifyUrl: `${site}/pay/notify/${SANDBOX_PROVIDER}`,
+    firstDelayMs: options.notifyDelayMs,
+    now,
+    log: options.log,
+    transport: options.transport,
+    retryDelaysMs: options.retryDelaysMs,
+  });
+
+  const provider: PaymentProvider = {
+    name: SANDBOX_PROVIDER,
+
+    async createTrade(input) {
+      await ledger.open({ ...input, created_at: now() });
+      return { code_url: `${site}/sandbox/pay/${encodeURIComponent(input.out_trade_no)}` };
+    },
+
+    async queryTrade(outTradeNo) {
+      const trade = await ledger.find(outTradeNo);
+      return trade ? tradeInfo(trade) : null;
+    },
+
+    async closeTrade(outTradeNo) {
+      await ledger.close(outTradeNo, now());
+      const trade = await ledger.find(outTradeNo);
+      return trade ? tradeInfo(trade) : null;
+    },
+
+    parseNotification(rawBody, headers) {
+      if (!verifySandboxSignature(secret, rawBody, headers, now())) {
+        return { ok: false, reason: 'bad_signature', notify_id: readField(rawBody, 'notify_id'), out_trade_no: readField(rawBody, 'out_trade_no') };
+      }
+      let parsed: ReturnType<typeof notificationSchema.safeParse>;
+      try {
+        parsed = notificationSchema.safeParse(JSON.parse(rawBody));
+      } catch {
+        return { ok: false, reason: 'malformed', notify_id: null, out_trade_no: null };
+      }
+      if (!parsed.success) return { ok: false, reason: 'malformed', notify_id: readField(rawBody, 'notify_id'), out_trade_no: readField(rawBody, 'out_trade_no') };
+      return { ok: true, notification: parsed.data };
+    },
+
+    answer(result) {
+      return result.success
+        ? { status: 200, contentType: 'application/json; charset=utf-8', body: JSON.stringify({ code: 'SUCCESS', message: '成功' }) }
+        : { status: result.status, contentType: 'application/json; charset=utf-8', body: JSON.stringify({ code: 'FAIL', message: result.message }) };
+    },
+  };
+
+  return {
+    provider,
+    ledger,
+    notifier,
+
+    /**
+     * The payer presses 确认支付 on the pay page. Idempotent: a paid trade
+     * stays paid (and its notification is started again only if it never
+     * got through); an expired or closed trade is refused.
+     */
+    async confirm(outTradeNo: string): Promise<ConfirmOutcome> {
+      const at = now();
+      const trade = await ledger.find(outTradeNo);
+      if (!trade) return { ok: false, reason: 'not_found' };
+      if (trade.state === 'NOTPAY') {
+        const paid = await ledger.pay(outTradeNo, { at, provider_trade_no: newProviderTradeNo(trade.channel, at), notify_id: randomUUID() });
+        if (paid) {
+          notifier.start(outTradeNo);
+          return { ok: true, alreadyPaid: false };
+        }
+      }
+      const current = (await ledger.find(outTradeNo))!;
+      if (current.state === 'SUCCESS') {
+        if (current.notify_status === 'failed') notifier.start(outTradeNo);
+        return { ok: true, alreadyPaid: true };
+      }
+      return { ok: false, reason: current.state === 'CLOSED' ? 'closed' : 'expired' };
+    },
+
+    close(): void {
+      notifier.close();
+    },
+  };
+}
+
+export type SandboxProvider = ReturnType<typeof createSandboxProvider>;
