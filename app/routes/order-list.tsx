@@ -1,4 +1,6 @@
-import { PlannedScreen } from '../components/planned-screen';
+// /order/order-list (spec 2.1): status tabs and order cards. The orders are
+// read in the browser with the session's token (app/features/order).
+import { OrderListPage } from '../features/order/order-list-page';
 import { requireUser } from '../lib/require-user';
 import type { Route } from './+types/order-list';
 
@@ -10,5 +12,5 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 export default function Screen() {
-  return <PlannedScreen screen="我的订单" issue="下单：从立即办理到支付完成" />;
+  return <OrderListPage />;
 }

@@ -98,7 +98,7 @@ test('login succeeds, survives a reload and logs out from an order page to /', a
   await expect(page.getByTestId('header-user')).toContainText(DEMO.name);
 
   await page.goto('/order/order-list');
-  await expect(page.getByText('我的订单（建设中）')).toBeVisible();
+  await expect(page.getByRole('heading', { name: '我的订单' })).toBeVisible();
   await page.getByTestId('header-user').hover();
   await page.getByRole('menuitem', { name: '退出' }).click();
   await page.waitForURL((url) => url.pathname === '/');

@@ -14,7 +14,6 @@ import type { OrderDetail } from '../../../../common/order';
 import type { OrderConfirmResult } from '../../../../common/order-confirm';
 import { LoadingOverlay } from '../../../components/loading-overlay';
 import { ApiError, apiRequest } from '../../../lib/api-client';
-import { useSession } from '../../account/session';
 import { toast } from '../../../lib/toast';
 import { AddressBookDialog } from '../../address/address-book-dialog';
 import type { AddressLike } from '../../address/address-card';
@@ -63,13 +62,7 @@ export function ConfirmPage({ userOrderId }: { userOrderId: number }) {
   const navigate = useNavigate();
   const now = useNow();
   const reload = () => setReloads((count) => count + 1);
-  // The root starts the session in its own effect, which runs after this
-  // page's: calls made before it has read the stored token would go out
-  // without it (a 401 that logs the user out).
-  const { started } = useSession();
-
   useEffect(() => {
-    if (!started) return;
     const controller = new AbortController();
     const options = { signal: controller.signal, toast: false };
     setLoading(true);
@@ -90,7 +83,7 @@ export function ConfirmPage({ userOrderId }: { userOrderId: number }) {
       },
     );
     return () => controller.abort();
-  }, [userOrderId, reloads, started]);
+  }, [userOrderId, reloads]);
 
   const ready = state.kind === 'ready' ? state : null;
   const order = ready?.order ?? null;

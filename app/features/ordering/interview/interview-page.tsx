@@ -12,7 +12,6 @@ import type { InterviewChooseResult, InterviewSlotListResult } from '../../../..
 import { LoadingOverlay } from '../../../components/loading-overlay';
 import { ApiError, apiRequest } from '../../../lib/api-client';
 import { toast } from '../../../lib/toast';
-import { useSessionReady } from '../../order/use-session-ready';
 import { OrderingSteps } from '../ordering-steps';
 import { ApplicantTimePicker } from './applicant-time-picker';
 import { InterviewConfirmDialog } from './interview-confirm-dialog';
@@ -37,12 +36,9 @@ export function InterviewPage({ userOrderId }: { userOrderId: number }) {
   const [confirming, setConfirming] = useState(false);
   const [submitting, setSubmitting] = useState(false);
   const navigate = useNavigate();
-  // The token is known once the session has started (after this page's first effects).
-  const sessionReady = useSessionReady();
   const confirmPath = `/ordering/order-confirm/${userOrderId}`;
 
   useEffect(() => {
-    if (!sessionReady) return;
     const controller = new AbortController();
     setLoading(true);
     apiRequest<InterviewSlotListResult>('/www/order/interview_slot_list', { user_order_id: userOrderId }, { signal: controller.signal, toast: false }).then(
@@ -73,7 +69,7 @@ export function InterviewPage({ userOrderId }: { userOrderId: number }) {
       },
     );
     return () => controller.abort();
-  }, [userOrderId, reloads, sessionReady]);
+  }, [userOrderId, reloads]);
 
   const list = state.kind === 'ready' ? state.list : null;
   const reload = () => setReloads((count) => count + 1);

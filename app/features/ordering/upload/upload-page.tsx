@@ -11,7 +11,6 @@ import { Link, useNavigate } from 'react-router';
 import type { MaterialDeleteResult, MaterialListResult, MaterialUploadResult } from '../../../../common/material';
 import type { OrderDetail } from '../../../../common/order';
 import { LoadingOverlay } from '../../../components/loading-overlay';
-import { useSession } from '../../account/session';
 import { ApiError, apiRequest } from '../../../lib/api-client';
 import { toast } from '../../../lib/toast';
 import { OrderingSteps } from '../ordering-steps';
@@ -31,13 +30,8 @@ export function UploadPage({ userOrderId }: { userOrderId: number }) {
   const [state, setState] = useState<LoadState>({ kind: 'loading' });
   const [reloads, setReloads] = useState(0);
   const navigate = useNavigate();
-  // On a first page load the root starts the session in an effect that runs after this page's:
-  // calling before it would go out without the token, and the 401 would log the user out.
-  const session = useSession();
-  const sessionReady = session.started && session.token !== null;
 
   useEffect(() => {
-    if (!sessionReady) return;
     const controller = new AbortController();
     const options = { signal: controller.signal, toast: false };
     Promise.all([
@@ -52,7 +46,7 @@ export function UploadPage({ userOrderId }: { userOrderId: number }) {
       },
     );
     return () => controller.abort();
-  }, [userOrderId, reloads, sessionReady]);
+  }, [userOrderId, reloads]);
 
   const setList = (change: (list: MaterialListResult) => MaterialListResult) =>
     setState((current) => (current.kind === 'ready' ? { ...current, list: change(current.list) } : current));

@@ -1,0 +1,69 @@
+// Order detail (spec 2.4): applicant infos — identity, contact, status,
+// interview time, uploaded files, and what a draft still misses.
+import { Tag } from 'antd';
+import { THEME_COLORS } from '../../../common/constants';
+import type { OrderApplicant, OrderDetail } from '../../../common/order';
+import { DetailSection } from './detail-info-sections';
+
+const APPLICANT_STATUS_COLORS: Record<string, string> = {
+  pending: THEME_COLORS.info,
+  issued: THEME_COLORS.success,
+  rejected: THEME_COLORS.error,
+};
+
+function interviewText(applicant: OrderApplicant): string {
+  const interview = applicant.interview;
+  if (!interview) return '未预约';
+  return `${interview.slot_date} ${interview.start_time}–${interview.end_time} · ${interview.consulate_name}`;
+}
+
+export function ApplicantsSection({ order }: { order: OrderDetail }) {
+  const missingOf = (applicantId: number) => order.missing_materials.filter((item) => item.applicant_id === applicantId).map((item) => item.name);
+  // The applicant's own status only means something once the order is being handled.
+  const showStatus = order.status === 'processing' || order.status === 'completed';
+  return (
+    <DetailSection title={`申请人信息（${order.applicants.length}人）`} testId="order-applicants-section">
+      <ul className="order-applicant-cards">
+        {order.applicants.map((applicant, index) => {
+          const missing = missingOf(applicant.applicant_id);
+          return (
+            <li key={applicant.applicant_id} className="order-applicant-card" data-testid="order-applicant-card">
+              <div className="order-applicant-card-head">
+                <span className="order-applicant-index">{index + 1}</span>
+                <strong className="order-applicant-name">{applicant.name}</strong>
+                <Tag>{applicant.identity_label}</Tag>
+                {showStatus ? <Tag color={APPLICANT_STATUS_COLORS[applicant.status] ?? 'default'}>{applicant.status_label}</Tag> : null}
+              </div>
+              <dl className="order-applicant-fields">
+                <div>
+                  <dt>手机号</dt>
+                  <dd>{applicant.mobile_phone}</dd>
+                </div>
+                <div>
+                  <dt>邮箱</dt>
+                  <dd>{applicant.email ?? '—'}</dd>
+                </div>
+                {order.need_interview ? (
+                  <div>
+                    <dt>面试/录指纹</dt>
+                    <dd>{interviewText(applicant)}</dd>
+                  </div>
+                ) : null}
+                <div>
+                  <dt>已上传资料</dt>
+                  <dd data-testid="order-applicant-files">{applicant.material_file_count}份</dd>
+                </div>
+                {missing.length > 0 ? (
+                  <div className="order-applicant-missing">
+                    <dt>待上传</dt>
+                    <dd>{missing.join('、')}</dd>
+                  </div>
+                ) : null}
+              </dl>
+            </li>
+          );
+        })}
+      </ul>
+    </DetailSection>
+  );
+}

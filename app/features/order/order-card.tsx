@@ -1,0 +1,68 @@
+// One order of the order list (spec 2.1): product, country and district,
+// departure date, status, total, created time, the unpaid countdown, the
+// applicants with their own status, and the action buttons.
+import { ClockCircleOutlined, UserOutlined } from '@ant-design/icons';
+import { Link } from 'react-router';
+import { type OrderSummary, UNPAID_STATUSES } from '../../../common/order';
+import { OrderActions } from './order-actions';
+import { expiryText, formatDateTime, orderDetailPath } from './order-format';
+import { OrderStatusTag } from './order-status-tag';
+import { PriceText } from './price-text';
+
+export function OrderCard({ order, now, onChanged }: { order: OrderSummary; now: number | null; onChanged: () => void }) {
+  const unpaid = UNPAID_STATUSES.includes(order.status);
+  return (
+    <article className="order-card" data-testid="order-card" data-order-id={order.user_order_id}>
+      <header className="order-card-head">
+        <span className="order-card-no">订单号 {order.user_order_id}</span>
+        <span className="order-card-created">下单时间 {formatDateTime(order.created_at)}</span>
+        <span className="order-card-status">
+          {unpaid && order.expires_at !== null && now !== null ? (
+            <span className="order-expiry" data-testid="order-expiry">
+              <ClockCircleOutlined /> {expiryText(order.expires_at, now)}
+            </span>
+          ) : null}
+          <OrderStatusTag status={order.status} statusLabel={order.status_label} stepLabel={order.step_label} />
+        </span>
+      </header>
+
+      <div className="order-card-body">
+        <div className="order-card-main">
+          <Link to={orderDetailPath(order.user_order_id)} className="order-card-title" data-testid="order-title">
+            {order.product_title}
+          </Link>
+          <div className="order-card-meta">
+            <span>{order.country}</span>
+            <span>{order.consular_district ? order.consular_district.name : '不分领区'}</span>
+            <span data-testid="order-departure">
+              出发日期 {order.departure_date}
+              {order.departure_date_past ? <em className="order-warn-text">（已过期，请修改）</em> : null}
+            </span>
+          </div>
+          <ul className="order-card-applicants" data-testid="order-applicants" aria-label="申请人">
+            {order.applicants.map((applicant) => (
+              <li key={applicant.applicant_id} data-testid="order-applicant">
+                <UserOutlined />
+                <span className="order-applicant-name">{applicant.name}</span>
+                <span className="order-muted">{applicant.identity_label}</span>
+                {/* An applicant's own status matters once the order is at the embassy. */}
+                {order.status === 'processing' || order.status === 'completed' ? (
+                  <span className={`order-applicant-status is-${applicant.status}`}>{applicant.status_label}</span>
+                ) : null}
+              </li>
+            ))}
+          </ul>
+        </div>
+        <div className="order-card-amount">
+          <PriceText cents={order.total_amount} strong testId="order-total" />
+          {/* The total may include insurance and discounts after the confirm step: no "price × n" here. */}
+          <span className="order-muted">共{order.applicant_count}位申请人</span>
+        </div>
+      </div>
+
+      <footer className="order-card-foot">
+        <OrderActions order={order} onChanged={onChanged} showDetailLink size="middle" />
+      </footer>
+    </article>
+  );
+}

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { ACTION_LABELS, actionPath, expiryText, formatDateTime, scheduleEntries } from './order-format';
+import { earliestNewDeparture } from './departure-date-dialog';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+describe('formatDateTime', () => {
+  it('shows China time whatever the zone', () => {
+    expect(formatDateTime(Date.parse('2026-12-01T02:05:00Z'))).toBe('2026-12-01 10:05');
+    expect(formatDateTime(Date.parse('2026-12-01T16:30:00Z'))).toBe('2026-12-02 00:30');
+  });
+});
+
+describe('expiryText', () => {
+  const now = Date.parse('2026-12-01T02:00:00Z');
+  it('counts hours and minutes, rounding minutes up', () => {
+    expect(expiryText(now + 24 * HOUR, now)).toBe('24小时0分后自动取消');
+    expect(expiryText(now + 23 * HOUR + 59 * MINUTE + 1, now)).toBe('24小时0分后自动取消');
+    expect(expiryText(now + 2 * HOUR + 5 * MINUTE, now)).toBe('2小时5分后自动取消');
+    expect(expiryText(now + 30_000, now)).toBe('1分后自动取消');
+    expect(expiryText(now + 59 * MINUTE, now)).toBe('59分后自动取消');
+  });
+  it('says it is about to go once the time is up', () => {
+    expect(expiryText(now, now)).toBe('即将自动取消');
+    expect(expiryText(now - HOUR, now)).toBe('即将自动取消');
+  });
+});
+
+describe('actions', () => {
+  it('links the page actions and leaves continue and cancel to code', () => {
+    expect(actionPath('pay', 7)).toBe('/ordering/order-confirm/7');
+    expect(actionPath('choose_departure_date', 7)).toBe('/order/order-detail/7');
+    expect(actionPath('reupload', 7)).toBe('/order/order-reupload/7');
+    expect(actionPath('mail_materials', 7)).toBe('/order/order-mail-list/7');
+    expect(actionPath('confirm_page_check', 7)).toBe('/order/order-page-check/7');
+    expect(actionPath('continue', 7)).toBeNull();
+    expect(actionPath('cancel', 7)).toBeNull();
+  });
+  it('has a label for every action', () => {
+    expect(Object.values(ACTION_LABELS).every((label) => label.length > 0)).toBe(true);
+  });
+});
+
+describe('earliestNewDeparture', () => {
+  it('is today, or the order date when that is still to come', () => {
+    expect(earliestNewDeparture('2026-11-20', '2026-12-01')).toBe('2026-12-01');
+    expect(earliestNewDeparture('2026-12-10', '2026-12-01')).toBe('2026-12-10');
+  });
+});
+
+describe('scheduleEntries', () => {
+  it('is newest first and folds runs of the same event by the same actor', () => {
+    const e = (event: string, actor: string, at: number) => ({ event, actor, created_at: at });
+    const entries = scheduleEntries([
+      e('create', 'customer', 1),
+      e('material_upload', 'customer', 2),
+      e('material_upload', 'customer', 3),
+      e('material_upload', 'customer', 4),
+      e('confirm', 'customer', 5),
+      e('material_upload', 'customer', 6),
+    ]);
+    expect(entries.map((entry) => [entry.event.event, entry.count, entry.event.created_at])).toEqual([
+      ['material_upload', 1, 6],
+      ['confirm', 1, 5],
+      ['material_upload', 3, 4],
+      ['create', 1, 1],
+    ]);
+  });
+});
