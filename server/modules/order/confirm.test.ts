@@ -269,6 +269,16 @@ describe(`order confirm (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLit
     expect((await confirm(alice.token, await withPlan(id))).body.ret).toBe(0);
   });
 
+  it('refuses an interview time on or after a departure date that moved earlier (1874)', async () => {
+    const id = await draft(alice, { productId: interviewProductId });
+    await bookInterviews(ctx.t.db, id, '2026-12-10');
+    await ctx.service.changeDepartureDate(alice, id, '2026-12-10');
+    expect((await confirm(alice.token, await withPlan(id))).body).toMatchObject({
+      ret: ErrorCode.ORDER_INTERVIEW_NOT_CHOSEN,
+      msg: '申请人申请人1、申请人2的面试时间不早于出发日期，请重新选择',
+    });
+  });
+
   it('checks the plan, the days, the insured applicants and the protocol (1875–1878), and writes nothing', async () => {
     const id = await draft(alice);
     const other = await draft(alice, { count: 1 });
