@@ -27,7 +27,9 @@ describe('configuration', () => {
 
   it('refuses to run production on the public development signing pair', () => {
     expect(() => loadConfig({ APP_ENV: 'prod' })).toThrow(/API_CLIENTS/);
-    expect(loadConfig({ APP_ENV: 'prod', API_CLIENTS: '4:prod-key:a-long-production-secret' }).APP_ENV).toBe('prod');
+    // The sandbox payment provider takes no money: production refuses it unless a staging site says so.
+    expect(() => loadConfig({ APP_ENV: 'prod', API_CLIENTS: '4:prod-key:a-long-production-secret' })).toThrow(/PAYMENT_PROVIDER/);
+    expect(loadConfig({ APP_ENV: 'prod', API_CLIENTS: '4:prod-key:a-long-production-secret', PAYMENT_SANDBOX_IN_PROD: 'true' }).APP_ENV).toBe('prod');
   });
 
   it('needs an API client for the web platform', () => {

@@ -74,6 +74,8 @@ const schema = z.object({
   PAYMENT_SANDBOX_SECRET: z.string().min(16).default('sandbox-notify-secret-change-me-71c3'),
   /** How long the sandbox waits after "paying" before it sends the notification. */
   PAYMENT_SANDBOX_NOTIFY_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(800),
+  /** The sandbox lets anyone "pay" without money: production refuses it unless this says otherwise (a staging site). */
+  PAYMENT_SANDBOX_IN_PROD: flag.default(false),
 });
 
 export type RawConfig = z.infer<typeof schema>;
@@ -98,6 +100,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (raw.APP_ENV === 'prod' && env.API_CLIENTS === undefined) {
     throw new ConfigError('Invalid configuration:\n  API_CLIENTS: must be set in production (the development pair is public)');
+  }
+  if (raw.APP_ENV === 'prod' && raw.PAYMENT_PROVIDER === 'sandbox' && !raw.PAYMENT_SANDBOX_IN_PROD) {
+    throw new ConfigError(
+      'Invalid configuration:\n  PAYMENT_PROVIDER: the sandbox takes no money; configure a real provider for production (or PAYMENT_SANDBOX_IN_PROD=true for a staging site)',
+    );
   }
   return {
     ...raw,
