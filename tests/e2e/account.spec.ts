@@ -107,6 +107,23 @@ test('login succeeds, survives a reload and logs out from an order page to /', a
   expect((await context.cookies()).find((c) => c.name === 'token')).toBeUndefined();
 });
 
+test('an order page opened directly sends the token at once, even with only the cookie left', async ({ page }) => {
+  await logIn(page);
+  // React runs the page's effects before the root starts the session: the first call must still carry the token.
+  await page.goto('/order/order-list');
+  await expect(page.getByTestId('order-list-page')).toBeVisible();
+  await expect(page.getByTestId('header-user')).toContainText(DEMO.name);
+  // The server renders from the cookie; a browser that lost localStorage's copy still sends that token.
+  await page.evaluate(() => localStorage.removeItem('login_data'));
+  const listed = page.waitForResponse((response) => response.url().endsWith('/www/order/order_list'));
+  await page.goto('/order/order-list?tab=unpaid');
+  const response = await listed;
+  expect(response.status()).toBe(200);
+  expect(response.request().headers()['x-token']).toBeTruthy();
+  await expect(page.getByTestId('header-user')).toContainText(DEMO.name);
+  expect(new URL(page.url()).pathname).toBe('/order/order-list');
+});
+
 test('logout elsewhere reloads the same page', async ({ page }) => {
   await logIn(page);
   await page.getByTestId('header-user').hover();
@@ -120,8 +137,13 @@ test('an expired session shows the 401 toast, then logs out', async ({ page }) =
   const db = e2eDatabase();
   db.prepare('update account_session set revoked_at = ? where revoked_at is null').run(Date.now());
   db.close();
-  await page.getByTestId('header-user').hover();
-  await page.getByRole('menuitem', { name: '我的订单' }).click();
+  // The menu opens on hover; on a busy machine it may take a moment (hover again until it shows).
+  const myOrders = page.getByRole('menuitem', { name: '我的订单' });
+  await expect(async () => {
+    await page.getByTestId('header-user').hover();
+    await expect(myOrders).toBeVisible({ timeout: 1_000 });
+  }).toPass();
+  await myOrders.click();
   await expect(page.getByText('登录已过期，请重新登录')).toBeVisible();
   await snap(page, 'session-expired-toast');
   await page.waitForURL((url) => url.pathname === '/', { timeout: 5_000 });

@@ -34,7 +34,7 @@ const LOGIN_TOAST_FLAG = 'login_success_toast';
 // session has started the token is read from the stored login: a page opened
 // directly (reload, pasted URL) must not send its first calls without it.
 connectSession({
-  token: () => (state.started || typeof localStorage === 'undefined' ? state.token : (readStoredLogin()?.token ?? null)),
+  token: () => (state.started || typeof localStorage === 'undefined' ? state.token : (readLogin()?.token ?? null)),
   logout: () => void logout(),
 });
 
@@ -73,6 +73,18 @@ function readStoredLogin(): LoginInfo | null {
   }
 }
 
+/**
+ * The login as this browser keeps it: localStorage 'login_data', or else the
+ * 'token' cookie alone (the server renders pages from the cookie, so a page
+ * that shows the user logged in must also send that token with its calls).
+ */
+function readLogin(): LoginInfo | null {
+  const stored = readStoredLogin();
+  if (stored) return stored;
+  const token = readCookieToken();
+  return token ? { token, expires_at: 0 } : null;
+}
+
 function storeLogin(info: LoginInfo): void {
   localStorage.setItem(STORAGE_KEYS.loginData, JSON.stringify(info));
   writeCookieToken(info.token, info.expires_at);
@@ -96,7 +108,7 @@ export function fetchUserInfo(options: { silent: boolean }): Promise<UserInfo> {
  */
 export async function startSession(serverUser: UserInfo | null): Promise<void> {
   if (state.started) return;
-  const stored = readStoredLogin();
+  const stored = readLogin();
   setState({ started: true, token: stored?.token ?? null, user: stored ? serverUser : null });
 
   if (sessionStorage.getItem(LOGIN_TOAST_FLAG)) {
@@ -107,8 +119,9 @@ export async function startSession(serverUser: UserInfo | null): Promise<void> {
   try {
     const user = await fetchUserInfo({ silent: true });
     setState({ user });
-    // The cookie may have been cleared while localStorage kept the login.
-    if (readCookieToken() !== stored.token) writeCookieToken(stored.token, stored.expires_at);
+    // The cookie may have been cleared while localStorage kept the login (a
+    // cookie-only login has no expiry of its own to write back).
+    if (readCookieToken() !== stored.token && stored.expires_at > 0) writeCookieToken(stored.token, stored.expires_at);
   } catch (error) {
     // Only the server's answer says the login is bad. A request cut off by
     // leaving the page (or a dropped connection) must not log the user out.
@@ -158,7 +171,7 @@ export function requireLogin(): Promise<boolean> {
 }
 
 export function hasStoredLogin(): boolean {
-  return readStoredLogin() !== null;
+  return readLogin() !== null;
 }
 
 export function openLoginDialog(): void {
