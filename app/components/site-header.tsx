@@ -57,7 +57,15 @@ export function SiteHeader({ transparent }: { transparent: boolean }) {
                   { key: 'center', label: <Link className="site-header-menu-link" to="/user/personal-center">个人中心</Link> },
                   { key: 'orders', label: <Link className="site-header-menu-link" to="/order/order-list">我的订单</Link> },
                   { type: 'divider' },
-                  { key: 'logout', label: '退出', onClick: () => void logout() },
+                  {
+                    key: 'logout',
+                    // A real button for the same reason: the menu's own onClick is lost on a fading menu.
+                    label: (
+                      <button type="button" className="site-header-menu-link site-header-menu-action" onClick={() => void logout()}>
+                        退出
+                      </button>
+                    ),
+                  },
                 ],
               }}
             >
