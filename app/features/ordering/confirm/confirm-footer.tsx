@@ -15,8 +15,8 @@ export interface ConfirmFooterProps {
 
 export function ConfirmFooter({ parts, actionLabel, onAction, disabled = false, loading = false, note }: ConfirmFooterProps) {
   return (
-    <footer className="oc-footer" data-testid="confirm-footer">
-      <div className="oc-footer-inner">
+    <footer className="ordering-footer oc-footer" data-testid="confirm-footer">
+      <div className="ordering-footer-inner oc-footer-inner">
         <div className="oc-footer-price">
           <div className="oc-footer-total">
             合计 <strong data-testid="confirm-total">{formatPrice(parts.totalAmount)}</strong>

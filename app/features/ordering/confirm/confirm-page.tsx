@@ -26,6 +26,7 @@ import { ConfirmInfos } from './confirm-infos';
 import { confirmBlockers, priceParts } from './confirm-model';
 import { type InsuranceChoice, InsuranceSection, InsuranceSummary } from './insurance-section';
 import { ReturnAddressSection } from './return-address-section';
+import '../ordering-page.css';
 import './confirm.css';
 
 type LoadState =
@@ -170,8 +171,8 @@ export function ConfirmPage({ userOrderId }: { userOrderId: number }) {
     ) : null;
 
   return (
-    <div className="oc-page" data-testid="order-confirm-page">
-      <Link to={`/order/order-detail/${userOrderId}`} className="oc-back">
+    <div className="ordering-page oc-page" data-testid="order-confirm-page">
+      <Link to={`/order/order-detail/${userOrderId}`} className="ordering-back">
         <LeftOutlined /> 订单详情
       </Link>
       <LoadingOverlay loading={loading} loadingText="正在加载订单">

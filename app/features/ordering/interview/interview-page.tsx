@@ -16,6 +16,7 @@ import { OrderingSteps } from '../ordering-steps';
 import { ApplicantTimePicker } from './applicant-time-picker';
 import { InterviewConfirmDialog } from './interview-confirm-dialog';
 import { initialDate, initialSelection, keepFitting, missingApplicants, type Selection, shortDate, slotIndex, unchanged } from './interview-model';
+import '../ordering-page.css';
 import './interview.css';
 
 type LoadState = { kind: 'loading' } | { kind: 'ready'; list: InterviewSlotListResult } | { kind: 'missing'; message: string } | { kind: 'failed' };
@@ -147,8 +148,8 @@ export function InterviewPage({ userOrderId }: { userOrderId: number }) {
   const chosenCount = list ? list.applicants.length - missingApplicants(list, selection).length : 0;
 
   return (
-    <div className="ci-page" data-testid="interview-page">
-      <Link to={`/ordering/upload/${userOrderId}`} className="ci-back">
+    <div className="ordering-page ci-page" data-testid="interview-page">
+      <Link to={`/ordering/upload/${userOrderId}`} className="ordering-back">
         <LeftOutlined /> 上传资料
       </Link>
       <LoadingOverlay loading={loading} loadingText="正在加载可预约时间">
@@ -233,8 +234,8 @@ export function InterviewPage({ userOrderId }: { userOrderId: number }) {
               ))
             )}
             {list.dates.length > 0 ? (
-              <footer className="ci-footer" data-testid="interview-footer">
-                <div className="ci-footer-inner">
+              <footer className="ordering-footer ci-footer" data-testid="interview-footer">
+                <div className="ordering-footer-inner ci-footer-inner">
                   <div className="ci-footer-text">
                     已选 <strong>{chosenCount}</strong> / {list.applicants.length} 位申请人
                   </div>

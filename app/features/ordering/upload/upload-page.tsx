@@ -18,6 +18,7 @@ import { ApplicantCard } from './applicant-card';
 import { EffectDate } from './effect-date';
 import { nextPath, type UploadTarget, withDeleted, withUploaded } from './upload-model';
 import { useUploads } from './use-uploads';
+import '../ordering-page.css';
 import './upload.css';
 
 type LoadState =
@@ -73,8 +74,8 @@ export function UploadPage({ userOrderId }: { userOrderId: number }) {
   const missingCount = list?.missing.length ?? 0;
 
   return (
-    <div className="up-page" data-testid="upload-page">
-      <Link to="/order/order-list" className="up-back">
+    <div className="ordering-page up-page" data-testid="upload-page">
+      <Link to="/order/order-list" className="ordering-back">
         <LeftOutlined /> 我的订单
       </Link>
       <LoadingOverlay loading={state.kind === 'loading'} loadingText="正在加载资料清单">
@@ -141,8 +142,8 @@ export function UploadPage({ userOrderId }: { userOrderId: number }) {
                 onDismiss={uploads.dismiss}
               />
             ))}
-            <footer className="up-footer" data-testid="upload-footer">
-              <div className="up-footer-inner">
+            <footer className="ordering-footer up-footer" data-testid="upload-footer">
+              <div className="ordering-footer-inner up-footer-inner">
                 <div className="up-footer-text" data-testid="upload-missing">
                   {missingCount > 0 ? (
                     <>
