@@ -107,11 +107,19 @@ async function prepareDraft(baseURL: string, complete: boolean): Promise<Draft> 
 async function pickRegion(page: Page, names: string[]) {
   await page.getByTestId('region-cascader').click();
   const popup = page.locator('.addr-region-popup');
-  for (const name of names) {
-    // The accessible name also holds the expand icon's label ('广东省 right'): match the text.
-    const item = popup.getByRole('menuitemcheckbox').filter({ hasText: new RegExp(`^${name}$`) });
-    await expect(item).toBeVisible();
-    await item.click();
+  // The accessible name also holds the expand icon's label ('广东省 right'): match the text.
+  const item = (name: string) => popup.getByRole('menuitemcheckbox').filter({ hasText: new RegExp(`^${name}$`) });
+  for (const [level, name] of names.entries()) {
+    const next = names[level + 1];
+    if (next === undefined) {
+      await item(name).click();
+      break;
+    }
+    // A click while the popup is still sliding in can miss: click until the next column shows.
+    await expect(async () => {
+      await item(name).click();
+      await expect(item(next)).toBeVisible({ timeout: 1_000 });
+    }).toPass();
   }
   await expect(popup).toBeHidden();
 }

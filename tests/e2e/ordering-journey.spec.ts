@@ -139,10 +139,19 @@ test('log in → 立即办理 → upload → interview → address and insurance
   await form.getByLabel('手机号').fill('13800138021');
   await page.getByTestId('region-cascader').click();
   const popup = page.locator('.addr-region-popup');
-  for (const name of ['浙江省', '杭州市', '西湖区']) {
-    const option = popup.getByRole('menuitemcheckbox').filter({ hasText: new RegExp(`^${name}$`) });
-    await expect(option).toBeVisible();
-    await option.click();
+  const region = ['浙江省', '杭州市', '西湖区'];
+  const option = (name: string) => popup.getByRole('menuitemcheckbox').filter({ hasText: new RegExp(`^${name}$`) });
+  for (const [level, name] of region.entries()) {
+    const next = region[level + 1];
+    if (next === undefined) {
+      await option(name).click();
+      break;
+    }
+    // A click while the popup is still sliding in can miss: click until the next column shows.
+    await expect(async () => {
+      await option(name).click();
+      await expect(option(next)).toBeVisible({ timeout: 1_000 });
+    }).toPass();
   }
   await form.getByLabel('详细地址').fill('文三路 398 号东信大厦 6 楼');
   await snap(page, 'journey/06-address-cascader');
