@@ -1,6 +1,6 @@
 // Login, silent re-login, logout, session expiry and error pages in a real browser.
 import { expect, test } from '@playwright/test';
-import { DEMO, e2eDatabase, logIn, openLoginDialog, snap } from './support';
+import { chooseFromUserMenu, DEMO, e2eDatabase, logIn, openLoginDialog, snap } from './support';
 
 test.beforeEach(async ({ page }) => {
   await page.goto('/about');
@@ -99,10 +99,10 @@ test('login succeeds, survives a reload and logs out from an order page to /', a
 
   await page.goto('/order/order-list');
   await expect(page.getByRole('heading', { name: '我的订单' })).toBeVisible();
-  await page.getByTestId('header-user').hover();
-  await page.getByRole('menuitem', { name: '退出' }).click();
-  await page.waitForURL((url) => url.pathname === '/');
-  await expect(page.getByTestId('header-login')).toBeVisible();
+  await chooseFromUserMenu(page, '退出', async () => {
+    await page.waitForURL((url) => url.pathname === '/', { timeout: 3_000 });
+    await expect(page.getByTestId('header-login')).toBeVisible({ timeout: 3_000 });
+  });
   expect(await page.evaluate(() => localStorage.getItem('login_data'))).toBeNull();
   expect((await context.cookies()).find((c) => c.name === 'token')).toBeUndefined();
 });
@@ -126,9 +126,7 @@ test('an order page opened directly sends the token at once, even with only the 
 
 test('logout elsewhere reloads the same page', async ({ page }) => {
   await logIn(page);
-  await page.getByTestId('header-user').hover();
-  await page.getByRole('menuitem', { name: '退出' }).click();
-  await expect(page.getByTestId('header-login')).toBeVisible();
+  await chooseFromUserMenu(page, '退出', () => expect(page.getByTestId('header-login')).toBeVisible({ timeout: 3_000 }));
   expect(new URL(page.url()).pathname).toBe('/about');
 });
 
@@ -137,14 +135,7 @@ test('an expired session shows the 401 toast, then logs out', async ({ page }) =
   const db = e2eDatabase();
   db.prepare('update account_session set revoked_at = ? where revoked_at is null').run(Date.now());
   db.close();
-  // The menu opens on hover; on a busy machine it may take a moment (hover again until it shows).
-  const myOrders = page.getByRole('menuitem', { name: '我的订单' });
-  await expect(async () => {
-    await page.getByTestId('header-user').hover();
-    await expect(myOrders).toBeVisible({ timeout: 1_000 });
-  }).toPass();
-  await myOrders.click();
-  await expect(page.getByText('登录已过期，请重新登录')).toBeVisible();
+  await chooseFromUserMenu(page, '我的订单', () => expect(page.getByText('登录已过期，请重新登录')).toBeVisible({ timeout: 3_000 }));
   await snap(page, 'session-expired-toast');
   await page.waitForURL((url) => url.pathname === '/', { timeout: 5_000 });
   await expect(page.getByTestId('header-login')).toBeVisible();

@@ -1,6 +1,6 @@
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import SQLite from 'better-sqlite3';
 
 export const DEMO = { account: 'demo_admin', password: 'Demo@123456', name: '王敏', enterprise: '上海星途商务咨询有限公司' };
@@ -46,4 +46,19 @@ export function mailbox(): Array<{ to: string; raw: string }> {
       const raw = readFileSync(join(dir, name), 'utf8');
       return { to: /^X-Envelope-To: (.*)\r?\n/.exec(raw)?.[1] ?? '', raw };
     });
+}
+
+/**
+ * Opens the header's hover menu and chooses an item. The menu fades in and
+ * out; on a busy machine a click can land while it is still appearing, so the
+ * hover and click are repeated until `done` holds (choosing again is harmless).
+ */
+export async function chooseFromUserMenu(page: Page, item: string, done: () => Promise<void>) {
+  await expect(async () => {
+    if (await page.getByTestId('header-user').isVisible()) {
+      await page.getByTestId('header-user').hover();
+      await page.getByRole('menuitem', { name: item }).click({ timeout: 2_000 });
+    }
+    await done();
+  }).toPass({ timeout: 30_000 });
 }
