@@ -218,25 +218,6 @@ export function createOrderRepository(db: Kysely<Database>) {
       return db.selectFrom('order_applicant').selectAll().where('user_order_id', 'in', userOrderIds).orderBy('user_order_id').orderBy('sort').orderBy('applicant_id').execute();
     },
 
-    /** Each applicant's interview time with the consulate that holds it. */
-    interviews(userOrderId: number) {
-      return db
-        .selectFrom('order_applicant')
-        .innerJoin('interview_slot', 'interview_slot.interview_slot_id', 'order_applicant.interview_slot_id')
-        .innerJoin('consular_district', 'consular_district.consular_district_id', 'interview_slot.consular_district_id')
-        .select([
-          'order_applicant.applicant_id',
-          'interview_slot.interview_slot_id',
-          'interview_slot.slot_date',
-          'interview_slot.start_time',
-          'interview_slot.end_time',
-          'consular_district.consulate_name',
-          'consular_district.address as consulate_address',
-        ])
-        .where('order_applicant.user_order_id', '=', userOrderId)
-        .execute();
-    },
-
     /** Uploaded files per applicant. */
     fileCounts(userOrderId: number) {
       return db

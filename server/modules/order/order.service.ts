@@ -49,7 +49,7 @@ import {
   type ReturnAddressSnapshot,
 } from '../../../common/ordering.ts';
 import { chinaDay } from '../interview/calendar.ts';
-import { releaseInterviewSlots } from '../interview/order-interview.ts';
+import { applicantInterviews, releaseInterviewSlots } from '../interview/order-interview.ts';
 import { missingMaterials } from '../material/material-progress.ts';
 import { expireUnpaidOrders } from './expiry.ts';
 import { createOrderRepository, type NewApplicant, type OrderRow } from './order.repository.ts';
@@ -257,15 +257,14 @@ export function createOrderService(db: Kysely<Database>, deps: OrderServiceDeps)
     async detail(customer: OrderCustomer, userOrderId: number): Promise<OrderDetail> {
       const at = now();
       const order = await load(customer, userOrderId, at);
-      const [applicants, events, interviews, fileCounts, payments, missing] = await Promise.all([
+      const [applicants, events, interviewOf, fileCounts, payments, missing] = await Promise.all([
         repo.applicants([userOrderId]),
         repo.events(userOrderId),
-        repo.interviews(userOrderId),
+        applicantInterviews(db, [userOrderId]),
         repo.fileCounts(userOrderId),
         repo.payments(userOrderId),
         order.status === 'draft' ? missingMaterials(db, userOrderId) : Promise.resolve([]),
       ]);
-      const interviewOf = new Map(interviews.map((row) => [row.applicant_id, row]));
       const filesOf = new Map(fileCounts.map((row) => [row.applicant_id, Number(row.count)]));
       return {
         ...summaryOf(order, chinaDate(at)),
@@ -277,23 +276,13 @@ export function createOrderService(db: Kysely<Database>, deps: OrderServiceDeps)
         cancel_reason: order.cancel_reason,
         version: order.version,
         applicants: applicants.map((row): OrderApplicant => {
-          const interview = interviewOf.get(row.applicant_id);
           return {
             ...applicantSummary(row),
             mobile_phone: row.mobile_phone,
             email: row.email,
             passport_no: row.passport_no,
             insured: row.insured === 1,
-            interview: interview
-              ? {
-                  interview_slot_id: interview.interview_slot_id,
-                  slot_date: interview.slot_date,
-                  start_time: interview.start_time,
-                  end_time: interview.end_time,
-                  consulate_name: interview.consulate_name,
-                  consulate_address: interview.consulate_address,
-                }
-              : null,
+            interview: interviewOf.get(row.applicant_id) ?? null,
             material_file_count: filesOf.get(row.applicant_id) ?? 0,
           };
         }),
