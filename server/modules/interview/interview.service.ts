@@ -14,7 +14,7 @@ import {
 import { chinaDate } from '../../../common/order.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
-import { expireUnpaidOrders } from '../order/expiry.ts';
+import { currentOrder } from '../order/expiry.ts';
 import type { OrderCustomer } from '../order/order.service.ts';
 import { consulateDay, openDays } from './calendar.ts';
 import { applySlotChanges, claimDraft, createInterviewRepository, type InterviewOrder, insertOrderEvent, type SlotChange } from './interview.repository.ts';
@@ -45,15 +45,8 @@ export function createInterviewService(db: Kysely<Database>, deps: InterviewServ
   const { now } = deps;
 
   /** The customer's order, expired first if its time has come (as the order module reads it). */
-  async function load(customer: OrderCustomer, userOrderId: number, at: number): Promise<InterviewOrder> {
-    let order = await repo.order(customer.enterpriseId, userOrderId);
-    if (!order) throw new AppError(ErrorCode.ORDER_NOT_FOUND);
-    if ((order.status === 'draft' || order.status === 'pending_payment') && order.expires_at !== null && order.expires_at <= at) {
-      await expireUnpaidOrders(db, at, { userOrderId });
-      order = await repo.order(customer.enterpriseId, userOrderId);
-      if (!order) throw new AppError(ErrorCode.ORDER_NOT_FOUND);
-    }
-    return order;
+  function load(customer: OrderCustomer, userOrderId: number, at: number): Promise<InterviewOrder> {
+    return currentOrder(db, at, userOrderId, () => repo.order(customer.enterpriseId, userOrderId));
   }
 
   /** The consulate the order's applicants go to: the order's district, else the product's own. */

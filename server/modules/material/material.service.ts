@@ -29,10 +29,10 @@ import {
   PHOTO_CONTENT_TYPES,
   photoColorName,
 } from '../../../common/material.ts';
-import { isCalendarDate, type OrderStatus, statusLabel, UNPAID_STATUSES } from '../../../common/order.ts';
+import { isCalendarDate, type OrderStatus, statusLabel } from '../../../common/order.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
-import { expireUnpaidOrders } from '../order/expiry.ts';
+import { currentOrder } from '../order/expiry.ts';
 import { createOrderRepository } from '../order/order.repository.ts';
 import { cleanFileName } from './file-name.ts';
 import { createMaterialRepository, type MaterialFileRow, type MaterialOrderRow, type OrderGuard } from './material.repository.ts';
@@ -132,15 +132,8 @@ export function createMaterialService(db: Kysely<Database>, deps: MaterialServic
   const tooLarge = () => new AppError(ErrorCode.MATERIAL_FILE_TOO_LARGE, `文件过大，单个文件不能超过 ${formatBytes(maxBytes)}`);
 
   /** The order as the customer's enterprise sees it, expired first if its time has come. */
-  async function loadOrder(customer: MaterialCustomer, userOrderId: number, at: number): Promise<MaterialOrderRow> {
-    let order = await repo.order(customer.enterpriseId, userOrderId);
-    if (!order) throw new AppError(ErrorCode.ORDER_NOT_FOUND);
-    if (UNPAID_STATUSES.includes(order.status as OrderStatus) && order.expires_at !== null && order.expires_at <= at) {
-      await expireUnpaidOrders(db, at, { userOrderId });
-      order = await repo.order(customer.enterpriseId, userOrderId);
-      if (!order) throw new AppError(ErrorCode.ORDER_NOT_FOUND);
-    }
-    return order;
+  function loadOrder(customer: MaterialCustomer, userOrderId: number, at: number): Promise<MaterialOrderRow> {
+    return currentOrder(db, at, userOrderId, () => repo.order(customer.enterpriseId, userOrderId));
   }
 
   /** Best effort: a failure leaves an orphan object (logged), never a broken row. */

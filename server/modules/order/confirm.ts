@@ -7,7 +7,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import { ErrorCode } from '../../../common/error-codes.ts';
 import { insuranceAmount, insuranceEndDate } from '../../../common/insurance.ts';
-import { chinaDate, type OrderStatus, UNPAID_STATUSES } from '../../../common/order.ts';
+import { chinaDate } from '../../../common/order.ts';
 import type { OrderConfirmInput, OrderConfirmResult } from '../../../common/order-confirm.ts';
 import type { InsuranceSnapshot, ReturnAddressSnapshot } from '../../../common/ordering.ts';
 import type { Database } from '../../db/schema.ts';
@@ -16,7 +16,7 @@ import { regionNames } from '../address/address-region.ts';
 import { createAddressRepository } from '../address/address.repository.ts';
 import { createInsuranceRepository } from '../insurance/insurance.repository.ts';
 import { type MissingMaterial, missingMaterials } from '../material/material-progress.ts';
-import { expireUnpaidOrders } from './expiry.ts';
+import { currentOrder } from './expiry.ts';
 import { createOrderRepository, type OrderRow } from './order.repository.ts';
 
 export interface ConfirmCustomer {
@@ -81,15 +81,8 @@ export function createOrderConfirm(db: Kysely<Database>, deps: { now: () => numb
   const plans = createInsuranceRepository(db);
 
   /** The order of the customer's enterprise, expired first if its time has come. */
-  async function load(customer: ConfirmCustomer, userOrderId: number, at: number): Promise<OrderRow> {
-    let order = await orders.findOrder(customer.enterpriseId, userOrderId);
-    if (!order) throw new AppError(ErrorCode.ORDER_NOT_FOUND);
-    if (UNPAID_STATUSES.includes(order.status as OrderStatus) && order.expires_at !== null && order.expires_at <= at) {
-      await expireUnpaidOrders(db, at, { userOrderId });
-      order = await orders.findOrder(customer.enterpriseId, userOrderId);
-      if (!order) throw new AppError(ErrorCode.ORDER_NOT_FOUND);
-    }
-    return order;
+  function load(customer: ConfirmCustomer, userOrderId: number, at: number): Promise<OrderRow> {
+    return currentOrder(db, at, userOrderId, () => orders.findOrder(customer.enterpriseId, userOrderId));
   }
 
   async function returnAddress(customer: ConfirmCustomer, addressId: number): Promise<ReturnAddressSnapshot> {

@@ -5,8 +5,10 @@
 // writes its 'expire' event; the others change 0 rows and count nothing.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import { UNPAID_STATUSES } from '../../../common/order.ts';
+import { ErrorCode } from '../../../common/error-codes.ts';
+import { type OrderStatus, UNPAID_STATUSES } from '../../../common/order.ts';
 import type { Database } from '../../db/schema.ts';
+import { AppError } from '../../platform/errors.ts';
 import { releaseInterviewSlots } from '../interview/order-interview.ts';
 import { createOrderRepository } from './order.repository.ts';
 
@@ -44,6 +46,30 @@ export async function expireUnpaidOrders(db: Kysely<Database>, now: number, scop
     if (due.length < BATCH) break;
   }
   return changed;
+}
+
+/**
+ * The customer's order as it stands now: `find` reads it (scoped to the
+ * caller's enterprise; undefined → 1801 订单不存在); an unpaid order whose
+ * time is up is expired first and read again, so no step ever acts on an order
+ * past its 24 h. `beforeExpire` runs just before (payments settle theirs).
+ */
+export async function currentOrder<T extends { status: string; expires_at: number | null }>(
+  db: Kysely<Database>,
+  at: number,
+  userOrderId: number,
+  find: () => Promise<T | undefined>,
+  beforeExpire?: () => Promise<void>,
+): Promise<T> {
+  let order = await find();
+  if (!order) throw new AppError(ErrorCode.ORDER_NOT_FOUND);
+  if (UNPAID_STATUSES.includes(order.status as OrderStatus) && order.expires_at !== null && order.expires_at <= at) {
+    await beforeExpire?.();
+    await expireUnpaidOrders(db, at, { userOrderId });
+    order = await find();
+    if (!order) throw new AppError(ErrorCode.ORDER_NOT_FOUND);
+  }
+  return order;
 }
 
 /** Sweeps every minute (never two sweeps of this instance at once); returns stop(). */

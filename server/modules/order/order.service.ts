@@ -51,7 +51,7 @@ import {
 import { chinaDay } from '../interview/calendar.ts';
 import { applicantInterviews, releaseInterviewSlots } from '../interview/order-interview.ts';
 import { missingMaterials } from '../material/material-progress.ts';
-import { expireUnpaidOrders } from './expiry.ts';
+import { currentOrder, expireUnpaidOrders } from './expiry.ts';
 import { createOrderRepository, type NewApplicant, type OrderRow } from './order.repository.ts';
 
 /** Who asks: the logged-in customer account and its enterprise (orders are the enterprise's). */
@@ -171,15 +171,8 @@ export function createOrderService(db: Kysely<Database>, deps: OrderServiceDeps)
   const { now } = deps;
 
   /** The order as the customer's enterprise sees it, expired first if its time has come. */
-  async function load(customer: OrderCustomer, userOrderId: number, at: number): Promise<OrderRow> {
-    let order = await repo.findOrder(customer.enterpriseId, userOrderId);
-    if (!order) throw new AppError(ErrorCode.ORDER_NOT_FOUND);
-    if (UNPAID_STATUSES.includes(order.status as OrderStatus) && order.expires_at !== null && order.expires_at <= at) {
-      await expireUnpaidOrders(db, at, { userOrderId });
-      order = await repo.findOrder(customer.enterpriseId, userOrderId);
-      if (!order) throw new AppError(ErrorCode.ORDER_NOT_FOUND);
-    }
-    return order;
+  function load(customer: OrderCustomer, userOrderId: number, at: number): Promise<OrderRow> {
+    return currentOrder(db, at, userOrderId, () => repo.findOrder(customer.enterpriseId, userOrderId));
   }
 
   return {

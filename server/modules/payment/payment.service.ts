@@ -21,7 +21,7 @@ import {
 } from '../../../common/payment.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
-import { expireUnpaidOrders } from '../order/expiry.ts';
+import { currentOrder } from '../order/expiry.ts';
 import { type PayableOrder, type PaymentRepository, type PaymentRow, createPaymentRepository } from './payment.repository.ts';
 import type { HeaderBag, NotificationAnswer, PaymentProvider } from './provider.ts';
 import { type SettleResult, type SettleSource, settlePayment } from './settlement.ts';
@@ -134,14 +134,8 @@ export function createPaymentService(db: Kysely<Database>, deps: PaymentServiceD
    * The order as it stands now: an unpaid order whose time is up is expired
    * first — after its pending payments were settled with the provider.
    */
-  async function currentOrder(customer: PaymentCustomer, userOrderId: number, at: number): Promise<PayableOrder> {
-    let order = await findOrder(customer, userOrderId);
-    if (UNPAID_STATUSES.includes(order.status as OrderStatus) && order.expires_at !== null && order.expires_at <= at) {
-      await reconcileOrder(userOrderId);
-      await expireUnpaidOrders(db, at, { userOrderId });
-      order = await findOrder(customer, userOrderId);
-    }
-    return order;
+  function payableOrder(customer: PaymentCustomer, userOrderId: number, at: number): Promise<PayableOrder> {
+    return currentOrder(db, at, userOrderId, () => repo.findOrder(customer.enterpriseId, userOrderId), () => reconcileOrder(userOrderId));
   }
 
   /** Throws the reason an order cannot be paid now. */
@@ -174,7 +168,7 @@ export function createPaymentService(db: Kysely<Database>, deps: PaymentServiceD
       if (!isPaymentChannel(input.channel)) throw new AppError(ErrorCode.PAYMENT_CHANNEL_INVALID);
       const channel = input.channel;
       const at = now();
-      const order = await currentOrder(customer, input.user_order_id, at);
+      const order = await payableOrder(customer, input.user_order_id, at);
       await assertPayable(order);
 
       const reusable = await repo.reusable(order.user_order_id, channel, order.total_amount, at + PAYMENT_LIMITS.reuseMarginMs);
@@ -231,7 +225,7 @@ export function createPaymentService(db: Kysely<Database>, deps: PaymentServiceD
       if (input.out_trade_no && !payment) throw new AppError(ErrorCode.PAYMENT_NOT_FOUND);
       // The fallback: our payment is still pending, so ask the provider.
       if (payment?.status === 'pending') await reconcile(payment, 'query');
-      const current = await currentOrder(customer, order.user_order_id, now());
+      const current = await payableOrder(customer, order.user_order_id, now());
       if (payment) payment = await repo.byTradeNo(payment.out_trade_no);
       return {
         user_order_id: current.user_order_id,
