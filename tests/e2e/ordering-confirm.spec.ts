@@ -4,30 +4,13 @@
 // total, and '确认并支付' opening the payment dialog on a confirmed order.
 import { expect, type Page, test } from '@playwright/test';
 import jpeg from 'jpeg-js';
-import { API_VERSION } from '../../common/constants';
 import { formatPrice } from '../../common/format';
-import { newRequestId, sha256Hex, signRequest } from '../../common/signing';
-import { DEV_API_CLIENTS } from '../../server/config';
-import { DEMO, e2eDatabase, logIn, snap } from './support';
+import { sha256Hex } from '../../common/signing';
+import { DEMO, e2eDatabase, logIn, signedApiHeaders, snap } from './support';
 
 // The e2e server runs with the development client pair (no API_CLIENTS set).
-const [, ACCESS_KEY, SECRET] = DEV_API_CLIENTS.split(':') as [string, string, string];
-
-function signed(token?: string): Record<string, string> {
-  const date = new Date().toUTCString();
-  const requestId = newRequestId();
-  return {
-    'x-version': API_VERSION,
-    'x-date': date,
-    'x-request-id': requestId,
-    platform: '4',
-    authorization: `Basic ${signRequest({ accessKey: ACCESS_KEY, date, version: API_VERSION, requestId }, SECRET)}`,
-    ...(token ? { 'x-token': token } : {}),
-  };
-}
-
 async function api<T>(baseURL: string, path: string, payload: unknown, token?: string): Promise<T> {
-  const response = await fetch(`${baseURL}${path}`, { method: 'POST', headers: { ...signed(token), 'content-type': 'application/json' }, body: JSON.stringify(payload) });
+  const response = await fetch(`${baseURL}${path}`, { method: 'POST', headers: { ...signedApiHeaders(token), 'content-type': 'application/json' }, body: JSON.stringify(payload) });
   const envelope = (await response.json()) as { ret: number; msg: string; body: T };
   if (envelope.ret !== 0) throw new Error(`${path}: ${envelope.ret} ${envelope.msg}`);
   return envelope.body;
@@ -46,7 +29,7 @@ async function uploadFile(baseURL: string, token: string, fields: Record<string,
   // The upload call wants its fields before the file.
   for (const [name, value] of Object.entries(fields)) form.append(name, value);
   form.append('file', new Blob([scanJpeg()], { type: 'image/jpeg' }), 'scan.jpg');
-  const response = await fetch(`${baseURL}/www/order/material_upload`, { method: 'POST', headers: signed(token), body: form });
+  const response = await fetch(`${baseURL}/www/order/material_upload`, { method: 'POST', headers: signedApiHeaders(token), body: form });
   const envelope = (await response.json()) as { ret: number; msg: string };
   expect(envelope.ret, envelope.msg).toBe(0);
 }

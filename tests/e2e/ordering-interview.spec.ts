@@ -3,28 +3,12 @@
 // confirms in the dialog and lands on the confirm page; a time that fills up
 // meanwhile is refused and the page shows the places as they are now.
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { API_VERSION } from '../../common/constants';
 import { chinaDate, addDays } from '../../common/order';
-import { newRequestId, sha256Hex, signRequest } from '../../common/signing';
-import { DEV_API_CLIENTS } from '../../server/config';
-import { DEMO, e2eDatabase, logIn, snap } from './support';
-
-const [, ACCESS_KEY, SECRET] = DEV_API_CLIENTS.split(':') as [string, string, string];
+import { sha256Hex } from '../../common/signing';
+import { DEMO, e2eDatabase, logIn, signedApiHeaders, snap } from './support';
 
 async function api<T>(request: APIRequestContext, path: string, payload: object, token?: string): Promise<T> {
-  const date = new Date().toUTCString();
-  const requestId = newRequestId();
-  const response = await request.post(path, {
-    data: payload,
-    headers: {
-      'x-version': API_VERSION,
-      'x-date': date,
-      'x-request-id': requestId,
-      platform: '4',
-      authorization: `Basic ${signRequest({ accessKey: ACCESS_KEY, date, version: API_VERSION, requestId }, SECRET)}`,
-      ...(token ? { 'x-token': token } : {}),
-    },
-  });
+  const response = await request.post(path, { data: payload, headers: signedApiHeaders(token) });
   const body = (await response.json()) as { ret: number; msg: string; body: T };
   if (body.ret !== 0) throw new Error(`${path}: ${body.ret} ${body.msg}`);
   return body.body;

@@ -5,30 +5,14 @@
 // replace and delete, the effect date, '下一步', and the locked page once the
 // order is no longer a draft. Files come back only with the login cookie.
 import { expect, type Page, test } from '@playwright/test';
-import { API_VERSION } from '../../common/constants';
-import { newRequestId, sha256Hex, signRequest } from '../../common/signing';
-import { DEV_API_CLIENTS } from '../../server/config';
+import { sha256Hex } from '../../common/signing';
 import { FIXTURES, MB, oversizeFile } from '../fixtures/index';
-import { DEMO, e2eDatabase, logIn } from './support';
+import { DEMO, e2eDatabase, logIn, signedApiHeaders } from './support';
 
-const [, accessKey, secret] = DEV_API_CLIENTS.split(':') as [string, string, string];
 const BASE = `http://127.0.0.1:${process.env.E2E_PORT ?? 3210}`;
 
-function signed(token?: string): Record<string, string> {
-  const date = new Date().toUTCString();
-  const requestId = newRequestId();
-  return {
-    'x-version': API_VERSION,
-    'x-date': date,
-    'x-request-id': requestId,
-    platform: '4',
-    authorization: `Basic ${signRequest({ accessKey, date, version: API_VERSION, requestId }, secret)}`,
-    ...(token ? { 'x-token': token } : {}),
-  };
-}
-
 async function call<T>(path: string, payload: object, token?: string): Promise<T> {
-  const response = await fetch(`${BASE}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...signed(token) }, body: JSON.stringify(payload) });
+  const response = await fetch(`${BASE}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...signedApiHeaders(token) }, body: JSON.stringify(payload) });
   const body = (await response.json()) as { ret: number; msg: string; body: T };
   if (body.ret !== 0) throw new Error(`${path}: ${body.msg}`);
   return body.body;
@@ -130,7 +114,7 @@ test('upload, refuse, replace, delete, then go on to the interview step', async 
       const response = await fetch('/www/order/material_upload', { method: 'POST', headers, body: form });
       return response.json();
     },
-    { headers: signed(token), fields: { user_order_id: orderId, applicant_id: target.applicant_id, material_id: target.electronic[0]!.material_id } },
+    { headers: signedApiHeaders(token), fields: { user_order_id: orderId, applicant_id: target.applicant_id, material_id: target.electronic[0]!.material_id } },
   );
   expect(direct).toMatchObject({ ret: 1822, msg: '文件过大，单个文件不能超过 10 MB' });
   await second.getByTestId('upload-refusal').first().getByRole('button', { name: '关闭' }).click();

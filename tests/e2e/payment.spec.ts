@@ -7,29 +7,11 @@
 import { expect, type Locator, test } from '@playwright/test';
 import jpeg from 'jpeg-js';
 import jsQR from 'jsqr';
-import { API_VERSION } from '../../common/constants';
-import { newRequestId, sha256Hex, signRequest } from '../../common/signing';
-import { DEV_API_CLIENTS } from '../../server/config';
-import { DEMO, e2eDatabase, logIn, snap } from './support';
-
-// The e2e server signs with the development client pair (no API_CLIENTS set).
-const [, ACCESS_KEY, SECRET] = DEV_API_CLIENTS.split(':') as [string, string, string];
-
-function signatureHeaders(token?: string): Record<string, string> {
-  const date = new Date().toUTCString();
-  const requestId = newRequestId();
-  return {
-    'x-version': API_VERSION,
-    'x-date': date,
-    'x-request-id': requestId,
-    platform: '4',
-    authorization: `Basic ${signRequest({ accessKey: ACCESS_KEY, date, version: API_VERSION, requestId }, SECRET)}`,
-    ...(token ? { 'x-token': token } : {}),
-  };
-}
+import { sha256Hex } from '../../common/signing';
+import { DEMO, e2eDatabase, logIn, signedApiHeaders, snap } from './support';
 
 async function call<T>(baseURL: string, path: string, payload: unknown, token?: string): Promise<T> {
-  const response = await fetch(`${baseURL}${path}`, { method: 'POST', headers: { ...signatureHeaders(token), 'content-type': 'application/json' }, body: JSON.stringify(payload) });
+  const response = await fetch(`${baseURL}${path}`, { method: 'POST', headers: { ...signedApiHeaders(token), 'content-type': 'application/json' }, body: JSON.stringify(payload) });
   const envelope = (await response.json()) as { ret: number; msg: string; body: T };
   if (envelope.ret !== 0) throw new Error(`${path}: ${envelope.ret} ${envelope.msg}`);
   return envelope.body;
@@ -80,7 +62,7 @@ async function confirmedOrder(baseURL: string): Promise<{ userOrderId: number; t
     if (item.material_id === null) form.append('kind', 'photo');
     else form.append('material_id', String(item.material_id));
     form.append('file', scan(), 'scan.jpg');
-    const response = await fetch(`${baseURL}/www/order/material_upload`, { method: 'POST', headers: signatureHeaders(token), body: form });
+    const response = await fetch(`${baseURL}/www/order/material_upload`, { method: 'POST', headers: signedApiHeaders(token), body: form });
     const envelope = (await response.json()) as { ret: number; msg: string };
     expect(envelope.ret, envelope.msg).toBe(0);
   }

@@ -2,6 +2,9 @@ import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, type Page } from '@playwright/test';
 import SQLite from 'better-sqlite3';
+import { API_VERSION } from '../../common/constants';
+import { newRequestId, signRequest } from '../../common/signing';
+import { DEV_API_CLIENTS } from '../../server/config';
 
 export const DEMO = { account: 'demo_admin', password: 'Demo@123456', name: '王敏', enterprise: '上海星途商务咨询有限公司' };
 
@@ -9,6 +12,23 @@ export const DEMO = { account: 'demo_admin', password: 'Demo@123456', name: '王
 export async function snap(page: Page, name: string): Promise<void> {
   mkdirSync('screenshots', { recursive: true });
   await page.screenshot({ path: `screenshots/${name}.png`, fullPage: false });
+}
+
+// The e2e server signs with the development client pair (no API_CLIENTS set).
+const [, ACCESS_KEY, SECRET] = DEV_API_CLIENTS.split(':') as [string, string, string];
+
+/** Spec §7's signature headers (and the token), for specs that call the API directly to set a case up. */
+export function signedApiHeaders(token?: string): Record<string, string> {
+  const date = new Date().toUTCString();
+  const requestId = newRequestId();
+  return {
+    'x-version': API_VERSION,
+    'x-date': date,
+    'x-request-id': requestId,
+    platform: '4',
+    authorization: `Basic ${signRequest({ accessKey: ACCESS_KEY, date, version: API_VERSION, requestId }, SECRET)}`,
+    ...(token ? { 'x-token': token } : {}),
+  };
 }
 
 /** Direct access to the e2e database, for what only the server could do (expire a session). */
