@@ -67,6 +67,10 @@ server.kill('SIGTERM');
 
 const cost = 1 - signed.rps / unsigned.rps;
 console.log(`database: ${database}; ${CONNECTIONS} connections, no pipelining, 2 alternating rounds of ${DURATION} s each, loopback (means)`);
-console.log(`unsigned route      ${unsigned.rps.toFixed(0).padStart(7)} req/s   p50 ${unsigned.p50} ms   p99 ${unsigned.p99} ms   errors ${unsigned.non2xxOrFailed}`);
+console.log(
+  `unsigned route      ${unsigned.rps.toFixed(0).padStart(7)} req/s   p50 ${unsigned.p50} ms   p99 ${unsigned.p99} ms   errors ${unsigned.non2xxOrFailed}`,
+);
 console.log(`signed sys_config   ${signed.rps.toFixed(0).padStart(7)} req/s   p50 ${signed.p50} ms   p99 ${signed.p99} ms   errors ${signed.non2xxOrFailed}`);
-console.log(`signed/unsigned throughput ratio ${(signed.rps / unsigned.rps).toFixed(3)} — signature + replay checks cost ${(cost * 100).toFixed(1)}% (goal: under 20%)`);
+console.log(
+  `signed/unsigned throughput ratio ${(signed.rps / unsigned.rps).toFixed(3)} — signature + replay checks cost ${(cost * 100).toFixed(1)}% (goal: under 20%)`,
+);

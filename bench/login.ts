@@ -16,4 +16,6 @@ for (let i = 0; i < RUNS; i += 1) {
 await t.close();
 times.sort((a, b) => a - b);
 const median = (times[RUNS / 2 - 1]! + times[RUNS / 2]!) / 2;
-console.log(`login (scrypt N=2^17 r=8 p=1), ${RUNS} runs on ${t.kind}: median ${median.toFixed(0)} ms, min ${times[0]!.toFixed(0)} ms, max ${times[RUNS - 1]!.toFixed(0)} ms`);
+console.log(
+  `login (scrypt N=2^17 r=8 p=1), ${RUNS} runs on ${t.kind}: median ${median.toFixed(0)} ms, min ${times[0]!.toFixed(0)} ms, max ${times[RUNS - 1]!.toFixed(0)} ms`,
+);

@@ -61,7 +61,9 @@ const tokens = await Promise.all(
 
 await app.listen({ host: '127.0.0.1', port: 0 });
 const address = app.server.address();
-console.log(JSON.stringify({ port: typeof address === 'object' && address ? address.port : 0, database: database.kind, tokens, product: product.visa_product_id }));
+console.log(
+  JSON.stringify({ port: typeof address === 'object' && address ? address.port : 0, database: database.kind, tokens, product: product.visa_product_id }),
+);
 
 process.on('SIGTERM', async () => {
   await app.close();

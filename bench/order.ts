@@ -102,7 +102,17 @@ async function run(label: string, env: Record<string, string>) {
   await once(server, 'exit');
 
   latencies.sort((a, b) => a - b);
-  return { label, ok: latencies.length, failures, firstFailure, stored, created, rps: latencies.length / SECONDS, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+  return {
+    label,
+    ok: latencies.length,
+    failures,
+    firstFailure,
+    stored,
+    created,
+    rps: latencies.length / SECONDS,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+  };
 }
 
 async function postgresReachable(): Promise<boolean> {
@@ -123,6 +133,8 @@ else console.log(`\n!!! PostgreSQL at ${PG_URL} is not reachable: the PostgreSQL
 console.log(`\norder_create, ${CUSTOMERS} concurrent customers, 2 applicants per order, ${SECONDS} s after a 2 s warm-up`);
 console.log('database    orders/s   p50 ms   p99 ms   failed   created/stored (incl. warm-up)');
 for (const r of results) {
-  console.log(`${r.label.padEnd(11)} ${r.rps.toFixed(0).padStart(8)} ${r.p50.toFixed(1).padStart(8)} ${r.p99.toFixed(1).padStart(8)} ${String(r.failures).padStart(8)}   ${r.created}/${r.stored}${r.created === r.stored ? '' : '  MISMATCH'}`);
+  console.log(
+    `${r.label.padEnd(11)} ${r.rps.toFixed(0).padStart(8)} ${r.p50.toFixed(1).padStart(8)} ${r.p99.toFixed(1).padStart(8)} ${String(r.failures).padStart(8)}   ${r.created}/${r.stored}${r.created === r.stored ? '' : '  MISMATCH'}`,
+  );
   if (r.firstFailure) console.log(`  first failure: ${r.firstFailure}`);
 }

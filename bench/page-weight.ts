@@ -19,7 +19,14 @@ page.on('response', async (response) => {
   if (!kind) return;
   const body = await response.body();
   const sizes = await response.request().sizes();
-  assets.push({ kind, url: response.url().replace(/^https?:\/\/[^/]+/, ''), transfer: sizes.responseBodySize, raw: body.length, gzip: gzipSync(body, { level: 9 }).length, encoding: (await response.allHeaders())['content-encoding'] ?? 'identity' });
+  assets.push({
+    kind,
+    url: response.url().replace(/^https?:\/\/[^/]+/, ''),
+    transfer: sizes.responseBodySize,
+    raw: body.length,
+    gzip: gzipSync(body, { level: 9 }).length,
+    encoding: (await response.allHeaders())['content-encoding'] ?? 'identity',
+  });
 });
 await page.goto(url, { waitUntil: 'networkidle' });
 await browser.close();
@@ -29,6 +36,8 @@ const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
 for (const kind of ['html', 'js', 'css'] as const) {
   const own = assets.filter((a) => a.kind === kind);
   const sum = (pick: (a: (typeof own)[number]) => number) => own.reduce((total, a) => total + pick(a), 0);
-  console.log(`${kind.padEnd(4)} ${String(own.length).padStart(2)} files: downloaded ${kb(sum((a) => a.transfer)).padStart(10)} (${[...new Set(own.map((a) => a.encoding))].join('/')}), gzip ${kb(sum((a) => a.gzip)).padStart(10)}, uncompressed ${kb(sum((a) => a.raw)).padStart(10)}`);
+  console.log(
+    `${kind.padEnd(4)} ${String(own.length).padStart(2)} files: downloaded ${kb(sum((a) => a.transfer)).padStart(10)} (${[...new Set(own.map((a) => a.encoding))].join('/')}), gzip ${kb(sum((a) => a.gzip)).padStart(10)}, uncompressed ${kb(sum((a) => a.raw)).padStart(10)}`,
+  );
 }
 process.exit(0);

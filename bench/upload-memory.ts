@@ -57,7 +57,9 @@ async function serve() {
     .executeTakeFirstOrThrow();
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
-  console.log(JSON.stringify({ port: typeof address === 'object' && address ? address.port : 0, accounts, productId: product.visa_product_id, database: database.kind }));
+  console.log(
+    JSON.stringify({ port: typeof address === 'object' && address ? address.port : 0, accounts, productId: product.visa_product_id, database: database.kind }),
+  );
   process.on('SIGTERM', async () => {
     await app.close();
     await database.destroy();
@@ -148,7 +150,11 @@ async function run() {
   const { port, accounts, productId, database } = JSON.parse(line.split('\n')[0]!) as { port: number; accounts: string[]; productId: number; database: string };
   const base = `http://127.0.0.1:${port}`;
   const call = async (path: string, payload: object, token?: string) => {
-    const response = await fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...signed(token) }, body: JSON.stringify(payload) });
+    const response = await fetch(`${base}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...signed(token) },
+      body: JSON.stringify(payload),
+    });
     const body = (await response.json()) as { ret: number; msg: string; body: any };
     if (body.ret !== 0) throw new Error(`${path}: ${body.msg}`);
     return body.body;
@@ -159,7 +165,11 @@ async function run() {
     const customers = [];
     for (const account of accounts) {
       const { token } = await call('/www/account_login', { account, password: sha256Hex(PASSWORD) });
-      const { user_order_id } = await call('/www/order/order_create', { visa_product_id: productId, departure_date: departure, applicants: [{ name: '压测申请人', identity_id: 0, mobile_phone: '13800138000' }] }, token);
+      const { user_order_id } = await call(
+        '/www/order/order_create',
+        { visa_product_id: productId, departure_date: departure, applicants: [{ name: '压测申请人', identity_id: 0, mobile_phone: '13800138000' }] },
+        token,
+      );
       const list = await call('/www/order/material_list', { user_order_id }, token);
       const applicant = list.applicants[0];
       customers.push({ token, fields: { user_order_id, applicant_id: applicant.applicant_id, material_id: applicant.electronic[0].material_id } });
@@ -197,12 +207,18 @@ async function run() {
     if (stored.some((size) => size !== FILE_BYTES)) throw new Error('a stored size differs from the file sent');
     const totalMb = (CUSTOMERS * FILE_BYTES) / (1024 * 1024);
 
-    console.log(`database: ${database}; storage: local disk (${uploadDir}); ${CUSTOMERS} customers × ${(FILE_BYTES / 1048576).toFixed(1)} MB, all at once, loopback`);
+    console.log(
+      `database: ${database}; storage: local disk (${uploadDir}); ${CUSTOMERS} customers × ${(FILE_BYTES / 1048576).toFixed(1)} MB, all at once, loopback`,
+    );
     console.log(`baseline RSS   ${mb(baseline).padStart(7)} MB   (warm server, before the uploads)`);
     console.log(`peak RSS       ${mb(peak).padStart(7)} MB   (sampled every 10 ms)   +${mb(peak - baseline)} MB over baseline`);
-    console.log(`peak VmHWM     ${mb(after.hwm).padStart(7)} MB   ${hwmReset ? '(kernel peak since reset before the uploads)' : '(kernel peak since start: could not reset)'}`);
+    console.log(
+      `peak VmHWM     ${mb(after.hwm).padStart(7)} MB   ${hwmReset ? '(kernel peak since reset before the uploads)' : '(kernel peak since start: could not reset)'}`,
+    );
     console.log(`total time     ${seconds.toFixed(2).padStart(7)} s    ${totalMb.toFixed(0)} MB in ${(totalMb / seconds).toFixed(1)} MB/s`);
-    console.log(`growth per concurrent upload ≈ ${((peak - baseline) / 1024 / CUSTOMERS).toFixed(1)} MB (buffers and not-yet-collected garbage); buffering whole files would need ≥ ${totalMb.toFixed(0)} MB`);
+    console.log(
+      `growth per concurrent upload ≈ ${((peak - baseline) / 1024 / CUSTOMERS).toFixed(1)} MB (buffers and not-yet-collected garbage); buffering whole files would need ≥ ${totalMb.toFixed(0)} MB`,
+    );
   } finally {
     child.kill('SIGTERM');
     await new Promise((resolve) => child.once('exit', resolve));

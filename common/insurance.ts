@@ -36,9 +36,35 @@ export interface InsurancePlanListResult {
  * €30,000 valid in every Schengen state, which the page says.
  */
 export const SCHENGEN_COUNTRIES: ReadonlySet<string> = new Set([
-  '奥地利', '比利时', '保加利亚', '克罗地亚', '捷克', '丹麦', '爱沙尼亚', '芬兰', '法国', '德国',
-  '希腊', '匈牙利', '冰岛', '意大利', '拉脱维亚', '列支敦士登', '立陶宛', '卢森堡', '马耳他', '荷兰',
-  '挪威', '波兰', '葡萄牙', '罗马尼亚', '斯洛伐克', '斯洛文尼亚', '西班牙', '瑞典', '瑞士',
+  '奥地利',
+  '比利时',
+  '保加利亚',
+  '克罗地亚',
+  '捷克',
+  '丹麦',
+  '爱沙尼亚',
+  '芬兰',
+  '法国',
+  '德国',
+  '希腊',
+  '匈牙利',
+  '冰岛',
+  '意大利',
+  '拉脱维亚',
+  '列支敦士登',
+  '立陶宛',
+  '卢森堡',
+  '马耳他',
+  '荷兰',
+  '挪威',
+  '波兰',
+  '葡萄牙',
+  '罗马尼亚',
+  '斯洛伐克',
+  '斯洛文尼亚',
+  '西班牙',
+  '瑞典',
+  '瑞士',
 ]);
 
 /** When the product's stay is open-ended (studies: stay_days 0), a month is suggested. */

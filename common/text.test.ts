@@ -3,7 +3,22 @@ import { EMAIL_PATTERN, maskMobilePhone, normalizeInputText } from './text.ts';
 
 describe('trimmed text input rule', () => {
   it('turns every unicode space variant into a space, then trims', () => {
-    const variants = ['\u2000', '\u2001', '\u2002', '\u2003', '\u2004', '\u2005', '\u2006', '\u2007', '\u2008', '\u2009', '\u200A', '\u202F', '\u205F', '\u3000'];
+    const variants = [
+      '\u2000',
+      '\u2001',
+      '\u2002',
+      '\u2003',
+      '\u2004',
+      '\u2005',
+      '\u2006',
+      '\u2007',
+      '\u2008',
+      '\u2009',
+      '\u200A',
+      '\u202F',
+      '\u205F',
+      '\u3000',
+    ];
     for (const space of variants) {
       expect(normalizeInputText(`${space}张${space}三${space}`)).toBe('张 三');
     }

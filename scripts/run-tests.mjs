@@ -59,7 +59,9 @@ if (existsSync(CHROMIUM)) {
 } else {
   incomplete = true;
   const banner = '!'.repeat(78);
-  console.error(`\n${banner}\n!! END-TO-END TESTS NOT RUN: no Chromium at ${CHROMIUM}.\n!! Install it with: apt-get update && apt-get install -y chromium fonts-noto-cjk\n!! (or point CHROMIUM_PATH at a Chromium binary). THIS TEST RUN IS INCOMPLETE.\n${banner}`);
+  console.error(
+    `\n${banner}\n!! END-TO-END TESTS NOT RUN: no Chromium at ${CHROMIUM}.\n!! Install it with: apt-get update && apt-get install -y chromium fonts-noto-cjk\n!! (or point CHROMIUM_PATH at a Chromium binary). THIS TEST RUN IS INCOMPLETE.\n${banner}`,
+  );
   if (isCI) problems.push('Chromium is missing under CI');
 }
 

@@ -72,7 +72,13 @@ declare module 'fastify' {
   }
 }
 
-export async function buildApp({ config, database, pages, now = Date.now, mailer = createMailer(config) }: AppOptions): Promise<{ app: FastifyInstance; services: Services }> {
+export async function buildApp({
+  config,
+  database,
+  pages,
+  now = Date.now,
+  mailer = createMailer(config),
+}: AppOptions): Promise<{ app: FastifyInstance; services: Services }> {
   const app = Fastify({
     logger: {
       level: config.LOG_LEVEL,
@@ -94,7 +100,12 @@ export async function buildApp({ config, database, pages, now = Date.now, mailer
   };
 
   // API answers, the address library and static files; pages compress themselves.
-  await app.register(fastifyCompress, { global: true, threshold: 1024, encodings: ['br', 'gzip'], brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } } });
+  await app.register(fastifyCompress, {
+    global: true,
+    threshold: 1024,
+    encodings: ['br', 'gzip'],
+    brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } },
+  });
   installErrorHandling(app);
   installJsonParser(app);
   // zod validates payloads (with Chinese messages); the JSON schemas on the

@@ -6,28 +6,29 @@ import { z } from 'zod';
 /** Development pair for the web client (platform 4). Refused when APP_ENV=prod. */
 export const DEV_API_CLIENTS = '4:visa-web-dev:dev-secret-change-me-4f8a1c2e9b7d';
 
-const apiClients = z
-  .string()
-  .transform((value, ctx) => {
-    const clients = new Map<string, { accessKey: string; secret: string }>();
-    for (const entry of value.split(',').map((part) => part.trim()).filter(Boolean)) {
-      const [platform, accessKey, ...secretParts] = entry.split(':');
-      const secret = secretParts.join(':');
-      if (!platform || !/^\d+$/.test(platform) || !accessKey || secret.length < 16) {
-        ctx.addIssue({
-          code: 'custom',
-          message: `"${entry.split(':')[0]}:…" must look like platform:accessKey:secret, secret ≥ 16 characters`,
-        });
-        return z.NEVER;
-      }
-      clients.set(platform, { accessKey, secret });
-    }
-    if (clients.size === 0) {
-      ctx.addIssue({ code: 'custom', message: 'at least one platform:accessKey:secret is needed' });
+const apiClients = z.string().transform((value, ctx) => {
+  const clients = new Map<string, { accessKey: string; secret: string }>();
+  for (const entry of value
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)) {
+    const [platform, accessKey, ...secretParts] = entry.split(':');
+    const secret = secretParts.join(':');
+    if (!platform || !/^\d+$/.test(platform) || !accessKey || secret.length < 16) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `"${entry.split(':')[0]}:…" must look like platform:accessKey:secret, secret ≥ 16 characters`,
+      });
       return z.NEVER;
     }
-    return clients;
-  });
+    clients.set(platform, { accessKey, secret });
+  }
+  if (clients.size === 0) {
+    ctx.addIssue({ code: 'custom', message: 'at least one platform:accessKey:secret is needed' });
+    return z.NEVER;
+  }
+  return clients;
+});
 
 const flag = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
@@ -44,9 +45,24 @@ const schema = z.object({
   API_CLIENTS: apiClients.prefault(DEV_API_CLIENTS),
   WEB_PLATFORM: z.string().regex(/^\d+$/).default('4'),
   SIGNATURE_MAX_SKEW_SECONDS: z.coerce.number().int().min(60).max(3600).default(900),
-  SESSION_IDLE_MINUTES: z.coerce.number().int().min(5).max(60 * 24 * 30).default(720),
-  SESSION_ABSOLUTE_HOURS: z.coerce.number().int().min(1).max(24 * 90).default(168),
-  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(50 * 1024 * 1024).default(1024 * 1024),
+  SESSION_IDLE_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(5)
+    .max(60 * 24 * 30)
+    .default(720),
+  SESSION_ABSOLUTE_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 90)
+    .default(168),
+  BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(50 * 1024 * 1024)
+    .default(1024 * 1024),
   TRUST_PROXY: flag.default(false),
   ANALYTICS_SCRIPT_URL: z.url().optional(),
   CS_HOTLINE: z.string().min(1).default('400-820-6688'),
@@ -63,7 +79,12 @@ const schema = z.object({
   PUBLIC_SITE_URL: z.url().default('http://localhost:3000'),
   // Uploaded materials: local disk outside the web root, or an S3-compatible bucket when S3_BUCKET is set.
   UPLOAD_DIR: z.string().min(1).default('data/uploads'),
-  UPLOAD_MAX_BYTES: z.coerce.number().int().min(64 * 1024).max(100 * 1024 * 1024).default(10 * 1024 * 1024),
+  UPLOAD_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(64 * 1024)
+    .max(100 * 1024 * 1024)
+    .default(10 * 1024 * 1024),
   S3_BUCKET: z.string().min(3).optional(),
   S3_ENDPOINT: z.url().optional(),
   S3_REGION: z.string().min(1).default('us-east-1'),

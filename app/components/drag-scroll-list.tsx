@@ -26,8 +26,7 @@ export function DragScrollList({ style, onMouseDown, onClickCapture, onDragStart
       // Horizontal gestures (trackpads, shift+wheel) already scroll natively.
       if (event.deltaY === 0 || Math.abs(event.deltaX) > Math.abs(event.deltaY)) return;
       const direction = Math.sign(event.deltaY);
-      const canScroll =
-        direction > 0 ? list.scrollLeft + list.clientWidth < list.scrollWidth - 1 : list.scrollLeft > 0;
+      const canScroll = direction > 0 ? list.scrollLeft + list.clientWidth < list.scrollWidth - 1 : list.scrollLeft > 0;
       // At either end the page scrolls as usual.
       if (!canScroll) return;
       event.preventDefault();

@@ -20,22 +20,9 @@ const SPIN_SIZES = { small: 'small', default: 'medium', large: 'large' } as cons
  * The loading overlay of spec §2.6 / §4. Spin in nested mode keeps the children
  * mounted either way and renders the spinner layer only while `loading` is true.
  */
-export function LoadingOverlay({
-  loading,
-  loadingText = LOADING_DEFAULT_TEXT,
-  loadingSize = 'default',
-  className,
-  style,
-  children,
-}: LoadingOverlayProps) {
+export function LoadingOverlay({ loading, loadingText = LOADING_DEFAULT_TEXT, loadingSize = 'default', className, style, children }: LoadingOverlayProps) {
   return (
-    <Spin
-      spinning={loading}
-      description={loadingText}
-      size={SPIN_SIZES[loadingSize]}
-      className={className}
-      style={style}
-    >
+    <Spin spinning={loading} description={loadingText} size={SPIN_SIZES[loadingSize]} className={className} style={style}>
       {children}
     </Spin>
   );

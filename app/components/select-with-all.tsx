@@ -20,13 +20,7 @@ export interface SelectWithAllProps<T extends string | number> {
 }
 
 /** A Select whose first option is '全部' (spec §2.6), reported as `null`. */
-export function SelectWithAll<T extends string | number>({
-  options,
-  value,
-  onChange,
-  placeholder,
-  style,
-}: SelectWithAllProps<T>) {
+export function SelectWithAll<T extends string | number>({ options, value, onChange, placeholder, style }: SelectWithAllProps<T>) {
   return (
     <Select<T | typeof ALL_VALUE>
       value={value === null ? ALL_VALUE : value}

@@ -33,7 +33,16 @@ export function SiteHeader({ transparent }: { transparent: boolean }) {
         </Link>
         <Dropdown
           trigger={['click']}
-          menu={{ items: NAVIGATION.map((item) => ({ key: item.to, label: <Link className="site-header-menu-link" to={item.to}>{item.label}</Link> })) }}
+          menu={{
+            items: NAVIGATION.map((item) => ({
+              key: item.to,
+              label: (
+                <Link className="site-header-menu-link" to={item.to}>
+                  {item.label}
+                </Link>
+              ),
+            })),
+          }}
         >
           <button type="button" className="site-header-menu-button" aria-label="打开导航菜单">
             <MenuOutlined />
@@ -54,8 +63,22 @@ export function SiteHeader({ transparent }: { transparent: boolean }) {
                 // Real links, stretched over the whole row (site-header.css): they
                 // still navigate when the menu is already fading out.
                 items: [
-                  { key: 'center', label: <Link className="site-header-menu-link" to="/user/personal-center">个人中心</Link> },
-                  { key: 'orders', label: <Link className="site-header-menu-link" to="/order/order-list">我的订单</Link> },
+                  {
+                    key: 'center',
+                    label: (
+                      <Link className="site-header-menu-link" to="/user/personal-center">
+                        个人中心
+                      </Link>
+                    ),
+                  },
+                  {
+                    key: 'orders',
+                    label: (
+                      <Link className="site-header-menu-link" to="/order/order-list">
+                        我的订单
+                      </Link>
+                    ),
+                  },
                   { type: 'divider' },
                   {
                     key: 'logout',

@@ -4,7 +4,14 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { signRequest } from '../../common/signing';
 import type { PublicConfig } from '../../common/web-context';
 
-const CONFIG: PublicConfig = { appEnv: 'test', apiBaseUrl: 'http://api.test', platform: '4', accessKey: 'visa-web-test', secret: 'test-secret-0123456789', analyticsScriptUrl: null };
+const CONFIG: PublicConfig = {
+  appEnv: 'test',
+  apiBaseUrl: 'http://api.test',
+  platform: '4',
+  accessKey: 'visa-web-test',
+  secret: 'test-secret-0123456789',
+  analyticsScriptUrl: null,
+};
 
 interface Toast {
   kind: string;
@@ -22,10 +29,13 @@ function respond(status: number, body: unknown) {
 async function loadClient(answer: (url: string) => Response | Promise<Response>) {
   vi.resetModules();
   calls = [];
-  vi.stubGlobal('fetch', vi.fn(async (url: string, init: RequestInit) => {
-    calls.push({ url, init });
-    return answer(url);
-  }));
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string, init: RequestInit) => {
+      calls.push({ url, init });
+      return answer(url);
+    }),
+  );
   const toastModule = await import('./toast');
   const record = (kind: string) => (content: string, duration?: number) => {
     toasts.push({ kind, content, duration });
@@ -67,7 +77,10 @@ describe('signed requests', () => {
     expect(headers['X-Token']).toBe('token-123');
     expect(headers['X-Request-Id']).toMatch(/^[a-z0-9]{32}$/);
     expect(new Date(headers['X-Date']!).toUTCString()).toBe(headers['X-Date']);
-    const expected = signRequest({ accessKey: CONFIG.accessKey, date: headers['X-Date']!, version: '1.0.0', requestId: headers['X-Request-Id']! }, CONFIG.secret);
+    const expected = signRequest(
+      { accessKey: CONFIG.accessKey, date: headers['X-Date']!, version: '1.0.0', requestId: headers['X-Request-Id']! },
+      CONFIG.secret,
+    );
     expect(headers.Authorization).toBe(`Basic ${expected}`);
     expect(init.signal).toBeInstanceOf(AbortSignal);
   });
@@ -83,7 +96,9 @@ describe('signed requests', () => {
 
 describe('errors (spec §8)', () => {
   it('toasts the server msg for ret ≠ 0, or 请求错误 when there is none', async () => {
-    const { client } = await loadClient((url) => respond(200, url.endsWith('/a') ? { ret: 1301, msg: '账号或密码错误', body: null } : { ret: 9, msg: '', body: null }));
+    const { client } = await loadClient((url) =>
+      respond(200, url.endsWith('/a') ? { ret: 1301, msg: '账号或密码错误', body: null } : { ret: 9, msg: '', body: null }),
+    );
     await expect(client.apiRequest('/www/a')).rejects.toMatchObject({ ret: 1301, message: '账号或密码错误' });
     await expect(client.apiRequest('/www/b')).rejects.toMatchObject({ ret: 9, message: '请求错误' });
     expect(toasts).toEqual([
@@ -99,7 +114,9 @@ describe('errors (spec §8)', () => {
   });
 
   it('toasts 请求错误 on a network failure or an unreadable answer', async () => {
-    const { client } = await loadClient((url) => (url.endsWith('/a') ? Promise.reject(new TypeError('Failed to fetch')) : new Response('<html>', { status: 502 })));
+    const { client } = await loadClient((url) =>
+      url.endsWith('/a') ? Promise.reject(new TypeError('Failed to fetch')) : new Response('<html>', { status: 502 }),
+    );
     await expect(client.apiRequest('/www/a')).rejects.toMatchObject({ message: '请求错误' });
     await expect(client.apiRequest('/www/b')).rejects.toMatchObject({ message: '请求错误' });
     expect(toasts.map((t) => t.content)).toEqual(['请求错误', '请求错误']);
@@ -154,7 +171,9 @@ describe('system config and address library cache', () => {
   it('keeps the library in localStorage and reuses it only for the same URL with key 86', async () => {
     let url = '/static/address-library.aaa.json';
     const answer = (requested: string) =>
-      requested.startsWith('/static/') ? respond(200, LIBRARY) : respond(200, { ret: 0, msg: 'ok', body: { addr_download_url: url, address_root_region: '86' } });
+      requested.startsWith('/static/')
+        ? respond(200, LIBRARY)
+        : respond(200, { ret: 0, msg: 'ok', body: { addr_download_url: url, address_root_region: '86' } });
 
     await loadClient(answer);
     let cache = await import('./sys-config');

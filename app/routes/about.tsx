@@ -25,8 +25,7 @@ export const meta: Route.MetaFunction = () => [
   { title: '关于我们 - 易签通' },
   {
     name: 'description',
-    content:
-      '易签通是面向中文旅行者与企业客户的在线自助签证办理平台，提供多国旅游、商务、探亲签证的材料指引、在线申请、面签预约与进度跟踪服务。',
+    content: '易签通是面向中文旅行者与企业客户的在线自助签证办理平台，提供多国旅游、商务、探亲签证的材料指引、在线申请、面签预约与进度跟踪服务。',
   },
 ];
 
@@ -90,7 +89,8 @@ export default function About() {
                 易签通是一个在线自助签证办理平台。旅行者可以按大洲、国家和签证类型浏览签证产品，查看所需材料清单、办理流程、费用、使馆假期以及其他用户的真实评价，然后在线为一位或多位申请人下单。
               </Paragraph>
               <Paragraph>
-                下单后，申请人可以在线上传材料、选择面签或录指纹时间、确认保险与回寄地址并完成支付；之后在订单中跟踪进度，按提示补传材料、邮寄纸质材料或查看面签通知。除了网站，用户也可以通过易签通 App 与微信小程序随时办理和查询。
+                下单后，申请人可以在线上传材料、选择面签或录指纹时间、确认保险与回寄地址并完成支付；之后在订单中跟踪进度，按提示补传材料、邮寄纸质材料或查看面签通知。除了网站，用户也可以通过易签通
+                App 与微信小程序随时办理和查询。
               </Paragraph>
               <Paragraph style={{ marginBottom: 0 }}>
                 我们同时为企业和旅行社提供企业版服务与商务合作方案，支持员工批量申请、统一管理订单与开票，并配备专属签证顾问。
@@ -144,10 +144,7 @@ export default function About() {
             {PROMISES.map((p) => (
               <Col key={p.title} xs={24} sm={12} lg={6}>
                 <Card className="about-card">
-                  <span
-                    className="about-card-icon"
-                    style={{ color: p.color, background: `${p.color}1a` }}
-                  >
+                  <span className="about-card-icon" style={{ color: p.color, background: `${p.color}1a` }}>
                     {p.icon}
                   </span>
                   <Title level={4} className="about-card-title">
@@ -244,8 +241,7 @@ export default function About() {
               </Col>
             </Row>
             <Paragraph type="secondary" style={{ margin: '24px 0 0' }}>
-              <InfoCircleOutlined /> 企业与旅行社批量办理签证，请了解{' '}
-              <Link to="/enterprise">易签通企业版</Link>。
+              <InfoCircleOutlined /> 企业与旅行社批量办理签证，请了解 <Link to="/enterprise">易签通企业版</Link>。
             </Paragraph>
           </Card>
         </div>

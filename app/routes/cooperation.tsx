@@ -31,8 +31,7 @@ export const meta: Route.MetaFunction = () => [
   { title: '商务合作 - 易签通' },
   {
     name: 'description',
-    content:
-      '易签通面向旅行社、OTA 平台与企业客户开放签证服务合作，支持 API 对接、签证产品分销与企业差旅签证办理，欢迎洽谈合作。',
+    content: '易签通面向旅行社、OTA 平台与企业客户开放签证服务合作，支持 API 对接、签证产品分销与企业差旅签证办理，欢迎洽谈合作。',
   },
 ];
 
@@ -163,10 +162,7 @@ export default function Cooperation() {
           <Row gutter={[16, 16]}>
             {MODELS.map((m) => (
               <Col key={m.key} xs={24} md={8}>
-                <Card
-                  className="coop-model"
-                  style={{ '--coop-accent': m.accent } as CSSProperties}
-                >
+                <Card className="coop-model" style={{ '--coop-accent': m.accent } as CSSProperties}>
                   <span className="coop-model-icon">{m.icon}</span>
                   <Title level={3} className="coop-model-title">
                     {m.title}

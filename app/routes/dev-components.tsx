@@ -67,9 +67,7 @@ function DialogDemo() {
           </Link>
         </Space>
         {Array.from({ length: 30 }, (_, i) => (
-          <Paragraph key={i}>
-            第 {i + 1} 项：护照原件及首页复印件，有效期需在六个月以上，并至少留有两页空白签证页。
-          </Paragraph>
+          <Paragraph key={i}>第 {i + 1} 项：护照原件及首页复印件，有效期需在六个月以上，并至少留有两页空白签证页。</Paragraph>
         ))}
       </AppDialog>
     </Card>

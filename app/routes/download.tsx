@@ -25,8 +25,7 @@ export const meta: Route.MetaFunction = () => [
   { title: 'App 下载 - 易签通' },
   {
     name: 'description',
-    content:
-      '下载易签通 App 或使用易签通微信小程序，随时随地查询签证材料、上传资料、预约面签并跟踪签证办理进度。',
+    content: '下载易签通 App 或使用易签通微信小程序，随时随地查询签证材料、上传资料、预约面签并跟踪签证办理进度。',
   },
 ];
 
@@ -164,10 +163,7 @@ export default function Download() {
             ))}
             <Col xs={24} md={8}>
               <Card className="dl-platform">
-                <span
-                  className="dl-platform-icon"
-                  style={{ background: 'linear-gradient(135deg, #14bc99, #07c160)' }}
-                >
+                <span className="dl-platform-icon" style={{ background: 'linear-gradient(135deg, #14bc99, #07c160)' }}>
                   <WechatOutlined />
                 </span>
                 <Title level={3} className="dl-platform-title">

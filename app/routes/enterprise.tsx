@@ -28,8 +28,7 @@ export const meta: Route.MetaFunction = () => [
   { title: '企业版 - 易签通' },
   {
     name: 'description',
-    content:
-      '易签通企业版为企业与旅行社提供员工批量签证申请、管理员账号、订单与发票合并管理及专属签证顾问服务，让团队出境更高效。',
+    content: '易签通企业版为企业与旅行社提供员工批量签证申请、管理员账号、订单与发票合并管理及专属签证顾问服务，让团队出境更高效。',
   },
 ];
 
@@ -85,9 +84,7 @@ export default function Enterprise() {
               <Title level={1} className="ent-hero-title">
                 团队出境，签证一站管理
               </Title>
-              <Paragraph className="ent-hero-sub">
-                为企业差旅与旅行社团队打造：批量为员工申请签证，管理员统一管理资料、订单与发票，专属顾问全程跟进。
-              </Paragraph>
+              <Paragraph className="ent-hero-sub">为企业差旅与旅行社团队打造：批量为员工申请签证，管理员统一管理资料、订单与发票，专属顾问全程跟进。</Paragraph>
               <Flex wrap gap={12} style={{ marginTop: 28 }}>
                 <Button type="primary" size="large" icon={<LoginOutlined />} onClick={openLoginDialog}>
                   登录企业版
@@ -115,10 +112,7 @@ export default function Enterprise() {
                       </span>
                       <Text ellipsis>{r.label}</Text>
                     </Flex>
-                    <span
-                      className="ent-console-tag"
-                      style={{ color: r.color, background: `${r.color}1a` }}
-                    >
+                    <span className="ent-console-tag" style={{ color: r.color, background: `${r.color}1a` }}>
                       {r.tag}
                     </span>
                   </div>
@@ -141,10 +135,7 @@ export default function Enterprise() {
             {FEATURES.map((f) => (
               <Col key={f.title} xs={24} sm={12} lg={6}>
                 <Card className="ent-feature">
-                  <span
-                    className="ent-feature-icon"
-                    style={{ color: f.color, background: `${f.color}1a` }}
-                  >
+                  <span className="ent-feature-icon" style={{ color: f.color, background: `${f.color}1a` }}>
                     {f.icon}
                   </span>
                   <Title level={4} className="ent-feature-title">
@@ -177,11 +168,7 @@ export default function Enterprise() {
           <Row gutter={[24, 24]}>
             <Col xs={24} md={12}>
               <Card title="适合哪些客户" style={{ height: '100%', borderRadius: 16 }}>
-                {[
-                  '员工经常出境出差、需要办理商务签证的企业',
-                  '组织团队游、需要为团员集中办理签证的旅行社',
-                  '举办海外会展、培训与交流活动的机构',
-                ].map((t) => (
+                {['员工经常出境出差、需要办理商务签证的企业', '组织团队游、需要为团员集中办理签证的旅行社', '举办海外会展、培训与交流活动的机构'].map((t) => (
                   <div key={t} className="ent-compare-item">
                     <CheckCircleFilled style={{ color: '#14bc99' }} />
                     <span>{t}</span>
@@ -191,16 +178,14 @@ export default function Enterprise() {
             </Col>
             <Col xs={24} md={12}>
               <Card title="资料安全" style={{ height: '100%', borderRadius: 16 }}>
-                {[
-                  '员工护照与证件资料加密存储，仅用于签证办理',
-                  '管理员账号登录，企业资料与订单仅本企业可见',
-                  '个人信息处理遵循《用户协议》与相关法律法规',
-                ].map((t) => (
-                  <div key={t} className="ent-compare-item">
-                    <SafetyCertificateOutlined style={{ color: '#3fa2f5' }} />
-                    <span>{t}</span>
-                  </div>
-                ))}
+                {['员工护照与证件资料加密存储，仅用于签证办理', '管理员账号登录，企业资料与订单仅本企业可见', '个人信息处理遵循《用户协议》与相关法律法规'].map(
+                  (t) => (
+                    <div key={t} className="ent-compare-item">
+                      <SafetyCertificateOutlined style={{ color: '#3fa2f5' }} />
+                      <span>{t}</span>
+                    </div>
+                  ),
+                )}
                 <Paragraph type="secondary" style={{ margin: '12px 0 0' }}>
                   详见 <Link to="/agreement/user">《用户协议》</Link>
                 </Paragraph>

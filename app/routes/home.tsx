@@ -53,7 +53,10 @@ export async function loader({ context }: Route.LoaderArgs) {
       countryCount: continent.countries.length,
       topCountries: continent.countries.slice(0, TOP_COUNTRIES_PER_CONTINENT).map((country) => country.name),
     })),
-    hot: hotDestinations(continents.map((continent) => continent.countries), HOT_DESTINATIONS),
+    hot: hotDestinations(
+      continents.map((continent) => continent.countries),
+      HOT_DESTINATIONS,
+    ),
   };
 }
 
@@ -119,9 +122,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
               <Title level={1} className="home-hero-title">
                 一站式在线签证办理
               </Title>
-              <Text className="home-hero-sub">
-                覆盖全球多个国家的旅游、商务、探亲签证。材料清单、办理流程、费用和使馆假期一目了然，足不出户完成申请。
-              </Text>
+              <Text className="home-hero-sub">覆盖全球多个国家的旅游、商务、探亲签证。材料清单、办理流程、费用和使馆假期一目了然，足不出户完成申请。</Text>
               <Flex wrap gap={8} className="home-hero-tags">
                 <span className="home-hero-tag">
                   <CheckCircleFilled /> 在线上传资料
@@ -134,11 +135,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
                 </span>
               </Flex>
               <Flex wrap gap={12}>
-                <NavButton
-                  to="/visa/continent?continent_id=0"
-                  size="large"
-                  className="home-hero-primary"
-                >
+                <NavButton to="/visa/continent?continent_id=0" size="large" className="home-hero-primary">
                   立即办理
                 </NavButton>
                 <NavButton to="/enterprise" size="large" className="home-hero-ghost">
@@ -191,21 +188,13 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           <Row gutter={[16, 16]}>
             {continents.map((c, index) => (
               <Col key={c.id} xs={index === 4 ? 24 : 12} md={index < 2 ? 12 : 8}>
-                <Link
-                  to={`/visa/continent?continent_id=${c.id}`}
-                  className="home-continent-link"
-                  aria-label={`查看${c.name}签证`}
-                >
+                <Link to={`/visa/continent?continent_id=${c.id}`} className="home-continent-link" aria-label={`查看${c.name}签证`}>
                   <div className={`home-continent home-continent-${c.id}`} data-testid="home-continent">
-                    <span className="home-continent-icon">
-                      {c.id === 0 ? <CompassOutlined /> : c.id === 1 ? <GlobalOutlined /> : <EnvironmentOutlined />}
-                    </span>
+                    <span className="home-continent-icon">{c.id === 0 ? <CompassOutlined /> : c.id === 1 ? <GlobalOutlined /> : <EnvironmentOutlined />}</span>
                     <div>
                       <div className="home-continent-name">{c.name}</div>
                       <div className="home-continent-en">{c.en}</div>
-                      <div className="home-continent-countries">
-                        {c.topCountries.length > 0 ? c.topCountries.join(' · ') : '更多国家即将上线'}
-                      </div>
+                      <div className="home-continent-countries">{c.topCountries.length > 0 ? c.topCountries.join(' · ') : '更多国家即将上线'}</div>
                     </div>
                     <span className="home-continent-more">
                       {c.countryCount > 0 ? `${c.countryCount}个国家和地区` : '查看签证'} <ArrowRightOutlined />
@@ -261,10 +250,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             {FEATURES.map((f) => (
               <Col key={f.title} xs={24} sm={12} lg={6}>
                 <Card className="home-feature" hoverable>
-                  <span
-                    className="home-feature-icon"
-                    style={{ color: f.color, background: `${f.color}1a` }}
-                  >
+                  <span className="home-feature-icon" style={{ color: f.color, background: `${f.color}1a` }}>
                     {f.icon}
                   </span>
                   <Title level={4} className="home-feature-title">

@@ -21,8 +21,7 @@ export const meta: Route.MetaFunction = () => [
   { title: '外国人来华免签与签证指南 - 易签通' },
   {
     name: 'description',
-    content:
-      '外国人来华政策概览：240 小时过境免签、单方面免签与互免签证协定的适用条件、停留期限与常见所需材料，具体以出入境管理部门最新公告为准。',
+    content: '外国人来华政策概览：240 小时过境免签、单方面免签与互免签证协定的适用条件、停留期限与常见所需材料，具体以出入境管理部门最新公告为准。',
   },
 ];
 
@@ -34,11 +33,7 @@ function Bullets({ items, ok = true }: { items: ReactNode[]; ok?: boolean }) {
     <ul className="otc-list">
       {items.map((item, i) => (
         <li key={i}>
-          {ok ? (
-            <CheckCircleOutlined style={{ color: '#14bc99' }} />
-          ) : (
-            <CloseCircleOutlined style={{ color: '#ff4b4d' }} />
-          )}
+          {ok ? <CheckCircleOutlined style={{ color: '#14bc99' }} /> : <CloseCircleOutlined style={{ color: '#ff4b4d' }} />}
           <span>{item}</span>
         </li>
       ))}
@@ -155,10 +150,7 @@ export default function OpenToChina() {
             <Col xs={24} lg={12}>
               <Card className="otc-policy">
                 <div className="otc-policy-head">
-                  <span
-                    className="otc-policy-badge"
-                    style={{ background: 'linear-gradient(135deg, #ff4b4d, #fb8339)' }}
-                  >
+                  <span className="otc-policy-badge" style={{ background: 'linear-gradient(135deg, #ff4b4d, #fb8339)' }}>
                     <b>240</b>
                     <small>小时</small>
                   </span>
@@ -170,7 +162,8 @@ export default function OpenToChina() {
                   </div>
                 </div>
                 <Paragraph>
-                  自 2024 年 12 月 17 日起，过境免签外国人在境内的停留时间由原来的 72 小时和 144 小时统一延长为 240 小时（10 天），开放口岸和允许停留的区域同步扩大，并允许在适用区域内跨省（区、市）活动。
+                  自 2024 年 12 月 17 日起，过境免签外国人在境内的停留时间由原来的 72 小时和 144 小时统一延长为 240 小时（10
+                  天），开放口岸和允许停留的区域同步扩大，并允许在适用区域内跨省（区、市）活动。
                 </Paragraph>
                 <div className="otc-list-label">基本条件</div>
                 <Bullets
@@ -182,22 +175,13 @@ export default function OpenToChina() {
                   ]}
                 />
                 <div className="otc-list-label">注意</div>
-                <Bullets
-                  ok={false}
-                  items={[
-                    '往返同一国家（地区）的行程一般不符合条件',
-                    '不得超出允许停留的区域或期限，不得从事与过境目的不符的活动',
-                  ]}
-                />
+                <Bullets ok={false} items={['往返同一国家（地区）的行程一般不符合条件', '不得超出允许停留的区域或期限，不得从事与过境目的不符的活动']} />
               </Card>
             </Col>
             <Col xs={24} lg={12}>
               <Card className="otc-policy">
                 <div className="otc-policy-head">
-                  <span
-                    className="otc-policy-badge"
-                    style={{ background: 'linear-gradient(135deg, #3fa2f5, #14bc99)' }}
-                  >
+                  <span className="otc-policy-badge" style={{ background: 'linear-gradient(135deg, #3fa2f5, #14bc99)' }}>
                     <b>30</b>
                     <small>天</small>
                   </span>
@@ -209,7 +193,8 @@ export default function OpenToChina() {
                   </div>
                 </div>
                 <Paragraph>
-                  自 2023 年 12 月起，中国陆续对多个国家持普通护照人员试行单方面免签政策，并多次扩大适用国家范围、延长政策期限。自 2024 年 11 月 30 日起，免签停留期限由 15 天延长至 30 天。
+                  自 2023 年 12 月起，中国陆续对多个国家持普通护照人员试行单方面免签政策，并多次扩大适用国家范围、延长政策期限。自 2024 年 11 月 30
+                  日起，免签停留期限由 15 天延长至 30 天。
                 </Paragraph>
                 <div className="otc-list-label">基本条件</div>
                 <Bullets
@@ -221,13 +206,7 @@ export default function OpenToChina() {
                   ]}
                 />
                 <div className="otc-list-label">注意</div>
-                <Bullets
-                  ok={false}
-                  items={[
-                    '来华工作、学习、新闻采访等仍需事先申请相应签证',
-                    '适用国家名单与政策有效期以官方最新公告为准',
-                  ]}
-                />
+                <Bullets ok={false} items={['来华工作、学习、新闻采访等仍需事先申请相应签证', '适用国家名单与政策有效期以官方最新公告为准']} />
               </Card>
             </Col>
           </Row>
@@ -277,14 +256,7 @@ export default function OpenToChina() {
             </Col>
             <Col xs={24} md={8}>
               <Card className="otc-doc" title="单方面免签 / 互免签证">
-                <Bullets
-                  items={[
-                    '适用国家的有效普通护照',
-                    '离境机票或后续行程证明',
-                    '住宿信息与行程安排',
-                    '商务或探亲访友的，建议携带邀请方信息或邀请函',
-                  ]}
-                />
+                <Bullets items={['适用国家的有效普通护照', '离境机票或后续行程证明', '住宿信息与行程安排', '商务或探亲访友的，建议携带邀请方信息或邀请函']} />
               </Card>
             </Col>
             <Col xs={24} md={8}>
@@ -311,7 +283,9 @@ export default function OpenToChina() {
           <Text className="otc-section-desc">出行前建议逐条核对</Text>
           <Collapse items={FAQ} defaultActiveKey={['round-trip']} className="otc-tips" />
           <div className="otc-source">
-            <InfoCircleOutlined /> 官方查询渠道：国家移民管理局官方网站（www.nia.gov.cn）及其政务服务平台、中国领事服务网（cs.mfa.gov.cn）、中国驻当地使领馆网站，以及国家移民管理局 12367 服务热线。本页信息整理于{POLICY_AS_OF}，以出入境管理部门最新公告为准。
+            <InfoCircleOutlined />{' '}
+            官方查询渠道：国家移民管理局官方网站（www.nia.gov.cn）及其政务服务平台、中国领事服务网（cs.mfa.gov.cn）、中国驻当地使领馆网站，以及国家移民管理局
+            12367 服务热线。本页信息整理于{POLICY_AS_OF}，以出入境管理部门最新公告为准。
           </div>
         </div>
       </section>

@@ -15,8 +15,7 @@ export const meta: Route.MetaFunction = () => [
   { title: '用户协议 - 易签通' },
   {
     name: 'description',
-    content:
-      '《易签通用户协议》：账号注册与使用、护照等个人信息保护、费用支付与退款、申请材料真实性、责任限制及法律适用等条款。',
+    content: '《易签通用户协议》：账号注册与使用、护照等个人信息保护、费用支付与退款、申请材料真实性、责任限制及法律适用等条款。',
   },
 ];
 
@@ -101,9 +100,7 @@ const SECTIONS: Section[] = [
     clauses: [
       '材料尚未递交使领馆或签证中心之前，您可以申请取消订单；我们将扣除已实际发生的费用（如已代缴的预约费、已寄出的快递费等）后，将剩余款项原路退回。',
       <>
-        <Text strong>
-          申请材料一经递交使领馆或签证中心，签证费及服务费原则上不予退还；使领馆作出拒签决定的，其已收取的签证费亦不予退还。
-        </Text>
+        <Text strong>申请材料一经递交使领馆或签证中心，签证费及服务费原则上不予退还；使领馆作出拒签决定的，其已收取的签证费亦不予退还。</Text>
         如订单赠送或您购买了拒签险，拒签后可按照保险条款申请理赔，理赔条件、范围与金额以保险条款为准。
       </>,
       '因本平台原因导致订单无法办理或延误造成损失的，我们将退还相应费用，并在法律规定的范围内承担责任。',
@@ -159,11 +156,7 @@ export default function UserAgreement() {
           <Col xs={0} lg={6}>
             <div className="ua-toc">
               <div className="ua-toc-title">目录</div>
-              <Anchor
-                offsetTop={88}
-                targetOffset={96}
-                items={SECTIONS.map((s) => ({ key: s.id, href: `#${s.id}`, title: s.title }))}
-              />
+              <Anchor offsetTop={88} targetOffset={96} items={SECTIONS.map((s) => ({ key: s.id, href: `#${s.id}`, title: s.title }))} />
             </div>
           </Col>
           <Col flex="auto" style={{ minWidth: 0 }}>
@@ -199,8 +192,8 @@ export default function UserAgreement() {
               ))}
 
               <div className="ua-contact">
-                联系我们：如对本协议或个人信息处理有任何疑问、意见或投诉，请拨打客服电话 {PHONE}，或发送邮件至{' '}
-                <a href={`mailto:${EMAIL}`}>{EMAIL}</a>，我们将在核实身份后及时处理。
+                联系我们：如对本协议或个人信息处理有任何疑问、意见或投诉，请拨打客服电话 {PHONE}，或发送邮件至 <a href={`mailto:${EMAIL}`}>{EMAIL}</a>
+                ，我们将在核实身份后及时处理。
               </div>
             </article>
           </Col>

@@ -90,9 +90,7 @@ export default function VisaContinent({ loaderData }: Route.ComponentProps) {
             </span>
           </div>
           <form method="get" action="/visa/continent" role="search" className="browse-search" onSubmit={onSubmit}>
-            {selectedId !== null && searchParams.has(PARAM.continent) ? (
-              <input type="hidden" name={PARAM.continent} value={selectedId} />
-            ) : null}
+            {selectedId !== null && searchParams.has(PARAM.continent) ? <input type="hidden" name={PARAM.continent} value={selectedId} /> : null}
             <Input
               name={PARAM.query}
               size="large"

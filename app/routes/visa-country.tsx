@@ -1,14 +1,7 @@
 import '../features/catalogue/browse/browse.css';
 
 import { data, Link, useLocation, useNavigation, useSearchParams } from 'react-router';
-import {
-  CarOutlined,
-  CustomerServiceOutlined,
-  FileSearchOutlined,
-  InboxOutlined,
-  SafetyCertificateOutlined,
-  ScanOutlined,
-} from '@ant-design/icons';
+import { CarOutlined, CustomerServiceOutlined, FileSearchOutlined, InboxOutlined, SafetyCertificateOutlined, ScanOutlined } from '@ant-design/icons';
 
 import { LoadingOverlay } from '../components/loading-overlay';
 import { PARAM, pickId, withParams } from '../features/catalogue/browse/browse-params';
@@ -124,7 +117,11 @@ export default function VisaCountry({ loaderData }: Route.ComponentProps) {
                   {country.name}签证产品<em data-testid="product-count">{products.length}</em>款
                 </h2>
                 <span className="browse-list-note">
-                  {consularDistrict ? `${provinceName ?? ''}居民 · ${consularDistrict.name}受理` : country.consular_districts.length > 0 ? '全部领区' : '全国受理'}
+                  {consularDistrict
+                    ? `${provinceName ?? ''}居民 · ${consularDistrict.name}受理`
+                    : country.consular_districts.length > 0
+                      ? '全部领区'
+                      : '全国受理'}
                   {filtered ? (
                     <Link to={resetHref} preventScrollReset>
                       清除筛选

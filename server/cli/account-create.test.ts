@@ -21,7 +21,20 @@ function runCli(args: string[], sqliteFile: string) {
 describe('account:create', () => {
   it('creates an enterprise with an administrator who can log in, and refuses a duplicate', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'visa-cli-')), 'cli.db');
-    const args = ['--enterprise', '上海某某科技有限公司', '--kind', 'agency', '--account', 'acme_admin', '--password', 'S3cure!pass', '--name', '张三', '--mobile', '13800138000'];
+    const args = [
+      '--enterprise',
+      '上海某某科技有限公司',
+      '--kind',
+      'agency',
+      '--account',
+      'acme_admin',
+      '--password',
+      'S3cure!pass',
+      '--name',
+      '张三',
+      '--mobile',
+      '13800138000',
+    ];
     const created = runCli(args, file);
     expect(created.status, created.stderr).toBe(0);
     expect(created.stdout).toMatch(/created enterprise #\d+ and administrator acme_admin/);

@@ -8,7 +8,8 @@ import { migrateToLatest } from '../db/migrate.ts';
 import { createAccountService } from '../modules/account/account.service.ts';
 import { AppError } from '../platform/errors.ts';
 
-const usage = 'usage: npm run account:create -- --enterprise <名称> --kind company|agency --account <账号> --password <密码> --name <姓名> [--mobile <手机号>] [--email <邮箱>]';
+const usage =
+  'usage: npm run account:create -- --enterprise <名称> --kind company|agency --account <账号> --password <密码> --name <姓名> [--mobile <手机号>] [--email <邮箱>]';
 
 async function main() {
   const { values } = parseArgs({

@@ -29,12 +29,15 @@ export function installErrorHandling(app: FastifyInstance): void {
     const clientError = mapped ?? (error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? ErrorCode.INVALID_PARAMS : undefined);
     if (clientError !== undefined) {
       request.log.info({ code: error.code, message: error.message }, 'client error');
-      return isApi ? reply.status(200).send(envelopeOf(clientError)) : reply.status(error.statusCode ?? 400).type('text/plain; charset=utf-8').send('Bad Request');
+      return isApi
+        ? reply.status(200).send(envelopeOf(clientError))
+        : reply
+            .status(error.statusCode ?? 400)
+            .type('text/plain; charset=utf-8')
+            .send('Bad Request');
     }
     request.log.error({ err: error }, 'unexpected error');
-    return isApi
-      ? reply.status(500).send(envelopeOf(ErrorCode.INTERNAL))
-      : reply.status(500).type('text/plain; charset=utf-8').send('Internal Server Error');
+    return isApi ? reply.status(500).send(envelopeOf(ErrorCode.INTERNAL)) : reply.status(500).type('text/plain; charset=utf-8').send('Internal Server Error');
   });
 
   app.setNotFoundHandler((request, reply) => {

@@ -28,16 +28,25 @@ function prng(seed: number) {
 function randomValue(random: () => number, depth = 0): unknown {
   const pick = Math.floor(random() * (depth > 3 ? 6 : 9));
   switch (pick) {
-    case 0: return null;
-    case 1: return random() < 0.5;
-    case 2: return Math.floor(random() * 2 ** 40) * (random() < 0.5 ? -1 : 1);
-    case 3: return random() * 1e308;
-    case 4: return 'x'.repeat(Math.floor(random() * 300));
-    case 5: return ['', '中文', '\u0000', '<script>', "' or 1=1 --", '${jndi}', '\u3000'][Math.floor(random() * 7)];
-    case 6: return Array.from({ length: Math.floor(random() * 4) }, () => randomValue(random, depth + 1));
+    case 0:
+      return null;
+    case 1:
+      return random() < 0.5;
+    case 2:
+      return Math.floor(random() * 2 ** 40) * (random() < 0.5 ? -1 : 1);
+    case 3:
+      return random() * 1e308;
+    case 4:
+      return 'x'.repeat(Math.floor(random() * 300));
+    case 5:
+      return ['', '中文', '\u0000', '<script>', "' or 1=1 --", '${jndi}', '\u3000'][Math.floor(random() * 7)];
+    case 6:
+      return Array.from({ length: Math.floor(random() * 4) }, () => randomValue(random, depth + 1));
     default: {
       const keys = ['account', 'password', 'page', '__proto__', 'constructor', 'token', 'x'];
-      return Object.fromEntries(Array.from({ length: Math.floor(random() * 4) }, () => [keys[Math.floor(random() * keys.length)], randomValue(random, depth + 1)]));
+      return Object.fromEntries(
+        Array.from({ length: Math.floor(random() * 4) }, () => [keys[Math.floor(random() * keys.length)], randomValue(random, depth + 1)]),
+      );
     }
   }
 }
@@ -72,7 +81,12 @@ describe('malformed input', () => {
   });
 
   it('answers a body that is not JSON with 1004', async () => {
-    const response = await t.app.inject({ method: 'POST', url: '/www/sys_config_get', headers: { ...signedHeaders(t.clock), 'content-type': 'text/plain' }, payload: 'hello' });
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/www/sys_config_get',
+      headers: { ...signedHeaders(t.clock), 'content-type': 'text/plain' },
+      payload: 'hello',
+    });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toMatchObject({ ret: 1004 });
   });
@@ -106,7 +120,8 @@ describe('malformed input', () => {
     for (const path of endpoints) {
       for (let i = 0; i < 1000; i += 1) {
         const headers = signedHeaders(t.clock, random() < 0.5 ? { token } : {});
-        if (random() < 0.1) headers['content-type'] = ['text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=gbk', ''][Math.floor(random() * 4)]!;
+        if (random() < 0.1)
+          headers['content-type'] = ['text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=gbk', ''][Math.floor(random() * 4)]!;
         const response = await t.app.inject({ method: 'POST', url: path, headers, payload: randomBody(random) });
         statuses.set(response.statusCode, (statuses.get(response.statusCode) ?? 0) + 1);
         expect(response.statusCode, `${path} #${i}`).toBeLessThan(500);

@@ -59,7 +59,9 @@ function errorTable(codes: ErrorCodeValue[]): string {
 
 /** Registers the operation on Fastify; the session hook reads config.auth. */
 export function registerOperation(app: FastifyInstance, op: Operation<z.ZodType, z.ZodType>): void {
-  const codes = [...new Set([...op.errors, ...(op.auth === 'required' ? [ErrorCode.NOT_LOGGED_IN] : []), ErrorCode.INVALID_PARAMS, ...COMMON_ERRORS])].sort((a, b) => a - b);
+  const codes = [...new Set([...op.errors, ...(op.auth === 'required' ? [ErrorCode.NOT_LOGGED_IN] : []), ErrorCode.INVALID_PARAMS, ...COMMON_ERRORS])].sort(
+    (a, b) => a - b,
+  );
   app.route({
     method: 'POST',
     url: op.path,

@@ -41,7 +41,9 @@ export function createSignatureCheck(options: SignatureCheckOptions) {
     const match = /^Basic ([A-Za-z0-9+/]+={0,2})$/.exec(authorization);
     if (!match) throw new AppError(ErrorCode.SIGNATURE_INVALID);
     // Native HMAC here; common/signing.ts (the browser's) is tested against the same vector.
-    const expected = createHmac('sha256', client.secret).update(stringToSign({ accessKey: client.accessKey, date, version, requestId })).digest();
+    const expected = createHmac('sha256', client.secret)
+      .update(stringToSign({ accessKey: client.accessKey, date, version, requestId }))
+      .digest();
     const given = Buffer.from(match[1]!, 'base64');
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new AppError(ErrorCode.SIGNATURE_INVALID);
 

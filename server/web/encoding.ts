@@ -32,7 +32,9 @@ export function encodedBody(bodies: EncodedBodies, encoding: Encoding): { body: 
   if (encoding === 'identity' || bodies.identity.length < MIN_COMPRESS_BYTES) return { body: bodies.identity, encoding: 'identity' };
   if (encoding === 'br') {
     // Quality 5: most of brotli's gain at a small fraction of quality 11's time.
-    bodies.br ??= brotliCompressSync(bodies.identity, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: bodies.identity.length } });
+    bodies.br ??= brotliCompressSync(bodies.identity, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: bodies.identity.length },
+    });
     return { body: bodies.br, encoding };
   }
   bodies.gzip ??= gzipSync(bodies.identity, { level: 6 });

@@ -111,7 +111,11 @@ test('continent → country → province → tag → visa type → product', asy
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('按大洲选择签证');
   await expect(page.getByTestId('country-card').first()).toBeVisible();
   // Flags are real images, not blank boxes.
-  const flagWidth = await page.getByTestId('country-card').first().locator('img').evaluate((img: HTMLImageElement) => img.naturalWidth);
+  const flagWidth = await page
+    .getByTestId('country-card')
+    .first()
+    .locator('img')
+    .evaluate((img: HTMLImageElement) => img.naturalWidth);
   expect(flagWidth).toBeGreaterThan(0);
   await snap(page, 'continent-desktop');
 

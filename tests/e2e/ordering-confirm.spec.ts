@@ -10,7 +10,11 @@ import { DEMO, e2eDatabase, logIn, signedApiHeaders, snap } from './support';
 
 // The e2e server runs with the development client pair (no API_CLIENTS set).
 async function api<T>(baseURL: string, path: string, payload: unknown, token?: string): Promise<T> {
-  const response = await fetch(`${baseURL}${path}`, { method: 'POST', headers: { ...signedApiHeaders(token), 'content-type': 'application/json' }, body: JSON.stringify(payload) });
+  const response = await fetch(`${baseURL}${path}`, {
+    method: 'POST',
+    headers: { ...signedApiHeaders(token), 'content-type': 'application/json' },
+    body: JSON.stringify(payload),
+  });
   const envelope = (await response.json()) as { ret: number; msg: string; body: T };
   if (envelope.ret !== 0) throw new Error(`${path}: ${envelope.ret} ${envelope.msg}`);
   return envelope.body;
@@ -69,12 +73,12 @@ async function prepareDraft(baseURL: string, complete: boolean): Promise<Draft> 
     },
     token,
   );
-  const detail = await api<{ product_amount: number; unit_price: number; applicant_count: number; missing_materials: Array<{ applicant_id: number; material_id: number | null }> }>(
-    baseURL,
-    '/www/order/order_detail_get',
-    { user_order_id },
-    token,
-  );
+  const detail = await api<{
+    product_amount: number;
+    unit_price: number;
+    applicant_count: number;
+    missing_materials: Array<{ applicant_id: number; material_id: number | null }>;
+  }>(baseURL, '/www/order/order_detail_get', { user_order_id }, token);
   if (complete) {
     for (const item of detail.missing_materials) {
       await uploadFile(baseURL, token, {
@@ -177,11 +181,24 @@ test('a complete draft gets a new return address and insurance, shows the total,
   const check = e2eDatabase();
   const order = check
     .prepare(`select status, total_amount, insurance_amount, insurance_plan_id, return_address, insurance_snapshot from user_order where user_order_id = ?`)
-    .get(draft.userOrderId) as { status: string; total_amount: number; insurance_amount: number; insurance_plan_id: number; return_address: string; insurance_snapshot: string };
+    .get(draft.userOrderId) as {
+    status: string;
+    total_amount: number;
+    insurance_amount: number;
+    insurance_plan_id: number;
+    return_address: string;
+    insurance_snapshot: string;
+  };
   const insured = check.prepare(`select count(*) as n from order_applicant where user_order_id = ? and insured = 1`).get(draft.userOrderId) as { n: number };
   check.close();
   expect(order).toMatchObject({ status: 'pending_payment', total_amount: total, insurance_amount: insurance, insurance_plan_id: planRow.insurance_plan_id });
-  expect(JSON.parse(order.return_address)).toMatchObject({ name: '陈静', mobile_phone: '13900139001', province_name: '广东省', city_name: '深圳市', county_name: '南山区' });
+  expect(JSON.parse(order.return_address)).toMatchObject({
+    name: '陈静',
+    mobile_phone: '13900139001',
+    province_name: '广东省',
+    city_name: '深圳市',
+    county_name: '南山区',
+  });
   expect(JSON.parse(order.insurance_snapshot)).toMatchObject({ name: '标准款', days, insured_count: 2, amount: insurance });
   expect(insured.n).toBe(2);
 

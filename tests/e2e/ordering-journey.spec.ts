@@ -189,7 +189,11 @@ test('log in → 立即办理 → upload → interview → address and insurance
 
   // 7. The detail page's sections, then the list under 办理中 with the right total.
   const after = e2eDatabase();
-  const stored = after.prepare('select status, step, total_amount from user_order where user_order_id = ?').get(orderId) as { status: string; step: string; total_amount: number };
+  const stored = after.prepare('select status, step, total_amount from user_order where user_order_id = ?').get(orderId) as {
+    status: string;
+    step: string;
+    total_amount: number;
+  };
   after.close();
   expect(stored).toEqual({ status: 'processing', step: 'material_review', total_amount: confirmed.total_amount });
   for (const section of ['order-basic-info', 'order-return-address', 'order-schedule', 'order-insurance', 'order-payment', 'order-applicants-section']) {

@@ -12,7 +12,11 @@ import { DEMO, e2eDatabase, logIn, signedApiHeaders } from './support';
 const BASE = `http://127.0.0.1:${process.env.E2E_PORT ?? 3210}`;
 
 async function call<T>(path: string, payload: object, token?: string): Promise<T> {
-  const response = await fetch(`${BASE}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...signedApiHeaders(token) }, body: JSON.stringify(payload) });
+  const response = await fetch(`${BASE}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...signedApiHeaders(token) },
+    body: JSON.stringify(payload),
+  });
   const body = (await response.json()) as { ret: number; msg: string; body: T };
   if (body.ret !== 0) throw new Error(`${path}: ${body.msg}`);
   return body.body;
@@ -102,7 +106,11 @@ test('upload, refuse, replace, delete, then go on to the interview step', async 
   await expect(second.getByTestId('upload-refusal').filter({ hasText: 'oversize-scan.jpg' })).toContainText('文件过大，单个文件不能超过 10 MB');
   await expect(tiles).toHaveCount(2);
   // The page checks the size first; the server refuses it too, and Chromium gets its answer.
-  const material = await call<{ applicants: Array<{ applicant_id: number; electronic: Array<{ material_id: number; name: string }> }> }>('/www/order/material_list', { user_order_id: orderId }, token);
+  const material = await call<{ applicants: Array<{ applicant_id: number; electronic: Array<{ material_id: number; name: string }> }> }>(
+    '/www/order/material_list',
+    { user_order_id: orderId },
+    token,
+  );
   const target = material.applicants[0]!;
   const direct = await page.evaluate(
     async ({ headers, fields }) => {
@@ -156,7 +164,9 @@ test('upload, refuse, replace, delete, then go on to the interview step', async 
   // The audit log has every change.
   const db = e2eDatabase();
   try {
-    const events = (db.prepare('select event from order_event where user_order_id = ? order by event_id').all(orderId) as Array<{ event: string }>).map((e) => e.event);
+    const events = (db.prepare('select event from order_event where user_order_id = ? order by event_id').all(orderId) as Array<{ event: string }>).map(
+      (e) => e.event,
+    );
     // 1 MB scan, JPEG + PDF, the photo, the other required items.
     expect(events.filter((e) => e === 'material_upload').length).toBe(count + 2);
     expect(events).toContain('material_replace');

@@ -11,7 +11,11 @@ import { sha256Hex } from '../../common/signing';
 import { DEMO, e2eDatabase, logIn, signedApiHeaders, snap } from './support';
 
 async function call<T>(baseURL: string, path: string, payload: unknown, token?: string): Promise<T> {
-  const response = await fetch(`${baseURL}${path}`, { method: 'POST', headers: { ...signedApiHeaders(token), 'content-type': 'application/json' }, body: JSON.stringify(payload) });
+  const response = await fetch(`${baseURL}${path}`, {
+    method: 'POST',
+    headers: { ...signedApiHeaders(token), 'content-type': 'application/json' },
+    body: JSON.stringify(payload),
+  });
   const envelope = (await response.json()) as { ret: number; msg: string; body: T };
   if (envelope.ret !== 0) throw new Error(`${path}: ${envelope.ret} ${envelope.msg}`);
   return envelope.body;
@@ -42,7 +46,9 @@ async function scanQrCode(image: Locator): Promise<string | null> {
 async function confirmedOrder(baseURL: string): Promise<{ userOrderId: number; total: number }> {
   const db = e2eDatabase();
   const product = db
-    .prepare(`select visa_product_id from visa_product where status = 0 and channel = 0 and offline = 1 and need_interview = 0 order by visa_product_id limit 1`)
+    .prepare(
+      `select visa_product_id from visa_product where status = 0 and channel = 0 and offline = 1 and need_interview = 0 order by visa_product_id limit 1`,
+    )
     .get() as { visa_product_id: number } | undefined;
   db.close();
   if (!product) throw new Error('the seed has no orderable product without an interview');
@@ -54,7 +60,12 @@ async function confirmedOrder(baseURL: string): Promise<{ userOrderId: number; t
     { visa_product_id: product.visa_product_id, departure_date: departure, applicants: [{ name: '周航', identity_id: 0, mobile_phone: '13700137001' }] },
     token,
   );
-  const detail = await call<{ missing_materials: Array<{ applicant_id: number; material_id: number | null }> }>(baseURL, '/www/order/order_detail_get', { user_order_id: userOrderId }, token);
+  const detail = await call<{ missing_materials: Array<{ applicant_id: number; material_id: number | null }> }>(
+    baseURL,
+    '/www/order/order_detail_get',
+    { user_order_id: userOrderId },
+    token,
+  );
   for (const item of detail.missing_materials) {
     const form = new FormData();
     form.append('user_order_id', String(userOrderId));
@@ -69,7 +80,15 @@ async function confirmedOrder(baseURL: string): Promise<{ userOrderId: number; t
   const address = await call<{ address_id: number }>(
     baseURL,
     '/www/address/address_save',
-    { kind: 'return', name: '周航', mobile_phone: '13700137001', province_code: '440000', city_code: '440300', county_code: '440305', detail: '科技园南区 1 号' },
+    {
+      kind: 'return',
+      name: '周航',
+      mobile_phone: '13700137001',
+      province_code: '440000',
+      city_code: '440300',
+      county_code: '440305',
+      detail: '科技园南区 1 号',
+    },
     token,
   );
   const confirmed = await call<{ total_amount: number }>(
@@ -129,11 +148,17 @@ test('pay with the sandbox: the QR code page on a "phone", the notification, the
   await expect(phone.getByText('已再次发送支付通知')).toBeVisible();
 
   const db = e2eDatabase();
-  const order = db.prepare(`select status, step, paid_at from user_order where user_order_id = ?`).get(userOrderId) as { status: string; step: string; paid_at: number | null };
+  const order = db.prepare(`select status, step, paid_at from user_order where user_order_id = ?`).get(userOrderId) as {
+    status: string;
+    step: string;
+    paid_at: number | null;
+  };
   const payments = db.prepare(`select channel, status from payment where user_order_id = ? order by payment_id`).all(userOrderId);
   const payEvents = db.prepare(`select count(*) as n from order_event where user_order_id = ? and event = 'pay'`).get(userOrderId) as { n: number };
   const outcomes = db
-    .prepare(`select outcome from payment_notification where out_trade_no = (select out_trade_no from payment where user_order_id = ? and status = 'paid') order by payment_notification_id`)
+    .prepare(
+      `select outcome from payment_notification where out_trade_no = (select out_trade_no from payment where user_order_id = ? and status = 'paid') order by payment_notification_id`,
+    )
     .all(userOrderId)
     .map((row) => (row as { outcome: string }).outcome);
   db.close();

@@ -65,7 +65,11 @@ function product(where: string, order = 'p.visa_product_id'): ProductRow {
 }
 
 /** Listed, offline-capable, with more than one page of reviews: the most reviewed such product. */
-const rich = () => product(`${LISTED} AND p.offline = 1 AND (SELECT COUNT(*) FROM visa_product_review r WHERE r.visa_product_id = p.visa_product_id) > ${REVIEW_PAGE_SIZE}`, 'reviews DESC, p.visa_product_id');
+const rich = () =>
+  product(
+    `${LISTED} AND p.offline = 1 AND (SELECT COUNT(*) FROM visa_product_review r WHERE r.visa_product_id = p.visa_product_id) > ${REVIEW_PAGE_SIZE}`,
+    'reviews DESC, p.visa_product_id',
+  );
 
 function titleOf(row: ProductRow): string {
   return productTitle({ country: row.country, visa_type: row.visaType, entry_times: row.entryTimes, product_special_desc: row.specialDesc });
@@ -102,7 +106,11 @@ function chinaDate(ms: number): string {
 }
 
 function materialNames(productId: number, identityId: number): Array<{ name: string; required: number; attr: number }> {
-  return query('SELECT name, required, attr FROM visa_product_material WHERE visa_product_id = ? AND identity_id = ? ORDER BY sort, material_id', productId, identityId);
+  return query(
+    'SELECT name, required, attr FROM visa_product_material WHERE visa_product_id = ? AND identity_id = ? ORDER BY sort, material_id',
+    productId,
+    identityId,
+  );
 }
 
 /** Server-rendered markup is inert until React hydrates; wait for the client router. */
@@ -140,7 +148,10 @@ test('every section renders with the figures of the product row', async ({ page 
   await expect(page.getByTestId('product-id')).toHaveText(`ID: ${row.id}`);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(title);
   await expect(page.getByTestId('product-need-days')).toHaveText(row.needDaysDetail);
-  const tags = query<{ name: string }>('SELECT t.name FROM visa_product_tag pt JOIN visa_tag t ON t.tag_id = pt.tag_id WHERE pt.visa_product_id = ? ORDER BY t.sort', row.id);
+  const tags = query<{ name: string }>(
+    'SELECT t.name FROM visa_product_tag pt JOIN visa_tag t ON t.tag_id = pt.tag_id WHERE pt.visa_product_id = ? ORDER BY t.sort',
+    row.id,
+  );
   for (const { name } of tags) await expect(page.getByTestId('product-tags')).toContainText(name);
   await expect(page.getByTestId('product-pass-rate')).toHaveText(formatPassRate(row.passRate));
   await expect(page.getByTestId('product-rating')).toHaveText(`${formatAverageRating(row.sumScore, row.reviews)} /5`);
@@ -153,7 +164,10 @@ test('every section renders with the figures of the product row', async ({ page 
     await expect(page.getByTestId('product-discount')).toHaveCount(0);
     await expect(page.getByTestId('product-price')).toHaveText(formatPrice(row.sellPrice));
   }
-  const basic = query<{ title: string; content: string }>('SELECT title, content FROM visa_product_basic_info WHERE visa_product_id = ? ORDER BY sort, id', row.id);
+  const basic = query<{ title: string; content: string }>(
+    'SELECT title, content FROM visa_product_basic_info WHERE visa_product_id = ? ORDER BY sort, id',
+    row.id,
+  );
   if (basic[0]) {
     await page.getByTestId('product-price-detail-trigger').hover();
     const detail = page.getByTestId('product-price-detail');
@@ -165,7 +179,10 @@ test('every section renders with the figures of the product row', async ({ page 
   await expect(page.getByTestId('product-refund-badge')).toHaveCount(row.rejectRefund === 1 ? 1 : 0);
 
   // Feature strip: type 0 → num (+ unit when num > 0); type 1 → unit.
-  const features = query<{ type: number; num: number; unit: string; title: string }>('SELECT type, num, unit, title FROM visa_product_feature WHERE visa_product_id = ? ORDER BY sort, id', row.id);
+  const features = query<{ type: number; num: number; unit: string; title: string }>(
+    'SELECT type, num, unit, title FROM visa_product_feature WHERE visa_product_id = ? ORDER BY sort, id',
+    row.id,
+  );
   const featureItems = page.getByTestId('product-features').locator('li');
   await expect(featureItems).toHaveCount(features.length);
   for (const [i, feature] of features.entries()) {
@@ -175,7 +192,10 @@ test('every section renders with the figures of the product row', async ({ page 
   }
 
   // Procedure icons.
-  const procedure = query<{ icon: string; title: string }>('SELECT icon, title FROM visa_product_procedure WHERE visa_product_id = ? ORDER BY sort, id', row.id);
+  const procedure = query<{ icon: string; title: string }>(
+    'SELECT icon, title FROM visa_product_procedure WHERE visa_product_id = ? ORDER BY sort, id',
+    row.id,
+  );
   const steps = page.getByTestId('product-procedure').locator('li');
   await expect(steps).toHaveCount(procedure.length);
   for (const [i, step] of procedure.entries()) {
@@ -304,7 +324,9 @@ test('the tab bar scrolls to its sections, and the active tab follows the scroll
     ['process', 'product-process'],
     ['materials', 'product-materials'],
   ] as const) {
-    await page.getByTestId(section).evaluate((el) => window.scrollTo({ top: el.getBoundingClientRect().top + window.scrollY - 64 - 48 + 20, behavior: 'instant' }));
+    await page
+      .getByTestId(section)
+      .evaluate((el) => window.scrollTo({ top: el.getBoundingClientRect().top + window.scrollY - 64 - 48 + 20, behavior: 'instant' }));
     await expect(tab(page, key)).toHaveAttribute('aria-current', 'location');
     await expect(bar.locator('[aria-current]')).toHaveCount(1);
   }
@@ -334,12 +356,17 @@ test('identity tabs switch the material checklist', async ({ page }) => {
       ...expected.filter((m) => m.attr === attr && m.required),
       ...expected.filter((m) => m.attr === attr && !m.required),
     ]);
-    await expect(pane.locator('.pd-material-name')).toHaveText([...(row.photoId !== 0 ? ['*签证照片'] : []), ...ordered.map((m) => `${m.required ? '*' : ''}${m.name}`)]);
+    await expect(pane.locator('.pd-material-name')).toHaveText([
+      ...(row.photoId !== 0 ? ['*签证照片'] : []),
+      ...ordered.map((m) => `${m.required ? '*' : ''}${m.name}`),
+    ]);
   }
 });
 
 test('a material sample opens in the image viewer', async ({ page }) => {
-  const row = product(`${LISTED} AND EXISTS (SELECT 1 FROM visa_product_material m WHERE m.visa_product_id = p.visa_product_id AND m.identity_id = 0 AND m.sample IS NOT NULL AND m.sample <> '')`);
+  const row = product(
+    `${LISTED} AND EXISTS (SELECT 1 FROM visa_product_material m WHERE m.visa_product_id = p.visa_product_id AND m.identity_id = 0 AND m.sample IS NOT NULL AND m.sample <> '')`,
+  );
   await open(page, row.id);
   const link = page.getByTestId('product-materials').getByRole('link', { name: '查看样例' }).first();
   const name = (await link.locator('xpath=ancestor::li[1]').locator('.pd-material-name').textContent())!.replace(/^\*/, '');
@@ -422,7 +449,10 @@ test('reviews page through the review API, 10 a page, at most 5 page numbers', a
     await expect(numbers).toHaveText(['1', String(middle - 1), String(middle), String(middle + 1), String(pages)]);
     await expect(reviews.locator('.pd-review-content')).toHaveText(names(reviewPage(row.id, middle)));
   }
-  await pagination.locator('.ant-pagination-item').filter({ hasText: new RegExp(`^${pages}$`) }).click();
+  await pagination
+    .locator('.ant-pagination-item')
+    .filter({ hasText: new RegExp(`^${pages}$`) })
+    .click();
   await expect(reviews.getByTestId('product-review')).toHaveCount(row.reviews - (pages - 1) * REVIEW_PAGE_SIZE);
 });
 

@@ -16,9 +16,7 @@ async function hydrated(page: Page) {
 
 /** Waits until opening/closing animations (not endless spinners) have finished, for screenshots. */
 async function settled(page: Page) {
-  await page.waitForFunction(
-    () => document.getAnimations().filter((a) => a.effect?.getTiming().iterations !== Infinity).length === 0,
-  );
+  await page.waitForFunction(() => document.getAnimations().filter((a) => a.effect?.getTiming().iterations !== Infinity).length === 0);
 }
 
 async function openDialog(page: Page) {
@@ -142,7 +140,19 @@ test('the image viewer opens on a thumb with toolbar and navbar, pages with arro
 
   const toolbar = viewer.locator('.viewer-toolbar');
   await expect(toolbar).toBeVisible();
-  for (const button of ['zoom-in', 'zoom-out', 'one-to-one', 'reset', 'prev', 'play', 'next', 'rotate-left', 'rotate-right', 'flip-horizontal', 'flip-vertical']) {
+  for (const button of [
+    'zoom-in',
+    'zoom-out',
+    'one-to-one',
+    'reset',
+    'prev',
+    'play',
+    'next',
+    'rotate-left',
+    'rotate-right',
+    'flip-horizontal',
+    'flip-vertical',
+  ]) {
     await expect(toolbar.locator(`.viewer-${button}`)).toBeVisible();
   }
   const navbar = viewer.locator('.viewer-navbar');
@@ -151,9 +161,7 @@ test('the image viewer opens on a thumb with toolbar and navbar, pages with arro
   await expect(navbar.locator('li').nth(0)).toHaveClass(/viewer-active/);
   await expect(viewer.locator('.viewer-title')).toContainText('证件照示例');
   // The image really loaded.
-  await expect
-    .poll(() => viewer.locator('.viewer-canvas img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
-    .toBe(240);
+  await expect.poll(() => viewer.locator('.viewer-canvas img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(240);
   await settled(page);
   await snap(page, 'shared-image-viewer-open');
 

@@ -76,27 +76,28 @@ export function LoginDialog() {
         onFinishFailed={() => toast.error(CHECK_FIELDS_MESSAGE)}
         initialValues={{ agreement: false }}
       >
-        <Form.Item
-          name="account"
-          label="账号"
-          validateTrigger="onBlur"
-          rules={[
-            { required: true, message: '请输入账号' },
-            { max: LOGIN_FIELD_MAX_LENGTH },
-          ]}
-        >
-          <TrimmedInput prefix={<UserOutlined />} placeholder="请输入管理员账号" maxLength={LOGIN_FIELD_MAX_LENGTH} autoComplete="username" onPressEnter={() => form.submit()} />
+        <Form.Item name="account" label="账号" validateTrigger="onBlur" rules={[{ required: true, message: '请输入账号' }, { max: LOGIN_FIELD_MAX_LENGTH }]}>
+          <TrimmedInput
+            prefix={<UserOutlined />}
+            placeholder="请输入管理员账号"
+            maxLength={LOGIN_FIELD_MAX_LENGTH}
+            autoComplete="username"
+            onPressEnter={() => form.submit()}
+          />
         </Form.Item>
         <Form.Item
           name="password"
           label="密码"
           validateTrigger={['onBlur', 'onChange']}
-          rules={[
-            { required: true, message: '请输入密码' },
-            { max: LOGIN_FIELD_MAX_LENGTH },
-          ]}
+          rules={[{ required: true, message: '请输入密码' }, { max: LOGIN_FIELD_MAX_LENGTH }]}
         >
-          <Input.Password prefix={<LockOutlined />} placeholder="请输入密码" maxLength={LOGIN_FIELD_MAX_LENGTH} autoComplete="current-password" onPressEnter={() => form.submit()} />
+          <Input.Password
+            prefix={<LockOutlined />}
+            placeholder="请输入密码"
+            maxLength={LOGIN_FIELD_MAX_LENGTH}
+            autoComplete="current-password"
+            onPressEnter={() => form.submit()}
+          />
         </Form.Item>
         <Form.Item
           name="agreement"

@@ -81,7 +81,10 @@ export function AddressForm({ kind, address, onSaved, onCancel }: AddressFormPro
           label="同行公司名称"
           rules={[
             { required: true, message: '请输入同行公司名称' },
-            { validator: async (_, value: string) => (characters(value) > ADDRESS_LIMITS.companyMaxLength ? Promise.reject(new Error('公司名称最多 50 个字')) : undefined) },
+            {
+              validator: async (_, value: string) =>
+                characters(value) > ADDRESS_LIMITS.companyMaxLength ? Promise.reject(new Error('公司名称最多 50 个字')) : undefined,
+            },
           ]}
         >
           <TrimmedInput placeholder="如：北京环球国际旅行社" maxLength={ADDRESS_LIMITS.companyMaxLength} />
@@ -93,7 +96,10 @@ export function AddressForm({ kind, address, onSaved, onCancel }: AddressFormPro
           label={kind === 'peer' ? '联系人' : '收件人'}
           rules={[
             { required: true, message: '请输入姓名' },
-            { validator: async (_, value: string) => (characters(value) > ADDRESS_LIMITS.nameMaxLength ? Promise.reject(new Error('姓名最多 20 个字')) : undefined) },
+            {
+              validator: async (_, value: string) =>
+                characters(value) > ADDRESS_LIMITS.nameMaxLength ? Promise.reject(new Error('姓名最多 20 个字')) : undefined,
+            },
           ]}
         >
           <TrimmedInput placeholder="姓名" maxLength={ADDRESS_LIMITS.nameMaxLength} autoComplete="name" />

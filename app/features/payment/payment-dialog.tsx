@@ -183,7 +183,16 @@ export function PaymentDialog({ userOrderId, amount, open, onClose, onPaid }: Pa
   }
 
   return (
-    <AppDialog open={open} onClose={onClose} title="支付订单" subtitle={`订单号 ${userOrderId}`} width={440} className="payment-dialog" bodyScroll={false} destroyOnHidden>
+    <AppDialog
+      open={open}
+      onClose={onClose}
+      title="支付订单"
+      subtitle={`订单号 ${userOrderId}`}
+      width={440}
+      className="payment-dialog"
+      bodyScroll={false}
+      destroyOnHidden
+    >
       {body}
     </AppDialog>
   );

@@ -34,7 +34,9 @@ describe('payment dialog model', () => {
   it('moves on once the order is paid, by this payment or another', () => {
     expect(verdictOf({ ...base, order_status: 'processing', order_paid: true, payment: { ...base.payment!, status: 'paid' } })).toEqual({ kind: 'paid' });
     // This code was refunded because another payment paid the order first: still paid.
-    expect(verdictOf({ ...base, order_status: 'processing', order_paid: true, payment: { ...base.payment!, status: 'refund_pending' } })).toEqual({ kind: 'paid' });
+    expect(verdictOf({ ...base, order_status: 'processing', order_paid: true, payment: { ...base.payment!, status: 'refund_pending' } })).toEqual({
+      kind: 'paid',
+    });
   });
 
   it('keeps waiting on a pending code, and notices a closed one', () => {

@@ -19,7 +19,13 @@ export type PaymentPhase =
   | { kind: 'failed'; message: string };
 
 /** Answers of payment_create after which there is nothing to pay. */
-const STOPPING = new Set<number>([ErrorCode.PAYMENT_ORDER_EXPIRED, ErrorCode.ORDER_ALREADY_CANCELLED, ErrorCode.PAYMENT_ORDER_NOT_PAYABLE, ErrorCode.ORDER_NOT_FOUND, ErrorCode.PAYMENT_AMOUNT_INVALID]);
+const STOPPING = new Set<number>([
+  ErrorCode.PAYMENT_ORDER_EXPIRED,
+  ErrorCode.ORDER_ALREADY_CANCELLED,
+  ErrorCode.PAYMENT_ORDER_NOT_PAYABLE,
+  ErrorCode.ORDER_NOT_FOUND,
+  ErrorCode.PAYMENT_AMOUNT_INVALID,
+]);
 
 export function usePayment(userOrderId: number, open: boolean) {
   const [channel, setChannel] = useState<PaymentChannel>('wechat');
@@ -53,7 +59,11 @@ export function usePayment(userOrderId: number, open: boolean) {
   const check = useCallback(
     async (signal?: AbortSignal): Promise<boolean> => {
       if (!outTradeNo) return false;
-      const result = await apiRequest<PaymentQueryResult>('/www/payment/payment_query', { user_order_id: userOrderId, out_trade_no: outTradeNo }, { toast: false, signal });
+      const result = await apiRequest<PaymentQueryResult>(
+        '/www/payment/payment_query',
+        { user_order_id: userOrderId, out_trade_no: outTradeNo },
+        { toast: false, signal },
+      );
       if (signal?.aborted) return false;
       const verdict = verdictOf(result);
       if (verdict.kind === 'paid') setPhase({ kind: 'paid' });

@@ -99,10 +99,36 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   // Ordered lists that belong to one product.
   for (const [table, columns] of [
-    ['visa_product_basic_info', [['title', 'varchar(50)'], ['content', 'text']]],
-    ['visa_product_feature', [['type', 'integer'], ['num', 'integer'], ['unit', 'varchar(50)'], ['title', 'varchar(50)']]],
-    ['visa_product_procedure', [['icon', 'varchar(50)'], ['title', 'varchar(50)']]],
-    ['visa_product_process_step', [['title', 'varchar(100)'], ['content', 'text']]],
+    [
+      'visa_product_basic_info',
+      [
+        ['title', 'varchar(50)'],
+        ['content', 'text'],
+      ],
+    ],
+    [
+      'visa_product_feature',
+      [
+        ['type', 'integer'],
+        ['num', 'integer'],
+        ['unit', 'varchar(50)'],
+        ['title', 'varchar(50)'],
+      ],
+    ],
+    [
+      'visa_product_procedure',
+      [
+        ['icon', 'varchar(50)'],
+        ['title', 'varchar(50)'],
+      ],
+    ],
+    [
+      'visa_product_process_step',
+      [
+        ['title', 'varchar(100)'],
+        ['content', 'text'],
+      ],
+    ],
   ] as const) {
     let builder: any = serial('id')(db.schema.createTable(table))
       .addColumn('visa_product_id', 'integer', (col: any) => col.notNull().references('visa_product.visa_product_id'))

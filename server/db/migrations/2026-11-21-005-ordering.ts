@@ -158,23 +158,42 @@ export async function up(db: Kysely<any>): Promise<void> {
     ['paid_at', time, (col) => col],
   ];
   for (const [name, type, build] of orderColumns) {
-    await db.schema.alterTable('user_order').addColumn(name, type as any, build).execute();
+    await db.schema
+      .alterTable('user_order')
+      .addColumn(name, type as any, build)
+      .execute();
   }
-  await db.updateTable('user_order').set({ product_amount: sql`unit_price * applicant_count` }).execute();
+  await db
+    .updateTable('user_order')
+    .set({ product_amount: sql`unit_price * applicant_count` })
+    .execute();
 
   await db.schema
     .alterTable('order_applicant')
     .addColumn('interview_slot_id', 'integer', (col) => col.references('interview_slot.interview_slot_id'))
     .execute();
   // Whether this applicant is covered by the order's insurance plan.
-  await db.schema.alterTable('order_applicant').addColumn('insured', 'integer', (col) => col.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('order_applicant')
+    .addColumn('insured', 'integer', (col) => col.notNull().defaultTo(0))
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
   for (const column of ['insured', 'interview_slot_id']) {
     await db.schema.alterTable('order_applicant').dropColumn(column).execute();
   }
-  for (const column of ['paid_at', 'confirmed_at', 'return_address', 'discount_amount', 'insurance_amount', 'insurance_snapshot', 'insurance_plan_id', 'product_amount', 'effect_date']) {
+  for (const column of [
+    'paid_at',
+    'confirmed_at',
+    'return_address',
+    'discount_amount',
+    'insurance_amount',
+    'insurance_snapshot',
+    'insurance_plan_id',
+    'product_amount',
+    'effect_date',
+  ]) {
     await db.schema.alterTable('user_order').dropColumn(column).execute();
   }
   for (const table of ['payment_notification', 'payment', 'insurance_plan', 'address', 'country_national_day', 'interview_slot', 'order_material_file']) {

@@ -42,7 +42,9 @@ describe('national days', () => {
   });
 
   it('gives every seeded country its days, except those without a fixed one', async () => {
-    const seeded = buildCountries().filter((country) => PRODUCTS[country.iso_code]).map((country) => country.iso_code);
+    const seeded = buildCountries()
+      .filter((country) => PRODUCTS[country.iso_code])
+      .map((country) => country.iso_code);
     const rows = await t.db
       .selectFrom('country_national_day')
       .innerJoin('visa_country', 'visa_country.visa_country_id', 'country_national_day.visa_country_id')

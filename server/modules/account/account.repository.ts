@@ -30,7 +30,14 @@ export function createAccountRepository(db: Kysely<Database>) {
     },
 
     async createEnterpriseWithAdmin(input: {
-      enterprise: { name: string; kind: string; contact_name: string | null; contact_phone: string | null; consultant_name: string | null; consultant_phone: string | null };
+      enterprise: {
+        name: string;
+        kind: string;
+        contact_name: string | null;
+        contact_phone: string | null;
+        consultant_name: string | null;
+        consultant_phone: string | null;
+      };
       admin: { account: string; password_hash: string; name: string; mobile_phone: string | null; email: string | null };
       now: number;
     }) {
@@ -53,7 +60,15 @@ export function createAccountRepository(db: Kysely<Database>) {
       return db.updateTable('account').set({ last_login_at: at }).where('id', '=', accountId).execute();
     },
 
-    insertSession(values: { token_hash: string; account_id: number; created_at: number; last_seen_at: number; absolute_expires_at: number; ip: string | null; user_agent: string | null }) {
+    insertSession(values: {
+      token_hash: string;
+      account_id: number;
+      created_at: number;
+      last_seen_at: number;
+      absolute_expires_at: number;
+      ip: string | null;
+      user_agent: string | null;
+    }) {
       return db.insertInto('account_session').values(values).returning('id').executeTakeFirstOrThrow();
     },
 

@@ -52,7 +52,13 @@ describe(`login (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLite'})`, (
   });
 
   it('refuses empty and over-long fields with 参数错误', async () => {
-    for (const payload of [{}, { account: '', password: 'x' }, { account: 'a', password: '' }, { account: 'a'.repeat(51), password: sha256Hex('x') }, { account: 1, password: 2 }]) {
+    for (const payload of [
+      {},
+      { account: '', password: 'x' },
+      { account: 'a', password: '' },
+      { account: 'a'.repeat(51), password: sha256Hex('x') },
+      { account: 1, password: 2 },
+    ]) {
       const result = await t.call('/www/account_login', payload);
       expect(result.body).toMatchObject({ ret: 1001, msg: '参数错误' });
     }
@@ -78,7 +84,10 @@ describe(`login (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLite'})`, (
     const { account, password } = await t.createAccount();
     const wrong = { account, password: sha256Hex('nope') };
     // An attacker at another address has locked this account there.
-    await t.db.insertInto('login_throttle').values({ throttle_key: `account_ip:${account}|203.0.113.9`, failures: 0, window_started_at: t.clock.now, locked_until: t.clock.now + 15 * 60_000 }).execute();
+    await t.db
+      .insertInto('login_throttle')
+      .values({ throttle_key: `account_ip:${account}|203.0.113.9`, failures: 0, window_started_at: t.clock.now, locked_until: t.clock.now + 15 * 60_000 })
+      .execute();
     expect((await t.call('/www/account_login', { account, password: sha256Hex(password) })).body.ret).toBe(0);
     expect((await t.call('/www/account_login', wrong)).body.ret).toBe(1301);
   });

@@ -74,7 +74,10 @@ export function createLoginThrottle(db: Kysely<Database>) {
 
     /** A successful login forgives this address's failures on this account. */
     async recordSuccess(account: string, ip: string): Promise<void> {
-      await db.deleteFrom('login_throttle').where('throttle_key', '=', keyOf('account_ip', account, ip)).execute();
+      await db
+        .deleteFrom('login_throttle')
+        .where('throttle_key', '=', keyOf('account_ip', account, ip))
+        .execute();
     },
   };
 }

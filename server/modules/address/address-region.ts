@@ -38,7 +38,9 @@ export function resolveRegion(
   const counties = lib[cityCode];
   const county = countyCode ?? '';
   if (!counties || Object.keys(counties).length === 0) {
-    return county === '' ? { province_code: provinceCode, city_code: cityCode, county_code: '', province_name: provinceName, city_name: cityName, county_name: '' } : null;
+    return county === ''
+      ? { province_code: provinceCode, city_code: cityCode, county_code: '', province_name: provinceName, city_name: cityName, county_name: '' }
+      : null;
   }
   const countyName = counties[county];
   if (!countyName) return null;

@@ -28,7 +28,13 @@ export function createAddressRepository(db: Kysely<Database>) {
   }
 
   function clearDefault(trx: Transaction<Database>, enterpriseId: number, kind: AddressKind, at: number) {
-    return trx.updateTable('address').set({ is_default: 0, updated_at: at }).where('enterprise_id', '=', enterpriseId).where('kind', '=', kind).where('is_default', '=', 1).execute();
+    return trx
+      .updateTable('address')
+      .set({ is_default: 0, updated_at: at })
+      .where('enterprise_id', '=', enterpriseId)
+      .where('kind', '=', kind)
+      .where('is_default', '=', 1)
+      .execute();
   }
 
   function countOf(trx: Db, enterpriseId: number, kind: AddressKind) {

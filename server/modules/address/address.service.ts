@@ -52,7 +52,8 @@ export function validateAddress(input: AddressSaveInput): AddressFields {
   const region = resolveRegion(input.province_code.trim(), input.city_code.trim(), input.county_code?.trim());
   if (!region) throw new AppError(ErrorCode.ADDRESS_REGION_INVALID);
   const detail = normalizeInputText(input.detail);
-  if (characters(detail) < ADDRESS_LIMITS.detailMinLength || characters(detail) > ADDRESS_LIMITS.detailMaxLength) throw new AppError(ErrorCode.ADDRESS_DETAIL_INVALID);
+  if (characters(detail) < ADDRESS_LIMITS.detailMinLength || characters(detail) > ADDRESS_LIMITS.detailMaxLength)
+    throw new AppError(ErrorCode.ADDRESS_DETAIL_INVALID);
   return {
     kind: input.kind,
     company_name: companyName,

@@ -31,7 +31,10 @@ async function list(token: string, kind: 'return' | 'peer') {
 }
 
 async function addressCount(): Promise<number> {
-  const row = await t.db.selectFrom('address').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const row = await t.db
+    .selectFrom('address')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -163,7 +166,9 @@ describe(`address book (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLite
     expect(rows).toHaveLength(ADDRESS_LIMITS.maxPerKind);
     expect(rows.filter((row) => row.is_default === 1)).toHaveLength(1);
     // Editing and the other kind are still possible.
-    expect((await save(bob, { kind: 'peer', company_name: '同行', name: '钱七', mobile_phone: '13700137000', ...SHENZHEN, detail: '福田区 1 号' })).body.ret).toBe(0);
+    expect(
+      (await save(bob, { kind: 'peer', company_name: '同行', name: '钱七', mobile_phone: '13700137000', ...SHENZHEN, detail: '福田区 1 号' })).body.ret,
+    ).toBe(0);
   });
 
   it('needs a session', async () => {

@@ -27,7 +27,11 @@ export function createCatalogueRepository(db: Kysely<Database>) {
         .leftJoin(
           (eb) =>
             listed(eb.selectFrom('visa_product'))
-              .select(['visa_product.visa_country_id', (e) => e.fn.countAll<number>().as('product_count'), (e) => e.fn.min<number>('visa_product.sell_price').as('min_price')])
+              .select([
+                'visa_product.visa_country_id',
+                (e) => e.fn.countAll<number>().as('product_count'),
+                (e) => e.fn.min<number>('visa_product.sell_price').as('min_price'),
+              ])
               .groupBy('visa_product.visa_country_id')
               .as('stats'),
           (join) => join.onRef('stats.visa_country_id', '=', 'visa_country.visa_country_id'),
@@ -66,12 +70,7 @@ export function createCatalogueRepository(db: Kysely<Database>) {
     },
 
     consularDistricts(visaCountryId: number) {
-      return db
-        .selectFrom('consular_district')
-        .selectAll()
-        .where('visa_country_id', '=', visaCountryId)
-        .orderBy('consular_district_id')
-        .execute();
+      return db.selectFrom('consular_district').selectAll().where('visa_country_id', '=', visaCountryId).orderBy('consular_district_id').execute();
     },
 
     districtProvinces(districtIds: number[]) {
@@ -138,7 +137,13 @@ export function createCatalogueRepository(db: Kysely<Database>) {
       if (filter.tagId) {
         const tagId = filter.tagId;
         query = query.where((eb) =>
-          eb.exists(eb.selectFrom('visa_product_tag').select('visa_product_tag.tag_id').whereRef('visa_product_tag.visa_product_id', '=', 'visa_product.visa_product_id').where('visa_product_tag.tag_id', '=', tagId)),
+          eb.exists(
+            eb
+              .selectFrom('visa_product_tag')
+              .select('visa_product_tag.tag_id')
+              .whereRef('visa_product_tag.visa_product_id', '=', 'visa_product.visa_product_id')
+              .where('visa_product_tag.tag_id', '=', tagId),
+          ),
         );
       }
       return query.orderBy('visa_type.sort').orderBy('visa_product.sell_price').orderBy('visa_product.visa_product_id').execute();
@@ -233,8 +238,18 @@ export function createCatalogueRepository(db: Kysely<Database>) {
         .selectFrom('visa_product')
         .select([
           'visa_product.updated_at',
-          (eb) => eb.selectFrom('visa_product_review').select((e) => e.fn.countAll<number>().as('n')).whereRef('visa_product_review.visa_product_id', '=', 'visa_product.visa_product_id').as('review_count'),
-          (eb) => eb.selectFrom('visa_product_review').select((e) => e.fn.max<number>('review_id').as('m')).whereRef('visa_product_review.visa_product_id', '=', 'visa_product.visa_product_id').as('last_review_id'),
+          (eb) =>
+            eb
+              .selectFrom('visa_product_review')
+              .select((e) => e.fn.countAll<number>().as('n'))
+              .whereRef('visa_product_review.visa_product_id', '=', 'visa_product.visa_product_id')
+              .as('review_count'),
+          (eb) =>
+            eb
+              .selectFrom('visa_product_review')
+              .select((e) => e.fn.max<number>('review_id').as('m'))
+              .whereRef('visa_product_review.visa_product_id', '=', 'visa_product.visa_product_id')
+              .as('last_review_id'),
         ])
         .where('visa_product.visa_product_id', '=', visaProductId)
         .executeTakeFirst();

@@ -4,7 +4,15 @@ import { z } from 'zod';
 import type { ContinentWithCountries, ReviewPage, VisaCountryDetail, VisaProductDetail, VisaProductListItem } from '../../../common/catalogue.ts';
 
 /** A positive integer id, also accepted as a digit string ("12"). */
-export const idField = z.union([z.number().int().positive(), z.string().regex(/^[1-9]\d{0,15}$/).transform(Number)]).pipe(z.number().int().positive().max(Number.MAX_SAFE_INTEGER));
+export const idField = z
+  .union([
+    z.number().int().positive(),
+    z
+      .string()
+      .regex(/^[1-9]\d{0,15}$/)
+      .transform(Number),
+  ])
+  .pipe(z.number().int().positive().max(Number.MAX_SAFE_INTEGER));
 
 const discount = z.object({ desc: z.string(), price: z.number().describe('分') }).nullable();
 const district = z.object({ consular_district_id: z.number(), name: z.string() }).nullable();
@@ -102,7 +110,14 @@ export const countryDetailSchema = z.object({
   flag: z.string(),
   banner_flag: z.string(),
   consular_districts: z.array(
-    z.object({ consular_district_id: z.number(), name: z.string(), consulate_name: z.string(), city: z.string(), address: z.string(), province_codes: z.array(z.string()) }),
+    z.object({
+      consular_district_id: z.number(),
+      name: z.string(),
+      consulate_name: z.string(),
+      city: z.string(),
+      address: z.string(),
+      province_codes: z.array(z.string()),
+    }),
   ),
   visa_types: z.array(z.object({ visa_type_id: z.number(), name: z.string() })),
   tags: z.array(z.object({ tag_id: z.number(), name: z.string() })),

@@ -24,7 +24,9 @@ export function flagUrl(isoCode: string, shape: '4x3' | '1x1' = '4x3'): string {
 }
 
 function discountOf(row: { distributor_discount_desc: string | null; distributor_discount_price: number | null }) {
-  return row.distributor_discount_desc && row.distributor_discount_price !== null ? { desc: row.distributor_discount_desc, price: row.distributor_discount_price } : null;
+  return row.distributor_discount_desc && row.distributor_discount_price !== null
+    ? { desc: row.distributor_discount_desc, price: row.distributor_discount_price }
+    : null;
 }
 
 function materialOf(row: { material_id: number; attr: number; name: string; attention: string; sample: string | null }): Material {
@@ -92,7 +94,9 @@ export function createCatalogueService(db: Kysely<Database>) {
     },
 
     /** Listed products of a country, for the applicant's province (its consular district) and the filters. */
-    async products(query: ProductQuery): Promise<{ consular_district: { consular_district_id: number; name: string } | null; products: VisaProductListItem[] }> {
+    async products(
+      query: ProductQuery,
+    ): Promise<{ consular_district: { consular_district_id: number; name: string } | null; products: VisaProductListItem[] }> {
       const district = query.province_code ? ((await repo.districtForProvince(query.visa_country_id, query.province_code)) ?? null) : null;
       const rows = await repo.listedProducts({
         visaCountryId: query.visa_country_id,
@@ -128,7 +132,11 @@ export function createCatalogueService(db: Kysely<Database>) {
     async productDetail(visaProductId: number): Promise<VisaProductDetail | null> {
       const product = await repo.product(visaProductId);
       if (!product) return null;
-      const [parts, stats, tags] = await Promise.all([repo.productParts(visaProductId), reviewStatsByProduct([visaProductId]), repo.productTags([visaProductId])]);
+      const [parts, stats, tags] = await Promise.all([
+        repo.productParts(visaProductId),
+        reviewStatsByProduct([visaProductId]),
+        repo.productTags([visaProductId]),
+      ]);
       const identityMaterial: IdentityMaterial[] = IDENTITY_IDS.map((identityId) => {
         const own = parts.materials.filter((m) => m.identity_id === identityId);
         return {
@@ -152,7 +160,9 @@ export function createCatalogueService(db: Kysely<Database>) {
         product_special_desc: product.product_special_desc,
         need_days_detail: product.need_days_detail,
         continent_id: product.continent_id,
-        consular_district: product.consular_district_id ? { consular_district_id: product.consular_district_id, name: product.consular_district_name ?? '' } : null,
+        consular_district: product.consular_district_id
+          ? { consular_district_id: product.consular_district_id, name: product.consular_district_name ?? '' }
+          : null,
         pass_rate: product.pass_rate,
         sum_score: stats.get(visaProductId)?.sum_score ?? 0,
         reviews: stats.get(visaProductId)?.reviews ?? 0,
@@ -166,7 +176,9 @@ export function createCatalogueService(db: Kysely<Database>) {
         reminder: product.reminder,
         visa_photo_id: product.visa_photo_id,
         photo_param:
-          product.visa_photo_id !== 0 && product.photo_color !== null ? { color: product.photo_color, width: product.photo_width ?? 0, height: product.photo_height ?? 0 } : null,
+          product.visa_photo_id !== 0 && product.photo_color !== null
+            ? { color: product.photo_color, width: product.photo_width ?? 0, height: product.photo_height ?? 0 }
+            : null,
         identity_material: identityMaterial,
         need_interview: product.need_interview === 1,
         tags: tags.map((tag) => tag.name),
@@ -184,7 +196,10 @@ export function createCatalogueService(db: Kysely<Database>) {
     },
 
     async reviews(visaProductId: number, page: number): Promise<ReviewPage> {
-      const [rows, total] = await Promise.all([repo.reviewPage(visaProductId, (page - 1) * REVIEW_PAGE_SIZE, REVIEW_PAGE_SIZE), repo.reviewCount(visaProductId)]);
+      const [rows, total] = await Promise.all([
+        repo.reviewPage(visaProductId, (page - 1) * REVIEW_PAGE_SIZE, REVIEW_PAGE_SIZE),
+        repo.reviewCount(visaProductId),
+      ]);
       return {
         total_count: total,
         page_data: rows.map((row) => ({ ...row, mobile_phone: row.mobile_phone ? maskMobilePhone(row.mobile_phone) : null })),

@@ -63,7 +63,10 @@ describe(`catalogue calls (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQL
   it('lists five continents with their countries, flags and prices', async () => {
     const { body } = await t.call('/www/visa_continent_list');
     expect(body.ret).toBe(0);
-    const continents = body.body.continents as Array<{ continent_id: number; countries: Array<{ flag: string; product_count: number; min_price: number | null }> }>;
+    const continents = body.body.continents as Array<{
+      continent_id: number;
+      countries: Array<{ flag: string; product_count: number; min_price: number | null }>;
+    }>;
     expect(continents.map((c) => c.continent_id)).toEqual([0, 1, 2, 3, 4]);
     const countries = continents.flatMap((c) => c.countries);
     expect(countries.length).toBeGreaterThanOrEqual(60);
@@ -146,7 +149,9 @@ describe(`catalogue calls (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQL
 
   it('still answers delisted products, as delisted', async () => {
     const byStatus = await firstId((db) => db.selectFrom('visa_product').select('visa_product_id as id').where('status', '=', 1).executeTakeFirst());
-    const byChannel = await firstId((db) => db.selectFrom('visa_product').select('visa_product_id as id').where('channel', '=', DELISTED_CHANNEL).executeTakeFirst());
+    const byChannel = await firstId((db) =>
+      db.selectFrom('visa_product').select('visa_product_id as id').where('channel', '=', DELISTED_CHANNEL).executeTakeFirst(),
+    );
     expect((await t.call('/www/visa_product_detail_get', { visa_product_id: byStatus })).body.body.status).toBe(1);
     expect((await t.call('/www/visa_product_detail_get', { visa_product_id: byChannel })).body.body.channel).toBe(DELISTED_CHANNEL);
   });
@@ -166,7 +171,13 @@ describe(`catalogue calls (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQL
       db
         .selectFrom('visa_product')
         .select('visa_product_id as id')
-        .where((eb) => eb.not(eb.exists(eb.selectFrom('visa_product_review').select('review_id').whereRef('visa_product_review.visa_product_id', '=', 'visa_product.visa_product_id'))))
+        .where((eb) =>
+          eb.not(
+            eb.exists(
+              eb.selectFrom('visa_product_review').select('review_id').whereRef('visa_product_review.visa_product_id', '=', 'visa_product.visa_product_id'),
+            ),
+          ),
+        )
         .executeTakeFirst(),
     );
     expect((await t.call('/www/visa_product_review_list', { visa_product_id: empty, page: 1 })).body.body).toEqual({ page_data: [], total_count: 0 });
@@ -184,12 +195,16 @@ describe(`catalogue calls (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQL
 
   it('refuses a bad address, a bad identity, an unknown product, and floods', async () => {
     const id = await listedWithReviews();
-    expect((await t.call('/www/visa_product_material_send', { visa_product_id: id, email: 'not-an-email', identity_id: 0 })).body).toMatchObject({ ret: 1703, msg: '请输入正确的邮箱' });
+    expect((await t.call('/www/visa_product_material_send', { visa_product_id: id, email: 'not-an-email', identity_id: 0 })).body).toMatchObject({
+      ret: 1703,
+      msg: '请输入正确的邮箱',
+    });
     expect((await t.call('/www/visa_product_material_send', { visa_product_id: id, email: 'a@b.cn', identity_id: 7 })).body.ret).toBe(1001);
     expect((await t.call('/www/visa_product_material_send', { visa_product_id: 9_999_999, email: 'a@b.cn', identity_id: 0 })).body.ret).toBe(1702);
     const before = received.length;
     const answers = [];
-    for (let i = 0; i < 7; i += 1) answers.push((await t.call('/www/visa_product_material_send', { visa_product_id: id, email: 'flood@example.com', identity_id: 0 })).body.ret);
+    for (let i = 0; i < 7; i += 1)
+      answers.push((await t.call('/www/visa_product_material_send', { visa_product_id: id, email: 'flood@example.com', identity_id: 0 })).body.ret);
     expect(answers.slice(0, 5)).toEqual([0, 0, 0, 0, 0]);
     expect(answers.slice(5)).toEqual([1429, 1429]);
     expect(received.length - before).toBe(5);
@@ -208,7 +223,10 @@ describe(`catalogue calls (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQL
   });
 
   it('locates the caller’s province from the address', async () => {
-    expect((await t.call('/www/ip_location_get', {}, { remoteAddress: '202.96.209.133' })).body.body).toEqual({ province_code: '310000', province_name: '上海市' });
+    expect((await t.call('/www/ip_location_get', {}, { remoteAddress: '202.96.209.133' })).body.body).toEqual({
+      province_code: '310000',
+      province_name: '上海市',
+    });
     expect((await t.call('/www/ip_location_get', {}, { remoteAddress: '127.0.0.1' })).body).toEqual({ ret: 0, msg: 'ok', body: null });
   });
 });

@@ -10,7 +10,10 @@ import { chinaDay, consulateDay, HOLIDAY_DATA_YEARS, hasOfficialArrangement, ope
 import { bookingWindow, slotCapacity } from './slot-plan.ts';
 
 const NONE = new Map<string, string>();
-const FRANCE = new Map([['07-14', '国庆日'], ['12-25', '圣诞节']]);
+const FRANCE = new Map([
+  ['07-14', '国庆日'],
+  ['12-25', '圣诞节'],
+]);
 
 describe('consulate calendar', () => {
   it('closes on China’s 2026 National Day and its days in lieu, and on the make-up working weekends', () => {
@@ -49,7 +52,16 @@ describe('consulate calendar', () => {
     expect(consulateDay('2027-02-04', NONE)).toMatchObject({ open: true, provisional: true });
     for (const date of ['2027-02-05', '2027-02-08']) expect(consulateDay(date, NONE)).toMatchObject({ open: false, closedFor: '春节', provisional: true });
     expect(consulateDay('2027-02-09', NONE)).toMatchObject({ open: true, provisional: true });
-    expect(openDays('2027-02-01', '2027-02-12', NONE).map((d) => d.date)).toEqual(['2027-02-01', '2027-02-02', '2027-02-03', '2027-02-04', '2027-02-09', '2027-02-10', '2027-02-11', '2027-02-12']);
+    expect(openDays('2027-02-01', '2027-02-12', NONE).map((d) => d.date)).toEqual([
+      '2027-02-01',
+      '2027-02-02',
+      '2027-02-03',
+      '2027-02-04',
+      '2027-02-09',
+      '2027-02-10',
+      '2027-02-11',
+      '2027-02-12',
+    ]);
     expect(consulateDay('2027-04-05', NONE).closedFor).toBe('清明节');
     expect(consulateDay('2027-06-09', NONE).closedFor).toBe('端午节');
     expect(consulateDay('2027-09-15', NONE).closedFor).toBe('中秋节');
@@ -63,7 +75,19 @@ describe('consulate calendar', () => {
       }
     }
     expect([...statutoryHolidays(2030).keys()]).toEqual([
-      '2030-01-01', '2030-02-02', '2030-02-03', '2030-02-04', '2030-02-05', '2030-04-05', '2030-05-01', '2030-05-02', '2030-06-05', '2030-09-12', '2030-10-01', '2030-10-02', '2030-10-03',
+      '2030-01-01',
+      '2030-02-02',
+      '2030-02-03',
+      '2030-02-04',
+      '2030-02-05',
+      '2030-04-05',
+      '2030-05-01',
+      '2030-05-02',
+      '2030-06-05',
+      '2030-09-12',
+      '2030-10-01',
+      '2030-10-02',
+      '2030-10-03',
     ]);
   });
 
@@ -73,7 +97,10 @@ describe('consulate calendar', () => {
       console.log(JSON.stringify({ y: [...statutoryHolidays(2031).keys(), ...statutoryHolidays(2027).keys()], d: ['2026-10-01', '2026-10-09', '2026-10-10', '2026-01-02'].map((d) => consulateDay(d, new Map()).open) }));
     `;
     const answers = ['UTC', 'America/Los_Angeles', 'Pacific/Kiritimati', 'Asia/Shanghai'].map((tz) =>
-      execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '--eval', script], { env: { ...process.env, TZ: tz }, encoding: 'utf8' }).trim(),
+      execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '--eval', script], {
+        env: { ...process.env, TZ: tz },
+        encoding: 'utf8',
+      }).trim(),
     );
     expect(new Set(answers).size).toBe(1);
     const parsed = JSON.parse(answers[0]!) as { y: string[]; d: boolean[] };

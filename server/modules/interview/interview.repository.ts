@@ -140,10 +140,7 @@ export async function applySlotChanges(trx: Db, changes: SlotChange[]): Promise<
       .updateTable('interview_slot')
       .set((eb) => ({ booked: eb('booked', '+', delta) }))
       .where('interview_slot_id', '=', interviewSlotId);
-    update =
-      delta > 0
-        ? update.where((eb) => eb(eb('booked', '+', delta), '<=', eb.ref('capacity')))
-        : update.where('booked', '>=', -delta);
+    update = delta > 0 ? update.where((eb) => eb(eb('booked', '+', delta), '<=', eb.ref('capacity'))) : update.where('booked', '>=', -delta);
     const result = await update.executeTakeFirst();
     if (delta > 0 && Number(result.numUpdatedRows) !== 1) return interviewSlotId;
   }

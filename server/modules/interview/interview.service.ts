@@ -166,7 +166,11 @@ export function createInterviewService(db: Kysely<Database>, deps: InterviewServ
           await db.transaction().execute(async (trx) => {
             if (!(await claimDraft(trx, userOrderId, order.version, at))) throw new Retry();
             // Read under the order's lock: nobody else changes these applicants now.
-            const held = await trx.selectFrom('order_applicant').select(['applicant_id', 'interview_slot_id']).where('user_order_id', '=', userOrderId).execute();
+            const held = await trx
+              .selectFrom('order_applicant')
+              .select(['applicant_id', 'interview_slot_id'])
+              .where('user_order_id', '=', userOrderId)
+              .execute();
             // Applicants changed since they were read (the version would have moved too): decide again.
             if (held.length !== applicants.length || held.some((row) => !chosenFor.has(row.applicant_id))) throw new Retry();
             const delta = new Map<number, number>();
@@ -182,7 +186,12 @@ export function createInterviewService(db: Kysely<Database>, deps: InterviewServ
             for (const row of held) {
               const next = chosenFor.get(row.applicant_id)!;
               if (row.interview_slot_id === next) continue;
-              await trx.updateTable('order_applicant').set({ interview_slot_id: next }).where('applicant_id', '=', row.applicant_id).where('user_order_id', '=', userOrderId).execute();
+              await trx
+                .updateTable('order_applicant')
+                .set({ interview_slot_id: next })
+                .where('applicant_id', '=', row.applicant_id)
+                .where('user_order_id', '=', userOrderId)
+                .execute();
             }
             await insertOrderEvent(trx, {
               userOrderId,
@@ -210,7 +219,13 @@ export function createInterviewService(db: Kysely<Database>, deps: InterviewServ
           user_order_id: userOrderId,
           applicants: applicants.map((a) => {
             const slot = slots.get(chosenFor.get(a.applicant_id)!)!;
-            return { applicant_id: a.applicant_id, interview_slot_id: slot.interview_slot_id, slot_date: slot.slot_date, start_time: slot.start_time, end_time: slot.end_time };
+            return {
+              applicant_id: a.applicant_id,
+              interview_slot_id: slot.interview_slot_id,
+              slot_date: slot.slot_date,
+              start_time: slot.start_time,
+              end_time: slot.end_time,
+            };
           }),
         };
       }

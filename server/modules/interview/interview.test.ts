@@ -39,7 +39,12 @@ beforeAll(async () => {
   const noInterview = await listed.where('visa_product.need_interview', '=', 0).executeTakeFirst();
   if (!own || !none || !noInterview) throw new Error('the seed lacks the products these tests need');
   const usCountry = await t.db.selectFrom('visa_country').select('visa_country_id').where('iso_code', '=', 'US').executeTakeFirstOrThrow();
-  const districts = await t.db.selectFrom('consular_district').select('consular_district_id').where('visa_country_id', '=', usCountry.visa_country_id).orderBy('consular_district_id').execute();
+  const districts = await t.db
+    .selectFrom('consular_district')
+    .select('consular_district_id')
+    .where('visa_country_id', '=', usCountry.visa_country_id)
+    .orderBy('consular_district_id')
+    .execute();
   products = {
     usOwnDistrict: { id: own.visa_product_id, district: own.consular_district_id! },
     usNoDistrict: none.visa_product_id,
@@ -56,7 +61,10 @@ async function customer(): Promise<Customer> {
   return { token: await t.login(created.account, created.password), accountId: created.accountId, enterpriseId: created.enterpriseId };
 }
 
-async function createOrder(who: Customer, options: { product?: number; district?: number | null; departure?: string; applicants?: number } = {}): Promise<number> {
+async function createOrder(
+  who: Customer,
+  options: { product?: number; district?: number | null; departure?: string; applicants?: number } = {},
+): Promise<number> {
   const count = options.applicants ?? 2;
   const result = await t.call(
     '/www/order/order_create',
@@ -107,7 +115,11 @@ describe(`interview slots (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQL
     const alice = await customer();
     const id = await createOrder(alice);
     const answer = await listOk(alice, id);
-    const district = await t.db.selectFrom('consular_district').selectAll().where('consular_district_id', '=', products.usOwnDistrict.district).executeTakeFirstOrThrow();
+    const district = await t.db
+      .selectFrom('consular_district')
+      .selectAll()
+      .where('consular_district_id', '=', products.usOwnDistrict.district)
+      .executeTakeFirstOrThrow();
     expect(answer.consulate).toEqual({
       consular_district_id: district.consular_district_id,
       district_name: district.name,
@@ -138,7 +150,15 @@ describe(`interview slots (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQL
       ['面签人2', null],
     ]);
     // Generated once: listing again adds nothing.
-    const count = async () => Number((await t.db.selectFrom('interview_slot').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const count = async () =>
+      Number(
+        (
+          await t.db
+            .selectFrom('interview_slot')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     const before = await count();
     await listOk(alice, id);
     expect(await count()).toBe(before);
@@ -175,7 +195,12 @@ describe(`interview slots (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQL
       { applicant_id: second!.applicant_id, interview_slot_id: a!.interview_slot_id },
     ]);
     expect(chosen.body.ret, chosen.body.msg).toBe(0);
-    expect(chosen.body.body.applicants[0]).toMatchObject({ applicant_id: first!.applicant_id, slot_date: answer.dates[1]!.date, start_time: '09:00', end_time: '09:30' });
+    expect(chosen.body.body.applicants[0]).toMatchObject({
+      applicant_id: first!.applicant_id,
+      slot_date: answer.dates[1]!.date,
+      start_time: '09:00',
+      end_time: '09:30',
+    });
     expect((await slot(a!.interview_slot_id)).booked).toBe(2);
     expect(await version()).toBe(v0 + 1);
 
@@ -194,7 +219,13 @@ describe(`interview slots (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQL
     ]);
     expect(again.dates[1]!.slots[1]).toMatchObject({ remaining: b!.capacity - 1 });
 
-    const events = await t.db.selectFrom('order_event').selectAll().where('user_order_id', '=', id).where('event', '=', 'interview_choose').orderBy('event_id').execute();
+    const events = await t.db
+      .selectFrom('order_event')
+      .selectAll()
+      .where('user_order_id', '=', id)
+      .where('event', '=', 'interview_choose')
+      .orderBy('event_id')
+      .execute();
     expect(events).toHaveLength(2);
     expect(events[1]).toMatchObject({ actor: 'customer', actor_id: carol.accountId, from_status: 'draft', to_status: 'draft' });
     expect(JSON.parse(events[1]!.detail!).choices).toEqual([
@@ -204,7 +235,11 @@ describe(`interview slots (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQL
 
     // What the order detail and the confirm step read.
     const interviews = await applicantInterviews(t.db, [id]);
-    expect(interviews.get(first!.applicant_id)).toMatchObject({ interview_slot_id: b!.interview_slot_id, start_time: '09:30', consulate_name: answer.consulate.consulate_name });
+    expect(interviews.get(first!.applicant_id)).toMatchObject({
+      interview_slot_id: b!.interview_slot_id,
+      start_time: '09:30',
+      consulate_name: answer.consulate.consulate_name,
+    });
     expect(await applicantsWithoutInterview(t.db, id)).toEqual([]);
 
     // Cancelling (the lead's order module) gives the places back in its own transaction.
@@ -224,15 +259,23 @@ describe(`interview slots (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQL
     const tight = answer.dates[3]!.slots[1]!;
     // One place left on `tight`.
     await t.db.updateTable('interview_slot').set({ capacity: 1, booked: 0 }).where('interview_slot_id', '=', tight.interview_slot_id).execute();
-    expect((await choose(dave, id, [
-      { applicant_id: first!.applicant_id, interview_slot_id: tight.interview_slot_id },
-      { applicant_id: second!.applicant_id, interview_slot_id: free.interview_slot_id },
-    ])).body.ret).toBe(0);
+    expect(
+      (
+        await choose(dave, id, [
+          { applicant_id: first!.applicant_id, interview_slot_id: tight.interview_slot_id },
+          { applicant_id: second!.applicant_id, interview_slot_id: free.interview_slot_id },
+        ])
+      ).body.ret,
+    ).toBe(0);
     // Choosing the same (now full) time again keeps it.
-    expect((await choose(dave, id, [
-      { applicant_id: first!.applicant_id, interview_slot_id: tight.interview_slot_id },
-      { applicant_id: second!.applicant_id, interview_slot_id: free.interview_slot_id },
-    ])).body.ret).toBe(0);
+    expect(
+      (
+        await choose(dave, id, [
+          { applicant_id: first!.applicant_id, interview_slot_id: tight.interview_slot_id },
+          { applicant_id: second!.applicant_id, interview_slot_id: free.interview_slot_id },
+        ])
+      ).body.ret,
+    ).toBe(0);
     expect((await listOk(dave, id)).dates[3]!.slots[1]).toMatchObject({ remaining: 0, full: true });
 
     // Both on the full time: refused, and nothing changed (the second keeps `free`).
@@ -265,7 +308,10 @@ describe(`interview slots (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQL
       .set({ booked: sql`capacity + 1` })
       .where('interview_slot_id', '=', row.interview_slot_id)
       .execute()
-      .then(() => null, (caught: unknown) => caught);
+      .then(
+        () => null,
+        (caught: unknown) => caught,
+      );
     expect(isCheckViolation(error)).toBe(true);
     expect(isCheckViolation(new Error('other'))).toBe(false);
   });
@@ -293,15 +339,26 @@ describe(`interview slots (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQL
     // No session.
     expect((await t.call('/www/order/interview_slot_list', { user_order_id: id })).body.ret).toBe(ErrorCode.NOT_LOGGED_IN);
     // Malformed payloads.
-    expect((await t.call('/www/order/interview_time_choose', { user_order_id: id, choices: 'all' }, { token: erin.token })).body.ret).toBe(ErrorCode.INVALID_PARAMS);
-    expect((await t.call('/www/order/interview_time_choose', { user_order_id: id, choices: [] }, { token: erin.token })).body.ret).toBe(ErrorCode.INVALID_PARAMS);
+    expect((await t.call('/www/order/interview_time_choose', { user_order_id: id, choices: 'all' }, { token: erin.token })).body.ret).toBe(
+      ErrorCode.INVALID_PARAMS,
+    );
+    expect((await t.call('/www/order/interview_time_choose', { user_order_id: id, choices: [] }, { token: erin.token })).body.ret).toBe(
+      ErrorCode.INVALID_PARAMS,
+    );
 
     // Applicants: all of them, once each, only this order's.
-    expect((await choose(erin, id, [{ applicant_id: first!.applicant_id, interview_slot_id: good }])).body).toMatchObject({ ret: ErrorCode.INTERVIEW_CHOICES_INCOMPLETE, msg: '请为面签人2选择面试时间' });
-    expect((await choose(erin, id, [...both(good), { applicant_id: first!.applicant_id, interview_slot_id: good }])).body.ret).toBe(ErrorCode.INTERVIEW_CHOICES_INCOMPLETE);
+    expect((await choose(erin, id, [{ applicant_id: first!.applicant_id, interview_slot_id: good }])).body).toMatchObject({
+      ret: ErrorCode.INTERVIEW_CHOICES_INCOMPLETE,
+      msg: '请为面签人2选择面试时间',
+    });
+    expect((await choose(erin, id, [...both(good), { applicant_id: first!.applicant_id, interview_slot_id: good }])).body.ret).toBe(
+      ErrorCode.INTERVIEW_CHOICES_INCOMPLETE,
+    );
     const otherOrder = await createOrder(erin, { applicants: 1 });
     const stranger = (await listOk(erin, otherOrder)).applicants[0]!.applicant_id;
-    expect((await choose(erin, id, [...both(good), { applicant_id: stranger, interview_slot_id: good }])).body.ret).toBe(ErrorCode.INTERVIEW_APPLICANT_NOT_FOUND);
+    expect((await choose(erin, id, [...both(good), { applicant_id: stranger, interview_slot_id: good }])).body.ret).toBe(
+      ErrorCode.INTERVIEW_APPLICANT_NOT_FOUND,
+    );
 
     // Slots: missing, or of another district.
     expect((await choose(erin, id, both(99_999_999))).body.ret).toBe(ErrorCode.INTERVIEW_SLOT_NOT_FOUND);
@@ -312,15 +369,32 @@ describe(`interview slots (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQL
       .onConflict((oc) => oc.columns(['consular_district_id', 'slot_date', 'start_time']).doNothing())
       .execute()
       .then(() =>
-        t.db.selectFrom('interview_slot').select('interview_slot_id').where('consular_district_id', '=', otherDistrict).where('slot_date', '=', answer.dates[0]!.date).where('start_time', '=', '09:00').executeTakeFirstOrThrow(),
+        t.db
+          .selectFrom('interview_slot')
+          .select('interview_slot_id')
+          .where('consular_district_id', '=', otherDistrict)
+          .where('slot_date', '=', answer.dates[0]!.date)
+          .where('start_time', '=', '09:00')
+          .executeTakeFirstOrThrow(),
       );
     expect((await choose(erin, id, both(elsewhere.interview_slot_id))).body.ret).toBe(ErrorCode.INTERVIEW_SLOT_NOT_FOUND);
 
     // Outside the window: a slot of the right district on the departure date itself, or today.
     const insertSlot = async (date: string) => {
-      await t.db.insertInto('interview_slot').values({ consular_district_id: products.usOwnDistrict.district, slot_date: date, start_time: '09:00', end_time: '09:30', capacity: 5, booked: 0 })
-        .onConflict((oc) => oc.columns(['consular_district_id', 'slot_date', 'start_time']).doNothing()).execute();
-      return (await t.db.selectFrom('interview_slot').select('interview_slot_id').where('consular_district_id', '=', products.usOwnDistrict.district).where('slot_date', '=', date).where('start_time', '=', '09:00').executeTakeFirstOrThrow()).interview_slot_id;
+      await t.db
+        .insertInto('interview_slot')
+        .values({ consular_district_id: products.usOwnDistrict.district, slot_date: date, start_time: '09:00', end_time: '09:30', capacity: 5, booked: 0 })
+        .onConflict((oc) => oc.columns(['consular_district_id', 'slot_date', 'start_time']).doNothing())
+        .execute();
+      return (
+        await t.db
+          .selectFrom('interview_slot')
+          .select('interview_slot_id')
+          .where('consular_district_id', '=', products.usOwnDistrict.district)
+          .where('slot_date', '=', date)
+          .where('start_time', '=', '09:00')
+          .executeTakeFirstOrThrow()
+      ).interview_slot_id;
     };
     for (const date of ['2027-01-11', '2026-12-01']) {
       expect((await choose(erin, id, both(await insertSlot(date)))).body.ret).toBe(ErrorCode.INTERVIEW_SLOT_UNAVAILABLE);
@@ -332,16 +406,29 @@ describe(`interview slots (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQL
     // The calendar changes after the slots were generated: the day disappears and cannot be chosen.
     const day = answer.dates[4]!;
     const usCountry = await t.db.selectFrom('visa_country').select('visa_country_id').where('iso_code', '=', 'US').executeTakeFirstOrThrow();
-    await t.db.insertInto('country_national_day').values({ visa_country_id: usCountry.visa_country_id, month_day: day.date.slice(5), name: '临时闭馆' }).execute();
+    await t.db
+      .insertInto('country_national_day')
+      .values({ visa_country_id: usCountry.visa_country_id, month_day: day.date.slice(5), name: '临时闭馆' })
+      .execute();
     try {
       expect((await listOk(erin, id)).dates.map((d) => d.date)).not.toContain(day.date);
-      expect((await choose(erin, id, both(day.slots[0]!.interview_slot_id))).body).toMatchObject({ ret: ErrorCode.INTERVIEW_SLOT_UNAVAILABLE, msg: `${day.date} 领馆不办公（临时闭馆），请重新选择` });
+      expect((await choose(erin, id, both(day.slots[0]!.interview_slot_id))).body).toMatchObject({
+        ret: ErrorCode.INTERVIEW_SLOT_UNAVAILABLE,
+        msg: `${day.date} 领馆不办公（临时闭馆），请重新选择`,
+      });
     } finally {
-      await t.db.deleteFrom('country_national_day').where('visa_country_id', '=', usCountry.visa_country_id).where('month_day', '=', day.date.slice(5)).execute();
+      await t.db
+        .deleteFrom('country_national_day')
+        .where('visa_country_id', '=', usCountry.visa_country_id)
+        .where('month_day', '=', day.date.slice(5))
+        .execute();
     }
 
     // Nothing of the above booked anything.
-    expect(await t.db.selectFrom('order_applicant').select('interview_slot_id').where('user_order_id', '=', id).execute()).toEqual([{ interview_slot_id: null }, { interview_slot_id: null }]);
+    expect(await t.db.selectFrom('order_applicant').select('interview_slot_id').where('user_order_id', '=', id).execute()).toEqual([
+      { interview_slot_id: null },
+      { interview_slot_id: null },
+    ]);
 
     // Not a draft any more (confirmed): read-only.
     expect((await choose(erin, id, both(good))).body.ret).toBe(0);
@@ -390,8 +477,11 @@ describe(`interview slots (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQL
     try {
       // The session idled out meanwhile: a fresh login.
       henry.token = await t.login(created.account, created.password);
-      const applicantId = (await t.db.selectFrom('order_applicant').select('applicant_id').where('user_order_id', '=', expiring).executeTakeFirstOrThrow()).applicant_id;
-      expect((await choose(henry, expiring, [{ applicant_id: applicantId, interview_slot_id: target.interview_slot_id }])).body.ret).toBe(ErrorCode.ORDER_ALREADY_CANCELLED);
+      const applicantId = (await t.db.selectFrom('order_applicant').select('applicant_id').where('user_order_id', '=', expiring).executeTakeFirstOrThrow())
+        .applicant_id;
+      expect((await choose(henry, expiring, [{ applicant_id: applicantId, interview_slot_id: target.interview_slot_id }])).body.ret).toBe(
+        ErrorCode.ORDER_ALREADY_CANCELLED,
+      );
       expect((await slot(target.interview_slot_id)).booked).toBe(before);
     } finally {
       t.clock.now = T0;
@@ -417,7 +507,9 @@ describe(`interview slots (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQL
     await t.db.updateTable('interview_slot').set({ capacity: 5, booked: 0 }).where('interview_slot_id', '=', target.interview_slot_id).execute();
     const applicantIds = await Promise.all(customers.map(async (who, i) => (await listOk(who, orders[i]!)).applicants[0]!.applicant_id));
 
-    const results = await Promise.all(customers.map((who, i) => choose(who, orders[i]!, [{ applicant_id: applicantIds[i]!, interview_slot_id: target.interview_slot_id }])));
+    const results = await Promise.all(
+      customers.map((who, i) => choose(who, orders[i]!, [{ applicant_id: applicantIds[i]!, interview_slot_id: target.interview_slot_id }])),
+    );
     const rets = results.map((r) => r.body.ret);
     expect(results.every((r) => r.status === 200)).toBe(true);
     expect(rets.filter((ret) => ret === 0)).toHaveLength(5);
@@ -426,7 +518,12 @@ describe(`interview slots (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQL
     const holders = await t.db.selectFrom('order_applicant').select('applicant_id').where('interview_slot_id', '=', target.interview_slot_id).execute();
     expect(holders).toHaveLength(5);
     // Losers wrote no event.
-    const events = await t.db.selectFrom('order_event').select('user_order_id').where('event', '=', 'interview_choose').where('user_order_id', 'in', orders).execute();
+    const events = await t.db
+      .selectFrom('order_event')
+      .select('user_order_id')
+      .where('event', '=', 'interview_choose')
+      .where('user_order_id', 'in', orders)
+      .execute();
     expect(events).toHaveLength(5);
     await expectCountersConsistent();
   }, 180_000);
@@ -437,7 +534,11 @@ describe(`interview slots (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQL
     const id = await createOrder(grace, { product: products.usNoDistrict, district, applicants: 1 });
     const answers = await Promise.all([list(grace, id), list(grace, id), list(grace, id)]);
     expect(answers.map((a) => a.body.ret)).toEqual([0, 0, 0]);
-    const rows = await t.db.selectFrom('interview_slot').select((eb) => eb.fn.countAll<number>().as('n')).where('consular_district_id', '=', district).executeTakeFirstOrThrow();
+    const rows = await t.db
+      .selectFrom('interview_slot')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('consular_district_id', '=', district)
+      .executeTakeFirstOrThrow();
     expect(Number(rows.n)).toBe((answers[0]!.body.body as InterviewSlotListResult).dates.length * INTERVIEW_TIMES.length);
   });
 });

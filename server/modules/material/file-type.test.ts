@@ -13,13 +13,15 @@ describe('detectContentType', () => {
     expect(detectContentType(fixture('png'))).toBe('image/png');
     expect(detectContentType(fixture('pdf'))).toBe('application/pdf');
     expect(detectContentType(fixture('renamedText'))).toBeNull();
-    for (const other of ['GIF89a', '<svg xmlns=', '<!DOCTYPE html>', 'PK\u0003\u0004', '\u0089PNG\r\n\u001a']) expect(detectContentType(Buffer.from(other, 'latin1'))).toBeNull();
+    for (const other of ['GIF89a', '<svg xmlns=', '<!DOCTYPE html>', 'PK\u0003\u0004', '\u0089PNG\r\n\u001a'])
+      expect(detectContentType(Buffer.from(other, 'latin1'))).toBeNull();
     expect(detectContentType(Buffer.alloc(0))).toBeNull();
   });
 });
 
 describe('inspectUpload', () => {
-  const chunked = (bytes: Buffer, size: number) => Readable.from(Array.from({ length: Math.ceil(bytes.length / size) }, (_, i) => bytes.subarray(i * size, (i + 1) * size)));
+  const chunked = (bytes: Buffer, size: number) =>
+    Readable.from(Array.from({ length: Math.ceil(bytes.length / size) }, (_, i) => bytes.subarray(i * size, (i + 1) * size)));
   const tooLarge = () => new Error('too large');
 
   it('sniffs across tiny chunks, then delivers every byte with its size and hash', async () => {
@@ -61,7 +63,9 @@ describe('file names', () => {
     expect(downloadName('scan.JPEG', 'image/jpeg')).toBe('scan.JPEG');
     expect(downloadName('scan.png', 'image/jpeg')).toBe('scan.png.jpg');
     expect(downloadName('cv.html', 'application/pdf')).toBe('cv.html.pdf');
-    expect(contentDisposition('护照 首页.jpg', 'image/jpeg')).toBe(`inline; filename="__ __.jpg"; filename*=UTF-8''%E6%8A%A4%E7%85%A7%20%E9%A6%96%E9%A1%B5.jpg`);
+    expect(contentDisposition('护照 首页.jpg', 'image/jpeg')).toBe(
+      `inline; filename="__ __.jpg"; filename*=UTF-8''%E6%8A%A4%E7%85%A7%20%E9%A6%96%E9%A1%B5.jpg`,
+    );
     expect(contentDisposition("it's (1).pdf", 'application/pdf')).toBe(`inline; filename="it_s _1_.pdf"; filename*=UTF-8''it%27s%20%281%29.pdf`);
   });
 });

@@ -41,12 +41,17 @@ export async function materialTestContext(): Promise<MaterialTestContext> {
 
 /** Products of the seed: one with a photo and every kind of material, one without a photo. */
 async function findProducts(t: TestApp) {
-  const products = await t.db.selectFrom('visa_product').selectAll().where('status', '=', 0).where('channel', '=', 0).where('offline', '=', 1).orderBy('visa_product_id').execute();
+  const products = await t.db
+    .selectFrom('visa_product')
+    .selectAll()
+    .where('status', '=', 0)
+    .where('channel', '=', 0)
+    .where('offline', '=', 1)
+    .orderBy('visa_product_id')
+    .execute();
   const materials = await t.db.selectFrom('visa_product_material').selectAll().execute();
   const own = (id: number, identity: number) => materials.filter((m) => m.visa_product_id === id && m.identity_id === identity);
-  const withPhoto = products.find(
-    (p) => p.visa_photo_id !== 0 && [0, 1, 2].every((attr) => own(p.visa_product_id, 0).some((m) => m.attr === attr)),
-  );
+  const withPhoto = products.find((p) => p.visa_photo_id !== 0 && [0, 1, 2].every((attr) => own(p.visa_product_id, 0).some((m) => m.attr === attr)));
   const withoutPhoto = products.find((p) => p.visa_photo_id === 0 && own(p.visa_product_id, 0).some((m) => m.attr === 0));
   if (!withPhoto || !withoutPhoto) throw new Error('the seed lacks a product for the material tests');
   const electronic = (id: number, identity: number) => own(id, identity).filter((m) => m.attr === 0);
@@ -88,7 +93,12 @@ export async function draftOrder(t: TestApp, customer: Customer, visaProductId: 
   );
   if (result.body.ret !== 0) throw new Error(`order_create failed: ${result.body.msg}`);
   const userOrderId = result.body.body.user_order_id as number;
-  const applicants = await t.db.selectFrom('order_applicant').select(['applicant_id', 'identity_id']).where('user_order_id', '=', userOrderId).orderBy('sort').execute();
+  const applicants = await t.db
+    .selectFrom('order_applicant')
+    .select(['applicant_id', 'identity_id'])
+    .where('user_order_id', '=', userOrderId)
+    .orderBy('sort')
+    .execute();
   return { userOrderId, applicants };
 }
 

@@ -113,17 +113,18 @@ export function createMaterialRepository(db: Kysely<Database>) {
 
     /** One applicant's files for one material (material_id) or their photo (null). */
     filesOf(userOrderId: number, applicantId: number, materialId: number | null) {
-      let query = db
-        .selectFrom('order_material_file')
-        .select(FILE_COLUMNS)
-        .where('user_order_id', '=', userOrderId)
-        .where('applicant_id', '=', applicantId);
+      let query = db.selectFrom('order_material_file').select(FILE_COLUMNS).where('user_order_id', '=', userOrderId).where('applicant_id', '=', applicantId);
       query = materialId === null ? query.where('kind', '=', 'photo') : query.where('kind', '=', 'material').where('material_id', '=', materialId);
       return query.orderBy('file_id').execute();
     },
 
     file(userOrderId: number, fileId: number) {
-      return db.selectFrom('order_material_file').select(FILE_COLUMNS).where('user_order_id', '=', userOrderId).where('file_id', '=', fileId).executeTakeFirst();
+      return db
+        .selectFrom('order_material_file')
+        .select(FILE_COLUMNS)
+        .where('user_order_id', '=', userOrderId)
+        .where('file_id', '=', fileId)
+        .executeTakeFirst();
     },
 
     /** A file for serving, only when its order belongs to the enterprise. */
@@ -131,7 +132,14 @@ export function createMaterialRepository(db: Kysely<Database>) {
       return db
         .selectFrom('order_material_file')
         .innerJoin('user_order', 'user_order.user_order_id', 'order_material_file.user_order_id')
-        .select(['order_material_file.file_id', 'order_material_file.storage_key', 'order_material_file.file_name', 'order_material_file.content_type', 'order_material_file.size_bytes', 'order_material_file.sha256'])
+        .select([
+          'order_material_file.file_id',
+          'order_material_file.storage_key',
+          'order_material_file.file_name',
+          'order_material_file.content_type',
+          'order_material_file.size_bytes',
+          'order_material_file.sha256',
+        ])
         .where('order_material_file.file_id', '=', fileId)
         .where('user_order.enterprise_id', '=', enterpriseId)
         .executeTakeFirst();

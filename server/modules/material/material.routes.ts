@@ -60,7 +60,14 @@ export function materialOperations(service: MaterialService) {
       auth: 'required',
       payload: materialDeletePayload,
       result: materialDeleteResult,
-      errors: [ErrorCode.ORDER_NOT_FOUND, ErrorCode.ORDER_ALREADY_CANCELLED, ErrorCode.MATERIAL_ORDER_LOCKED, ErrorCode.MATERIAL_FILE_NOT_FOUND, ErrorCode.MATERIAL_ALREADY_REVIEWED, ErrorCode.ORDER_CONFLICT],
+      errors: [
+        ErrorCode.ORDER_NOT_FOUND,
+        ErrorCode.ORDER_ALREADY_CANCELLED,
+        ErrorCode.MATERIAL_ORDER_LOCKED,
+        ErrorCode.MATERIAL_FILE_NOT_FOUND,
+        ErrorCode.MATERIAL_ALREADY_REVIEWED,
+        ErrorCode.ORDER_CONFLICT,
+      ],
       handle: ({ user_order_id, file_id }, context) => service.remove(customerOf(context), user_order_id, file_id),
     }),
     defineOperation({
@@ -70,7 +77,13 @@ export function materialOperations(service: MaterialService) {
       auth: 'required',
       payload: effectDatePayload,
       result: effectDateResult,
-      errors: [ErrorCode.ORDER_NOT_FOUND, ErrorCode.ORDER_ALREADY_CANCELLED, ErrorCode.MATERIAL_ORDER_LOCKED, ErrorCode.MATERIAL_EFFECT_DATE_INVALID, ErrorCode.ORDER_CONFLICT],
+      errors: [
+        ErrorCode.ORDER_NOT_FOUND,
+        ErrorCode.ORDER_ALREADY_CANCELLED,
+        ErrorCode.MATERIAL_ORDER_LOCKED,
+        ErrorCode.MATERIAL_EFFECT_DATE_INVALID,
+        ErrorCode.ORDER_CONFLICT,
+      ],
       handle: ({ user_order_id, effect_date }, context) => service.setEffectDate(customerOf(context), user_order_id, effect_date ?? null),
     }),
   ];
@@ -95,7 +108,13 @@ function toAppError(error: unknown): unknown {
   if (error instanceof AppError) return error;
   const code = (error as { code?: string } | null)?.code;
   if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') return new AppError(ErrorCode.UNSUPPORTED_MEDIA_TYPE, '请使用 multipart/form-data 上传文件');
-  if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT' || code === 'FST_FILES_LIMIT' || code === 'FST_PROTO_VIOLATION' || code === 'FST_INVALID_JSON_FIELD_ERROR') {
+  if (
+    code === 'FST_PARTS_LIMIT' ||
+    code === 'FST_FIELDS_LIMIT' ||
+    code === 'FST_FILES_LIMIT' ||
+    code === 'FST_PROTO_VIOLATION' ||
+    code === 'FST_INVALID_JSON_FIELD_ERROR'
+  ) {
     return new AppError(ErrorCode.INVALID_PARAMS, '上传表单不合法：只能包含订单、申请人、资料项字段和一个文件');
   }
   if (error instanceof UploadSourceError) return new AppError(ErrorCode.MATERIAL_UPLOAD_INCOMPLETE);

@@ -182,7 +182,14 @@ export function createMaterialService(db: Kysely<Database>, deps: MaterialServic
         departure_date: order.departure_date,
         effect_date: order.effect_date,
         photo_spec: photo
-          ? { visa_photo_id: photo.visa_photo_id, name: photo.name, width: photo.width, height: photo.height, color: photo.color, color_name: photoColorName(photo.color) }
+          ? {
+              visa_photo_id: photo.visa_photo_id,
+              name: photo.name,
+              width: photo.width,
+              height: photo.height,
+              color: photo.color,
+              color_name: photoColorName(photo.color),
+            }
           : null,
         max_file_bytes: maxBytes,
         max_files_per_material: MATERIAL_LIMITS.maxFilesPerMaterial,
@@ -190,7 +197,10 @@ export function createMaterialService(db: Kysely<Database>, deps: MaterialServic
         applicants: applicants.map((applicant): ApplicantMaterials => {
           const own = materials.filter((m) => m.identity_id === applicant.identity_id);
           const filesOf = (materialId: number | null) =>
-            files.filter((f) => f.applicant_id === applicant.applicant_id && (materialId === null ? f.kind === 'photo' : f.kind === 'material' && f.material_id === materialId));
+            files.filter(
+              (f) =>
+                f.applicant_id === applicant.applicant_id && (materialId === null ? f.kind === 'photo' : f.kind === 'material' && f.material_id === materialId),
+            );
           const photoFiles = filesOf(null);
           return {
             applicant_id: applicant.applicant_id,
@@ -266,7 +276,15 @@ export function createMaterialService(db: Kysely<Database>, deps: MaterialServic
       }
 
       const fileName = cleanFileName(source.fileName);
-      const content = { storage_key: key, file_name: fileName, content_type: contentType, size_bytes: size, sha256, account_id: customer.accountId, created_at: at };
+      const content = {
+        storage_key: key,
+        file_name: fileName,
+        content_type: contentType,
+        size_bytes: size,
+        sha256,
+        account_id: customer.accountId,
+        created_at: at,
+      };
       let fileId: number;
       try {
         fileId = await repo.transaction(async (trx) => {
@@ -333,7 +351,14 @@ export function createMaterialService(db: Kysely<Database>, deps: MaterialServic
           actorId: customer.accountId,
           event: 'material_delete',
           at,
-          detail: { file_id: fileId, applicant_id: file.applicant_id, material_id: file.material_id, kind: file.kind, file_name: file.file_name, sha256: file.sha256 },
+          detail: {
+            file_id: fileId,
+            applicant_id: file.applicant_id,
+            material_id: file.material_id,
+            kind: file.kind,
+            file_name: file.file_name,
+            sha256: file.sha256,
+          },
         });
       });
       await dropObject(file.storage_key, 'deleted');
@@ -358,7 +383,15 @@ export function createMaterialService(db: Kysely<Database>, deps: MaterialServic
           expectedVersion: order.version,
           expectedStatuses: ['draft'],
           changes: { effect_date: wanted, updated_at: at },
-          event: { actor: 'customer', actor_id: customer.accountId, event: 'effect_date', from_status: null, to_status: null, detail: { from: order.effect_date, to: wanted }, created_at: at },
+          event: {
+            actor: 'customer',
+            actor_id: customer.accountId,
+            event: 'effect_date',
+            from_status: null,
+            to_status: null,
+            detail: { from: order.effect_date, to: wanted },
+            created_at: at,
+          },
         });
         if (won) return { effect_date: wanted };
       }

@@ -10,7 +10,17 @@ import { fixture } from '../../../tests/fixtures/index.ts';
 import { ErrorCode } from '../../../common/error-codes.ts';
 import { STORAGE_KEYS } from '../../../common/constants.ts';
 import { signedHeaders } from '../../test-support/test-app.ts';
-import { type Customer, DEPARTURE, draftOrder, materialTestContext, type MaterialTestContext, newCustomer, storedFiles, T0, upload } from './material-fixtures.ts';
+import {
+  type Customer,
+  DEPARTURE,
+  draftOrder,
+  materialTestContext,
+  type MaterialTestContext,
+  newCustomer,
+  storedFiles,
+  T0,
+  upload,
+} from './material-fixtures.ts';
 
 let ctx: MaterialTestContext;
 let alice: Customer;
@@ -49,7 +59,11 @@ async function setup(customer = alice) {
 }
 
 function get(url: string, cookieToken?: string, headers: Record<string, string> = {}) {
-  return ctx.t.app.inject({ method: 'GET', url, headers: { ...(cookieToken ? { cookie: `other=1; ${STORAGE_KEYS.tokenCookie}=${encodeURIComponent(cookieToken)}` } : {}), ...headers } });
+  return ctx.t.app.inject({
+    method: 'GET',
+    url,
+    headers: { ...(cookieToken ? { cookie: `other=1; ${STORAGE_KEYS.tokenCookie}=${encodeURIComponent(cookieToken)}` } : {}), ...headers },
+  });
 }
 
 describe(`uploaded materials (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLite'})`, () => {
@@ -58,8 +72,20 @@ describe(`uploaded materials (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : '
     const { body } = await ctx.t.call('/www/order/material_list', { user_order_id: userOrderId }, { token: alice.token });
     expect(body.ret).toBe(0);
     const list = body.body;
-    expect(list).toMatchObject({ user_order_id: userOrderId, status: 'draft', mode: 'draft', departure_date: DEPARTURE, effect_date: null, max_file_bytes: 10 * 1024 * 1024, max_files_per_material: 10 });
-    const photo = await ctx.t.db.selectFrom('photo_param').selectAll().where('visa_photo_id', '=', ctx.products.withPhoto.visa_photo_id).executeTakeFirstOrThrow();
+    expect(list).toMatchObject({
+      user_order_id: userOrderId,
+      status: 'draft',
+      mode: 'draft',
+      departure_date: DEPARTURE,
+      effect_date: null,
+      max_file_bytes: 10 * 1024 * 1024,
+      max_files_per_material: 10,
+    });
+    const photo = await ctx.t.db
+      .selectFrom('photo_param')
+      .selectAll()
+      .where('visa_photo_id', '=', ctx.products.withPhoto.visa_photo_id)
+      .executeTakeFirstOrThrow();
     expect(list.photo_spec).toEqual({
       visa_photo_id: photo.visa_photo_id,
       name: photo.name,
@@ -72,16 +98,46 @@ describe(`uploaded materials (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : '
     const [employed, student] = list.applicants;
     expect(employed).toMatchObject({ identity_id: 0, identity_label: '在职人员', photo: { required: true, editable: true, files: [] } });
     expect(student).toMatchObject({ identity_id: 3, identity_label: '在校学生' });
-    const catalogue = await ctx.t.db.selectFrom('visa_product_material').selectAll().where('visa_product_id', '=', ctx.products.withPhoto.visa_product_id).execute();
-    for (const [applicant, identity] of [[employed, 0], [student, 3]] as const) {
+    const catalogue = await ctx.t.db
+      .selectFrom('visa_product_material')
+      .selectAll()
+      .where('visa_product_id', '=', ctx.products.withPhoto.visa_product_id)
+      .execute();
+    for (const [applicant, identity] of [
+      [employed, 0],
+      [student, 3],
+    ] as const) {
       const own = catalogue.filter((m) => m.identity_id === identity);
-      expect(applicant.electronic.map((i: any) => i.material_id).sort()).toEqual(own.filter((m) => m.attr === 0).map((m) => m.material_id).sort());
-      expect(applicant.mailed.map((i: any) => i.material_id).sort()).toEqual(own.filter((m) => m.attr === 1).map((m) => m.material_id).sort());
-      expect(applicant.bring.map((i: any) => i.material_id).sort()).toEqual(own.filter((m) => m.attr === 2).map((m) => m.material_id).sort());
+      expect(applicant.electronic.map((i: any) => i.material_id).sort()).toEqual(
+        own
+          .filter((m) => m.attr === 0)
+          .map((m) => m.material_id)
+          .sort(),
+      );
+      expect(applicant.mailed.map((i: any) => i.material_id).sort()).toEqual(
+        own
+          .filter((m) => m.attr === 1)
+          .map((m) => m.material_id)
+          .sort(),
+      );
+      expect(applicant.bring.map((i: any) => i.material_id).sort()).toEqual(
+        own
+          .filter((m) => m.attr === 2)
+          .map((m) => m.material_id)
+          .sort(),
+      );
     }
     const first = employed.electronic[0];
     const row = catalogue.find((m) => m.material_id === first.material_id)!;
-    expect(first).toEqual({ material_id: row.material_id, name: row.name, attention: row.attention, sample: row.sample, required: row.required === 1, files: [], editable: true });
+    expect(first).toEqual({
+      material_id: row.material_id,
+      name: row.name,
+      attention: row.attention,
+      sample: row.sample,
+      required: row.required === 1,
+      files: [],
+      editable: true,
+    });
     // Every required electronic item of each applicant and both photos are missing.
     const requiredCount = catalogue.filter((m) => m.attr === 0 && m.required === 1 && (m.identity_id === 0 || m.identity_id === 3)).length;
     expect(list.missing).toHaveLength(requiredCount + 2);
@@ -92,10 +148,23 @@ describe(`uploaded materials (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : '
     const { userOrderId, applicant, item } = await setup();
     const before = await version(userOrderId);
     const jpeg = fixture('jpeg');
-    const result = await upload(ctx.t, alice.token, { user_order_id: userOrderId, applicant_id: applicant, material_id: item.material_id }, { name: '../../etc/护照 首页.jpg', content: jpeg, type: 'application/octet-stream' });
+    const result = await upload(
+      ctx.t,
+      alice.token,
+      { user_order_id: userOrderId, applicant_id: applicant, material_id: item.material_id },
+      { name: '../../etc/护照 首页.jpg', content: jpeg, type: 'application/octet-stream' },
+    );
     expect(result.body).toMatchObject({ ret: 0, msg: 'ok' });
     const file = result.body.body.file;
-    expect(file).toMatchObject({ kind: 'material', material_id: item.material_id, file_name: '护照 首页.jpg', content_type: 'image/jpeg', size: jpeg.length, review_status: 'pending', review_status_label: '待审核' });
+    expect(file).toMatchObject({
+      kind: 'material',
+      material_id: item.material_id,
+      file_name: '护照 首页.jpg',
+      content_type: 'image/jpeg',
+      size: jpeg.length,
+      review_status: 'pending',
+      review_status_label: '待审核',
+    });
     expect(file.url).toBe(`/files/material/${file.file_id}?v=${sha(jpeg).slice(0, 16)}`);
     expect(result.body.body.replaced).toBe(false);
 
@@ -108,7 +177,15 @@ describe(`uploaded materials (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : '
 
     const [event] = await events(userOrderId, 'material_upload');
     expect(event).toMatchObject({ actor: 'customer', actor_id: alice.accountId, from_status: null, to_status: null, created_at: T0 });
-    expect(JSON.parse(event!.detail!)).toMatchObject({ file_id: file.file_id, applicant_id: applicant, material_id: item.material_id, material_name: item.name, content_type: 'image/jpeg', size: jpeg.length, sha256: sha(jpeg) });
+    expect(JSON.parse(event!.detail!)).toMatchObject({
+      file_id: file.file_id,
+      applicant_id: applicant,
+      material_id: item.material_id,
+      material_name: item.name,
+      content_type: 'image/jpeg',
+      size: jpeg.length,
+      sha256: sha(jpeg),
+    });
     // Serialised with the order's own changes: the version moved.
     expect(await version(userOrderId)).toBe(before + 1);
 
@@ -119,9 +196,19 @@ describe(`uploaded materials (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : '
 
   it('accepts a PDF and a PNG, by their content whatever their names', async () => {
     const { userOrderId, applicant, item } = await setup();
-    const pdf = await upload(ctx.t, alice.token, { user_order_id: userOrderId, applicant_id: applicant, material_id: item.material_id }, { name: 'statement', content: fixture('pdf'), type: 'text/plain' });
+    const pdf = await upload(
+      ctx.t,
+      alice.token,
+      { user_order_id: userOrderId, applicant_id: applicant, material_id: item.material_id },
+      { name: 'statement', content: fixture('pdf'), type: 'text/plain' },
+    );
     expect(pdf.body.body.file).toMatchObject({ content_type: 'application/pdf', file_name: 'statement' });
-    const png = await upload(ctx.t, alice.token, { user_order_id: userOrderId, applicant_id: applicant, material_id: item.material_id }, { name: 'card.jpg', content: fixture('png') });
+    const png = await upload(
+      ctx.t,
+      alice.token,
+      { user_order_id: userOrderId, applicant_id: applicant, material_id: item.material_id },
+      { name: 'card.jpg', content: fixture('png') },
+    );
     expect(png.body.body.file).toMatchObject({ content_type: 'image/png', file_name: 'card.jpg' });
   });
 
@@ -132,7 +219,12 @@ describe(`uploaded materials (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : '
     const text = await upload(ctx.t, alice.token, target, { name: 'photo.jpg', content: fixture('renamedText'), type: 'image/jpeg' });
     expect(text.body).toMatchObject({ ret: ErrorCode.MATERIAL_FILE_TYPE, msg: '仅支持 JPG、PNG 图片或 PDF 文件', body: null });
     expect(text.status).toBe(200);
-    const photo = await upload(ctx.t, alice.token, { user_order_id: userOrderId, applicant_id: applicant, kind: 'photo' }, { name: 'photo.jpg', content: fixture('pdf') });
+    const photo = await upload(
+      ctx.t,
+      alice.token,
+      { user_order_id: userOrderId, applicant_id: applicant, kind: 'photo' },
+      { name: 'photo.jpg', content: fixture('pdf') },
+    );
     expect(photo.body).toMatchObject({ ret: ErrorCode.MATERIAL_PHOTO_TYPE, msg: '签证照片仅支持 JPG 或 PNG 图片' });
     const empty = await upload(ctx.t, alice.token, target, { name: 'empty.jpg', content: Buffer.alloc(0) });
     expect(empty.body).toMatchObject({ ret: ErrorCode.MATERIAL_FILE_EMPTY, msg: '文件为空，请重新选择' });
@@ -149,14 +241,24 @@ describe(`uploaded materials (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : '
     const before = storedFiles(ctx.uploadDir);
     const big = Buffer.alloc(11 * 1024 * 1024);
     fixture('jpeg').copy(big);
-    const result = await upload(ctx.t, alice.token, { user_order_id: userOrderId, applicant_id: applicant, material_id: item.material_id }, { name: 'big.jpg', content: big });
+    const result = await upload(
+      ctx.t,
+      alice.token,
+      { user_order_id: userOrderId, applicant_id: applicant, material_id: item.material_id },
+      { name: 'big.jpg', content: big },
+    );
     expect(result.body).toMatchObject({ ret: ErrorCode.MATERIAL_FILE_TOO_LARGE, msg: '文件过大，单个文件不能超过 10 MB' });
     expect(storedFiles(ctx.uploadDir)).toEqual(before);
     expect(await fileRows(userOrderId)).toEqual([]);
     // Exactly the limit is accepted.
     const exact = Buffer.alloc(10 * 1024 * 1024);
     fixture('jpeg').copy(exact);
-    const ok = await upload(ctx.t, alice.token, { user_order_id: userOrderId, applicant_id: applicant, material_id: item.material_id }, { name: 'exact.jpg', content: exact });
+    const ok = await upload(
+      ctx.t,
+      alice.token,
+      { user_order_id: userOrderId, applicant_id: applicant, material_id: item.material_id },
+      { name: 'exact.jpg', content: exact },
+    );
     expect(ok.body.ret).toBe(0);
     expect(ok.body.body.file.size).toBe(10 * 1024 * 1024);
   });
@@ -166,7 +268,12 @@ describe(`uploaded materials (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : '
     const jpeg = { content: fixture('jpeg') };
     const noFile = await upload(ctx.t, alice.token, { user_order_id: userOrderId, applicant_id: applicant, material_id: item.material_id });
     expect(noFile.body).toMatchObject({ ret: ErrorCode.MATERIAL_NO_FILE, msg: '请选择要上传的文件' });
-    const wrongField = await upload(ctx.t, alice.token, { user_order_id: userOrderId, applicant_id: applicant, material_id: item.material_id }, { ...jpeg, field: 'attachment' });
+    const wrongField = await upload(
+      ctx.t,
+      alice.token,
+      { user_order_id: userOrderId, applicant_id: applicant, material_id: item.material_id },
+      { ...jpeg, field: 'attachment' },
+    );
     expect(wrongField.body.ret).toBe(0); // any field name carries the file
     const noApplicant = await upload(ctx.t, alice.token, { user_order_id: userOrderId, material_id: item.material_id }, jpeg);
     expect(noApplicant.body).toMatchObject({ ret: ErrorCode.INVALID_PARAMS, msg: '缺少 applicant_id（请在文件之前发送）' });
@@ -192,15 +299,30 @@ describe(`uploaded materials (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : '
 
   it('checks the signature and the session before reading the body', async () => {
     const { userOrderId, applicant, item } = await setup();
-    const unsigned = await ctx.t.app.inject({ method: 'POST', url: '/www/order/material_upload', headers: { 'content-type': 'multipart/form-data; boundary=x' }, payload: '--x--' });
+    const unsigned = await ctx.t.app.inject({
+      method: 'POST',
+      url: '/www/order/material_upload',
+      headers: { 'content-type': 'multipart/form-data; boundary=x' },
+      payload: '--x--',
+    });
     expect(unsigned.json().ret).toBe(ErrorCode.SIGNATURE_MISSING);
-    const anonymous = await upload(ctx.t, undefined, { user_order_id: userOrderId, applicant_id: applicant, material_id: item.material_id }, { content: fixture('jpeg') });
+    const anonymous = await upload(
+      ctx.t,
+      undefined,
+      { user_order_id: userOrderId, applicant_id: applicant, material_id: item.material_id },
+      { content: fixture('jpeg') },
+    );
     expect(anonymous).toMatchObject({ status: 401, body: { ret: ErrorCode.NOT_LOGGED_IN } });
   });
 
   it('answers another enterprise’s order exactly like a missing one (1801), for every call', async () => {
     const { userOrderId, applicant, item } = await setup(alice);
-    const mine = await upload(ctx.t, alice.token, { user_order_id: userOrderId, applicant_id: applicant, material_id: item.material_id }, { content: fixture('jpeg') });
+    const mine = await upload(
+      ctx.t,
+      alice.token,
+      { user_order_id: userOrderId, applicant_id: applicant, material_id: item.material_id },
+      { content: fixture('jpeg') },
+    );
     const fileId = mine.body.body.file.file_id;
     const target = { user_order_id: userOrderId, applicant_id: applicant, material_id: item.material_id };
     const foreign = await upload(ctx.t, bob.token, target, { content: fixture('jpeg') });
@@ -224,18 +346,43 @@ describe(`uploaded materials (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : '
     const mailed = await upload(ctx.t, alice.token, { user_order_id: userOrderId, applicant_id: applicant, material_id: notElectronic.material_id }, jpeg);
     expect(mailed.body).toMatchObject({ ret: ErrorCode.MATERIAL_NOT_ELECTRONIC, msg: '该资料需邮寄或赴馆提交，无需上传' });
     if (otherIdentity) {
-      const wrongIdentity = await upload(ctx.t, alice.token, { user_order_id: userOrderId, applicant_id: applicant, material_id: otherIdentity.material_id }, jpeg);
+      const wrongIdentity = await upload(
+        ctx.t,
+        alice.token,
+        { user_order_id: userOrderId, applicant_id: applicant, material_id: otherIdentity.material_id },
+        jpeg,
+      );
       expect(wrongIdentity.body).toMatchObject({ ret: ErrorCode.MATERIAL_NOT_IN_CHECKLIST, msg: '该申请人的资料清单中没有这项资料' });
-      const rightIdentity = await upload(ctx.t, alice.token, { user_order_id: userOrderId, applicant_id: student, material_id: otherIdentity.material_id }, jpeg);
+      const rightIdentity = await upload(
+        ctx.t,
+        alice.token,
+        { user_order_id: userOrderId, applicant_id: student, material_id: otherIdentity.material_id },
+        jpeg,
+      );
       expect(rightIdentity.body.ret).toBe(0);
     }
-    const foreignMaterial = await upload(ctx.t, alice.token, { user_order_id: userOrderId, applicant_id: applicant, material_id: otherProduct.material_id }, jpeg);
+    const foreignMaterial = await upload(
+      ctx.t,
+      alice.token,
+      { user_order_id: userOrderId, applicant_id: applicant, material_id: otherProduct.material_id },
+      jpeg,
+    );
     expect(foreignMaterial.body.ret).toBe(ErrorCode.MATERIAL_NOT_IN_CHECKLIST);
     const other = await draftOrder(ctx.t, alice, ctx.products.withPhoto.visa_product_id);
-    const foreignApplicant = await upload(ctx.t, alice.token, { user_order_id: userOrderId, applicant_id: other.applicants[0]!.applicant_id, kind: 'photo' }, jpeg);
+    const foreignApplicant = await upload(
+      ctx.t,
+      alice.token,
+      { user_order_id: userOrderId, applicant_id: other.applicants[0]!.applicant_id, kind: 'photo' },
+      jpeg,
+    );
     expect(foreignApplicant.body).toMatchObject({ ret: ErrorCode.MATERIAL_APPLICANT_NOT_FOUND, msg: '申请人不存在' });
     const noPhoto = await draftOrder(ctx.t, alice, ctx.products.withoutPhoto.visa_product_id, [0]);
-    const photo = await upload(ctx.t, alice.token, { user_order_id: noPhoto.userOrderId, applicant_id: noPhoto.applicants[0]!.applicant_id, kind: 'photo' }, jpeg);
+    const photo = await upload(
+      ctx.t,
+      alice.token,
+      { user_order_id: noPhoto.userOrderId, applicant_id: noPhoto.applicants[0]!.applicant_id, kind: 'photo' },
+      jpeg,
+    );
     expect(photo.body).toMatchObject({ ret: ErrorCode.MATERIAL_PHOTO_NOT_NEEDED, msg: '该签证产品不需要签证照片' });
     const list = (await ctx.t.call('/www/order/material_list', { user_order_id: noPhoto.userOrderId }, { token: alice.token })).body.body;
     expect(list.photo_spec).toBeNull();
@@ -244,11 +391,24 @@ describe(`uploaded materials (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : '
 
   it('keeps one photo per applicant: a second upload replaces the first and deletes its bytes', async () => {
     const { userOrderId, applicant } = await setup();
-    const first = await upload(ctx.t, alice.token, { user_order_id: userOrderId, applicant_id: applicant, kind: 'photo' }, { name: 'me.jpg', content: fixture('photo') });
+    const first = await upload(
+      ctx.t,
+      alice.token,
+      { user_order_id: userOrderId, applicant_id: applicant, kind: 'photo' },
+      { name: 'me.jpg', content: fixture('photo') },
+    );
     expect(first.body.body.file).toMatchObject({ kind: 'photo', material_id: null, content_type: 'image/jpeg' });
     const [before] = await fileRows(userOrderId);
-    const second = await upload(ctx.t, alice.token, { user_order_id: userOrderId, applicant_id: applicant, kind: 'photo' }, { name: 'me2.png', content: fixture('png') });
-    expect(second.body.body).toMatchObject({ replaced: true, file: { file_id: first.body.body.file.file_id, file_name: 'me2.png', content_type: 'image/png' } });
+    const second = await upload(
+      ctx.t,
+      alice.token,
+      { user_order_id: userOrderId, applicant_id: applicant, kind: 'photo' },
+      { name: 'me2.png', content: fixture('png') },
+    );
+    expect(second.body.body).toMatchObject({
+      replaced: true,
+      file: { file_id: first.body.body.file.file_id, file_name: 'me2.png', content_type: 'image/png' },
+    });
     const rows = await fileRows(userOrderId);
     expect(rows).toHaveLength(1);
     expect(rows[0]!.storage_key).not.toBe(before!.storage_key);
@@ -261,25 +421,53 @@ describe(`uploaded materials (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : '
   it('replaces a chosen file in place (same id, new content, review reset) and deletes the old bytes after the commit', async () => {
     const { userOrderId, applicant, items } = await setup();
     const [a, b] = items as [(typeof items)[number], (typeof items)[number]];
-    const original = await upload(ctx.t, alice.token, { user_order_id: userOrderId, applicant_id: applicant, material_id: a.material_id }, { name: 'old.jpg', content: fixture('jpeg') });
+    const original = await upload(
+      ctx.t,
+      alice.token,
+      { user_order_id: userOrderId, applicant_id: applicant, material_id: a.material_id },
+      { name: 'old.jpg', content: fixture('jpeg') },
+    );
     const fileId = original.body.body.file.file_id;
     const [old] = await fileRows(userOrderId);
     await ctx.t.db.updateTable('order_material_file').set({ review_status: 'no_pass', no_pass_memo: '模糊' }).where('file_id', '=', fileId).execute();
-    const replaced = await upload(ctx.t, alice.token, { user_order_id: userOrderId, applicant_id: applicant, material_id: a.material_id, replace_file_id: fileId }, { name: 'new.pdf', content: fixture('pdf') });
-    expect(replaced.body.body).toMatchObject({ replaced: true, file: { file_id: fileId, file_name: 'new.pdf', content_type: 'application/pdf', review_status: 'pending', no_pass_memo: null } });
+    const replaced = await upload(
+      ctx.t,
+      alice.token,
+      { user_order_id: userOrderId, applicant_id: applicant, material_id: a.material_id, replace_file_id: fileId },
+      { name: 'new.pdf', content: fixture('pdf') },
+    );
+    expect(replaced.body.body).toMatchObject({
+      replaced: true,
+      file: { file_id: fileId, file_name: 'new.pdf', content_type: 'application/pdf', review_status: 'pending', no_pass_memo: null },
+    });
     const [row] = await fileRows(userOrderId);
     expect(row).toMatchObject({ file_id: fileId, sha256: sha(fixture('pdf')), review_status: 'pending', no_pass_memo: null });
     expect(existsSync(join(ctx.uploadDir, old!.storage_key))).toBe(false);
     const [event] = await events(userOrderId, 'material_replace');
-    expect(JSON.parse(event!.detail!)).toMatchObject({ file_id: fileId, file_name: 'new.pdf', replaced_file_name: 'old.jpg', replaced_sha256: sha(fixture('jpeg')) });
+    expect(JSON.parse(event!.detail!)).toMatchObject({
+      file_id: fileId,
+      file_name: 'new.pdf',
+      replaced_file_name: 'old.jpg',
+      replaced_sha256: sha(fixture('jpeg')),
+    });
     // The file to replace must be this applicant's file of this item.
-    const wrongItem = await upload(ctx.t, alice.token, { user_order_id: userOrderId, applicant_id: applicant, material_id: b.material_id, replace_file_id: fileId }, { content: fixture('jpeg') });
+    const wrongItem = await upload(
+      ctx.t,
+      alice.token,
+      { user_order_id: userOrderId, applicant_id: applicant, material_id: b.material_id, replace_file_id: fileId },
+      { content: fixture('jpeg') },
+    );
     expect(wrongItem.body).toMatchObject({ ret: ErrorCode.MATERIAL_FILE_NOT_FOUND, msg: '要替换的文件不存在' });
   });
 
   it('deletes a file with its audit row and its bytes; a second delete finds nothing', async () => {
     const { userOrderId, applicant, item } = await setup();
-    const uploaded = await upload(ctx.t, alice.token, { user_order_id: userOrderId, applicant_id: applicant, material_id: item.material_id }, { content: fixture('jpeg') });
+    const uploaded = await upload(
+      ctx.t,
+      alice.token,
+      { user_order_id: userOrderId, applicant_id: applicant, material_id: item.material_id },
+      { content: fixture('jpeg') },
+    );
     const fileId = uploaded.body.body.file.file_id;
     const [row] = await fileRows(userOrderId);
     const before = await version(userOrderId);
@@ -294,8 +482,17 @@ describe(`uploaded materials (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : '
     const again = await ctx.t.call('/www/order/material_delete', { user_order_id: userOrderId, file_id: fileId }, { token: alice.token });
     expect(again.body).toMatchObject({ ret: ErrorCode.MATERIAL_FILE_NOT_FOUND, msg: '文件不存在' });
     const other = await setup();
-    const otherFile = await upload(ctx.t, alice.token, { user_order_id: other.userOrderId, applicant_id: other.applicant, material_id: other.item.material_id }, { content: fixture('jpeg') });
-    const crossOrder = await ctx.t.call('/www/order/material_delete', { user_order_id: userOrderId, file_id: otherFile.body.body.file.file_id }, { token: alice.token });
+    const otherFile = await upload(
+      ctx.t,
+      alice.token,
+      { user_order_id: other.userOrderId, applicant_id: other.applicant, material_id: other.item.material_id },
+      { content: fixture('jpeg') },
+    );
+    const crossOrder = await ctx.t.call(
+      '/www/order/material_delete',
+      { user_order_id: userOrderId, file_id: otherFile.body.body.file.file_id },
+      { token: alice.token },
+    );
     expect(crossOrder.body.ret).toBe(ErrorCode.MATERIAL_FILE_NOT_FOUND);
   });
 
@@ -318,35 +515,55 @@ describe(`uploaded materials (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : '
   it('changes materials only in a draft; in reupload_needed only the no-pass ones', async () => {
     const { userOrderId, applicant, items } = await setup();
     const [a, b] = items as [(typeof items)[number], (typeof items)[number]];
-    const put = (fields: Record<string, string | number | undefined>) => upload(ctx.t, alice.token, { user_order_id: userOrderId, applicant_id: applicant, ...fields }, { content: fixture('jpeg') });
+    const put = (fields: Record<string, string | number | undefined>) =>
+      upload(ctx.t, alice.token, { user_order_id: userOrderId, applicant_id: applicant, ...fields }, { content: fixture('jpeg') });
     const fileA = (await put({ material_id: a.material_id })).body.body.file.file_id;
     const fileB = (await put({ material_id: b.material_id })).body.body.file.file_id;
 
     await ctx.t.db.updateTable('user_order').set({ status: 'pending_payment' }).where('user_order_id', '=', userOrderId).execute();
     expect((await put({ material_id: a.material_id })).body).toMatchObject({ ret: ErrorCode.MATERIAL_ORDER_LOCKED, msg: '订单已确认，资料不能再修改' });
-    expect((await ctx.t.call('/www/order/material_delete', { user_order_id: userOrderId, file_id: fileA }, { token: alice.token })).body.ret).toBe(ErrorCode.MATERIAL_ORDER_LOCKED);
-    expect((await ctx.t.call('/www/order/effect_date_set', { user_order_id: userOrderId, effect_date: null }, { token: alice.token })).body.ret).toBe(ErrorCode.MATERIAL_ORDER_LOCKED);
+    expect((await ctx.t.call('/www/order/material_delete', { user_order_id: userOrderId, file_id: fileA }, { token: alice.token })).body.ret).toBe(
+      ErrorCode.MATERIAL_ORDER_LOCKED,
+    );
+    expect((await ctx.t.call('/www/order/effect_date_set', { user_order_id: userOrderId, effect_date: null }, { token: alice.token })).body.ret).toBe(
+      ErrorCode.MATERIAL_ORDER_LOCKED,
+    );
     expect((await ctx.t.call('/www/order/material_list', { user_order_id: userOrderId }, { token: alice.token })).body.body.mode).toBe('closed');
 
-    await ctx.t.db.updateTable('user_order').set({ status: 'processing', step: 'material_review', expires_at: null }).where('user_order_id', '=', userOrderId).execute();
+    await ctx.t.db
+      .updateTable('user_order')
+      .set({ status: 'processing', step: 'material_review', expires_at: null })
+      .where('user_order_id', '=', userOrderId)
+      .execute();
     expect((await put({ material_id: a.material_id })).body).toMatchObject({ ret: ErrorCode.MATERIAL_ORDER_LOCKED, msg: '订单正在办理，资料不能再修改' });
 
     // An operator refused file A: the customer may replace it, add to item A, delete it — nothing else.
     await ctx.t.db.updateTable('user_order').set({ step: 'reupload_needed' }).where('user_order_id', '=', userOrderId).execute();
-    await ctx.t.db.updateTable('order_material_file').set({ review_status: 'no_pass', no_pass_memo: '照片模糊，请重新上传' }).where('file_id', '=', fileA).execute();
+    await ctx.t.db
+      .updateTable('order_material_file')
+      .set({ review_status: 'no_pass', no_pass_memo: '照片模糊，请重新上传' })
+      .where('file_id', '=', fileA)
+      .execute();
     await ctx.t.db.updateTable('order_material_file').set({ review_status: 'passed' }).where('file_id', '=', fileB).execute();
     const list = (await ctx.t.call('/www/order/material_list', { user_order_id: userOrderId }, { token: alice.token })).body.body;
     expect(list.mode).toBe('reupload');
     const electronic = list.applicants[0].electronic;
-    expect(electronic.find((i: any) => i.material_id === a.material_id)).toMatchObject({ editable: true, files: [{ review_status: 'no_pass', review_status_label: '未通过', no_pass_memo: '照片模糊，请重新上传' }] });
+    expect(electronic.find((i: any) => i.material_id === a.material_id)).toMatchObject({
+      editable: true,
+      files: [{ review_status: 'no_pass', review_status_label: '未通过', no_pass_memo: '照片模糊，请重新上传' }],
+    });
     expect(electronic.find((i: any) => i.material_id === b.material_id).editable).toBe(false);
     expect((await put({ material_id: b.material_id })).body).toMatchObject({ ret: ErrorCode.MATERIAL_ALREADY_REVIEWED, msg: '该资料无需重新上传' });
     expect((await put({ material_id: b.material_id, replace_file_id: fileB })).body.ret).toBe(ErrorCode.MATERIAL_ALREADY_REVIEWED);
-    expect((await ctx.t.call('/www/order/material_delete', { user_order_id: userOrderId, file_id: fileB }, { token: alice.token })).body.ret).toBe(ErrorCode.MATERIAL_ALREADY_REVIEWED);
+    expect((await ctx.t.call('/www/order/material_delete', { user_order_id: userOrderId, file_id: fileB }, { token: alice.token })).body.ret).toBe(
+      ErrorCode.MATERIAL_ALREADY_REVIEWED,
+    );
     const replaced = await put({ material_id: a.material_id, replace_file_id: fileA });
     expect(replaced.body.body.file).toMatchObject({ file_id: fileA, review_status: 'pending', no_pass_memo: null });
     // Once re-uploaded it is pending again, so no longer changeable.
-    expect((await ctx.t.call('/www/order/material_delete', { user_order_id: userOrderId, file_id: fileA }, { token: alice.token })).body.ret).toBe(ErrorCode.MATERIAL_ALREADY_REVIEWED);
+    expect((await ctx.t.call('/www/order/material_delete', { user_order_id: userOrderId, file_id: fileA }, { token: alice.token })).body.ret).toBe(
+      ErrorCode.MATERIAL_ALREADY_REVIEWED,
+    );
     const status = await ctx.t.db.selectFrom('user_order').select(['status', 'step']).where('user_order_id', '=', userOrderId).executeTakeFirstOrThrow();
     expect(status).toEqual({ status: 'processing', step: 'reupload_needed' });
   });
@@ -355,11 +572,19 @@ describe(`uploaded materials (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : '
     const { userOrderId, applicant, item } = await setup();
     const target = { user_order_id: userOrderId, applicant_id: applicant, material_id: item.material_id };
     // The order's 24 h are up (the sweep has not run yet).
-    await ctx.t.db.updateTable('user_order').set({ expires_at: T0 - 1 }).where('user_order_id', '=', userOrderId).execute();
+    await ctx.t.db
+      .updateTable('user_order')
+      .set({ expires_at: T0 - 1 })
+      .where('user_order_id', '=', userOrderId)
+      .execute();
     {
       const late = await upload(ctx.t, alice.token, target, { content: fixture('jpeg') });
       expect(late.body).toMatchObject({ ret: ErrorCode.ORDER_ALREADY_CANCELLED, msg: '订单已取消' });
-      const order = await ctx.t.db.selectFrom('user_order').select(['status', 'cancel_reason']).where('user_order_id', '=', userOrderId).executeTakeFirstOrThrow();
+      const order = await ctx.t.db
+        .selectFrom('user_order')
+        .select(['status', 'cancel_reason'])
+        .where('user_order_id', '=', userOrderId)
+        .executeTakeFirstOrThrow();
       expect(order.status).toBe('cancelled');
       expect((await events(userOrderId)).map((e) => e.event)).toEqual(['create', 'expire']);
     }
@@ -371,7 +596,11 @@ describe(`uploaded materials (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : '
     const { userOrderId } = await setup();
     const set = (effect_date: unknown) => ctx.t.call('/www/order/effect_date_set', { user_order_id: userOrderId, effect_date }, { token: alice.token });
     expect((await set('2026-12-20')).body).toMatchObject({ ret: 0, body: { effect_date: '2026-12-20' } });
-    const order = await ctx.t.db.selectFrom('user_order').select(['effect_date', 'order_date']).where('user_order_id', '=', userOrderId).executeTakeFirstOrThrow();
+    const order = await ctx.t.db
+      .selectFrom('user_order')
+      .select(['effect_date', 'order_date'])
+      .where('user_order_id', '=', userOrderId)
+      .executeTakeFirstOrThrow();
     expect(order.effect_date).toBe('2026-12-20');
     const [event] = await events(userOrderId, 'effect_date');
     expect(event).toMatchObject({ actor: 'customer', actor_id: alice.accountId });
@@ -381,7 +610,10 @@ describe(`uploaded materials (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : '
     expect(await events(userOrderId, 'effect_date')).toHaveLength(1);
     expect((await set(order.order_date)).body.body.effect_date).toBe(order.order_date);
     expect((await set(DEPARTURE)).body.body.effect_date).toBe(DEPARTURE);
-    expect((await set('2026-11-30')).body).toMatchObject({ ret: ErrorCode.MATERIAL_EFFECT_DATE_INVALID, msg: `生效日期不能早于办理日期（${order.order_date}）` });
+    expect((await set('2026-11-30')).body).toMatchObject({
+      ret: ErrorCode.MATERIAL_EFFECT_DATE_INVALID,
+      msg: `生效日期不能早于办理日期（${order.order_date}）`,
+    });
     expect((await set('2026-12-29')).body).toMatchObject({ ret: ErrorCode.MATERIAL_EFFECT_DATE_INVALID, msg: `生效日期不能晚于出发日期（${DEPARTURE}）` });
     expect((await set('2026-02-30')).body).toMatchObject({ ret: ErrorCode.MATERIAL_EFFECT_DATE_INVALID, msg: '请选择正确的生效日期' });
     expect((await set(12)).body.ret).toBe(ErrorCode.INVALID_PARAMS);
@@ -394,7 +626,12 @@ describe(`uploaded materials (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : '
   it('serves a file only to its enterprise (cookie session), with safe headers; everyone else gets the same 404', async () => {
     const { userOrderId, applicant, item } = await setup();
     const jpeg = fixture('jpeg');
-    const uploaded = await upload(ctx.t, alice.token, { user_order_id: userOrderId, applicant_id: applicant, material_id: item.material_id }, { name: '护照<首页>\u202egpj.jpg', content: jpeg });
+    const uploaded = await upload(
+      ctx.t,
+      alice.token,
+      { user_order_id: userOrderId, applicant_id: applicant, material_id: item.material_id },
+      { name: '护照<首页>\u202egpj.jpg', content: jpeg },
+    );
     const file = uploaded.body.body.file;
     const mine = await get(file.url, alice.token);
     expect(mine.statusCode).toBe(200);
@@ -429,7 +666,12 @@ describe(`uploaded materials (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : '
 
   it('serves a PDF inline under a name ending in .pdf', async () => {
     const { userOrderId, applicant, item } = await setup();
-    const uploaded = await upload(ctx.t, alice.token, { user_order_id: userOrderId, applicant_id: applicant, material_id: item.material_id }, { name: 'statement.html', content: fixture('pdf') });
+    const uploaded = await upload(
+      ctx.t,
+      alice.token,
+      { user_order_id: userOrderId, applicant_id: applicant, material_id: item.material_id },
+      { name: 'statement.html', content: fixture('pdf') },
+    );
     const response = await get(uploaded.body.body.file.url, alice.token);
     expect(response.headers['content-type']).toBe('application/pdf');
     expect(response.headers['content-disposition']).toBe(`inline; filename="statement.html.pdf"; filename*=UTF-8''statement.html.pdf`);

@@ -52,4 +52,3 @@ export function createLocalStorage(uploadDir: string): FileStorage {
     },
   };
 }
-

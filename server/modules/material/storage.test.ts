@@ -51,7 +51,9 @@ describe('storage keys', () => {
 
   it('chooses S3 when S3_BUCKET is set, and wants its keys then', () => {
     expect(createFileStorage(testConfig({ UPLOAD_DIR: '/tmp/x' })).kind).toBe('local');
-    expect(createFileStorage(testConfig({ S3_BUCKET: 'visa', S3_ENDPOINT: 'http://127.0.0.1:9', S3_ACCESS_KEY_ID: 'a', S3_SECRET_ACCESS_KEY: 'b' })).kind).toBe('s3');
+    expect(createFileStorage(testConfig({ S3_BUCKET: 'visa', S3_ENDPOINT: 'http://127.0.0.1:9', S3_ACCESS_KEY_ID: 'a', S3_SECRET_ACCESS_KEY: 'b' })).kind).toBe(
+      's3',
+    );
     expect(() => createFileStorage(testConfig({ S3_BUCKET: 'visa' }))).toThrow(/S3_ACCESS_KEY_ID/);
   });
 });
@@ -139,7 +141,9 @@ describe('S3-compatible storage (against a local recording server)', () => {
   /** SigV4 recomputed from the request as received, independently of aws4fetch. */
   function expectValidSignature(request: Recorded) {
     const authorization = String(request.headers.authorization);
-    const match = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/s3\/aws4_request, SignedHeaders=([a-z0-9;-]+), Signature=([0-9a-f]{64})$/.exec(authorization);
+    const match = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/s3\/aws4_request, SignedHeaders=([a-z0-9;-]+), Signature=([0-9a-f]{64})$/.exec(
+      authorization,
+    );
     expect(match, authorization).not.toBeNull();
     const [, accessKey, day, region, signedHeaders, signature] = match!;
     expect(accessKey).toBe(credentials.accessKeyId);
@@ -210,7 +214,9 @@ describe('S3-compatible storage (against a local recording server)', () => {
     const s3 = storage();
     refuse = true;
     try {
-      await expect(s3.put(newStorageKey(), Readable.from([fixture('png')]), { contentType: 'image/png' })).rejects.toThrow(/answered 403: <Error><Code>SignatureDoesNotMatch/);
+      await expect(s3.put(newStorageKey(), Readable.from([fixture('png')]), { contentType: 'image/png' })).rejects.toThrow(
+        /answered 403: <Error><Code>SignatureDoesNotMatch/,
+      );
       await expect(s3.delete(newStorageKey())).rejects.toThrow(/403/);
     } finally {
       refuse = false;

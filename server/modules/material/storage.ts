@@ -40,7 +40,9 @@ export function assertStorageKey(key: string): void {
   if (!STORAGE_KEY_PATTERN.test(key)) throw new Error(`invalid storage key: ${JSON.stringify(key)}`);
 }
 
-export function createFileStorage(config: Pick<AppConfig, 'UPLOAD_DIR' | 'S3_BUCKET' | 'S3_ENDPOINT' | 'S3_REGION' | 'S3_ACCESS_KEY_ID' | 'S3_SECRET_ACCESS_KEY'>): FileStorage {
+export function createFileStorage(
+  config: Pick<AppConfig, 'UPLOAD_DIR' | 'S3_BUCKET' | 'S3_ENDPOINT' | 'S3_REGION' | 'S3_ACCESS_KEY_ID' | 'S3_SECRET_ACCESS_KEY'>,
+): FileStorage {
   if (config.S3_BUCKET) {
     if (!config.S3_ACCESS_KEY_ID || !config.S3_SECRET_ACCESS_KEY) {
       throw new Error('S3_BUCKET is set: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are needed too');

@@ -152,7 +152,10 @@ describe('mailer over SMTP', () => {
     try {
       const results = await Promise.all([1, 2, 3].map((n) => mailer.send({ ...MESSAGE, to: `user${n}@example.com`, subject: `第${n}封` })));
       expect(new Set(results.map((r) => r.id)).size).toBe(3);
-      const subjects = received.slice(before).map((r) => readMessage(r.raw).subject).sort();
+      const subjects = received
+        .slice(before)
+        .map((r) => readMessage(r.raw).subject)
+        .sort();
       expect(subjects).toEqual(['第1封', '第2封', '第3封']);
     } finally {
       mailer.close();

@@ -64,7 +64,9 @@ function product(overrides: Partial<VisaProductDetail> = {}): VisaProductDetail 
 describe('renderMaterialListEmail', () => {
   it('names the product and the identity in the subject', () => {
     expect(renderMaterialListEmail(product(), 0, SITE).subject).toBe('【易签通】日本 旅游签证 单次入境 材料清单（在职人员）');
-    expect(renderMaterialListEmail(product({ product_special_desc: '加急' }), 3, SITE).subject).toBe('【易签通】日本 旅游签证 单次入境 加急 材料清单（在校学生）');
+    expect(renderMaterialListEmail(product({ product_special_desc: '加急' }), 3, SITE).subject).toBe(
+      '【易签通】日本 旅游签证 单次入境 加急 材料清单（在校学生）',
+    );
     // A line break in catalogue text never splits the header.
     expect(renderMaterialListEmail(product({ product_special_desc: '加急\r\nBcc: x@y.z' }), 0, SITE).subject).not.toMatch(/[\r\n]/);
   });
@@ -139,7 +141,9 @@ describe('renderMaterialListEmail', () => {
       identity_material: [
         {
           identity_id: 0,
-          material_required: [{ material_id: 1, attr: 0, elec_name: `护照${evil}`, attention: `注意${evil}`, sample: `https://cdn.example.com/a.jpg?x="><script>` }],
+          material_required: [
+            { material_id: 1, attr: 0, elec_name: `护照${evil}`, attention: `注意${evil}`, sample: `https://cdn.example.com/a.jpg?x="><script>` },
+          ],
           material_optional: [{ material_id: 2, attr: 2, take_along_name: `<script>alert(1)</script>`, attention: '', sample: null }],
         },
       ],

@@ -134,7 +134,7 @@ export function renderMaterialListEmail(detail: VisaProductDetail, identityId: n
   const html: string[] = [
     '<!DOCTYPE html>',
     `<html lang="zh-CN"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>`,
-    '<body style="font-family:-apple-system,\'PingFang SC\',\'Microsoft YaHei\',sans-serif;color:#333;line-height:1.6">',
+    "<body style=\"font-family:-apple-system,'PingFang SC','Microsoft YaHei',sans-serif;color:#333;line-height:1.6\">",
     '<p>您好：</p>',
     `<p>以下是「${escapeHtml(product)}」（商品编号 ${detail.visa_product_id}）${escapeHtml(identity)}需要准备的资料，标 <span style="color:#ff4b4d">*</span> 的为必备资料。</p>`,
   ];

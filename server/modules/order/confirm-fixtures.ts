@@ -35,14 +35,25 @@ export async function completeMaterials(db: Kysely<Database>, userOrderId: numbe
 
 /** A slot of the order's consulate on `slotDate`, taken by every applicant. */
 export async function bookInterviews(db: Kysely<Database>, userOrderId: number, slotDate: string): Promise<number> {
-  const order = await db.selectFrom('user_order').select(['consular_district_id', 'applicant_count']).where('user_order_id', '=', userOrderId).executeTakeFirstOrThrow();
+  const order = await db
+    .selectFrom('user_order')
+    .select(['consular_district_id', 'applicant_count'])
+    .where('user_order_id', '=', userOrderId)
+    .executeTakeFirstOrThrow();
   if (order.consular_district_id === null) throw new Error('the order has no consular district');
   // A start time of its own: (district, date, start) is unique.
   slots += 1;
   const startTime = `${String(8 + Math.floor(slots / 60)).padStart(2, '0')}:${String(slots % 60).padStart(2, '0')}`;
   const { interview_slot_id } = await db
     .insertInto('interview_slot')
-    .values({ consular_district_id: order.consular_district_id, slot_date: slotDate, start_time: startTime, end_time: '17:00', capacity: 20, booked: order.applicant_count })
+    .values({
+      consular_district_id: order.consular_district_id,
+      slot_date: slotDate,
+      start_time: startTime,
+      end_time: '17:00',
+      capacity: 20,
+      booked: order.applicant_count,
+    })
     .returning('interview_slot_id')
     .executeTakeFirstOrThrow();
   await db.updateTable('order_applicant').set({ interview_slot_id }).where('user_order_id', '=', userOrderId).execute();

@@ -28,7 +28,11 @@ async function customer() {
 }
 
 async function addAddress(token: string, extra: Record<string, unknown> = {}): Promise<number> {
-  const result = await ctx.t.call('/www/address/address_save', { kind: 'return', name: '王敏', mobile_phone: '13800138000', ...SHENZHEN, detail: '科技园深南大道 10000 号', ...extra }, { token });
+  const result = await ctx.t.call(
+    '/www/address/address_save',
+    { kind: 'return', name: '王敏', mobile_phone: '13800138000', ...SHENZHEN, detail: '科技园深南大道 10000 号', ...extra },
+    { token },
+  );
   expect(result.body.ret).toBe(0);
   return result.body.body.address_id as number;
 }
@@ -105,7 +109,10 @@ describe(`order confirm (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLit
     const [first, second, third] = await applicantIds(id);
     ctx.t.clock.now = T0 + HOUR;
     const plan = plans[1]!;
-    const result = await confirm(alice.token, await withPlan(id, { insurance_plan_id: plan.insurance_plan_id, insurance_days: 12, insured_applicant_ids: [first, third, first] }));
+    const result = await confirm(
+      alice.token,
+      await withPlan(id, { insurance_plan_id: plan.insurance_plan_id, insurance_days: 12, insured_applicant_ids: [first, third, first] }),
+    );
     ctx.t.clock.now = T0;
     expect(result.body.ret).toBe(0);
     const insuranceAmount = plan.price_per_day * 12 * 2;
@@ -159,18 +166,41 @@ describe(`order confirm (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLit
 
     const events = await confirmEvents(id);
     expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ actor: 'customer', actor_id: alice.accountId, from_status: 'draft', to_status: 'pending_payment', created_at: T0 + HOUR });
-    expect(JSON.parse(events[0]!.detail!)).toMatchObject({ product_amount: before.product_amount, insurance_amount: insuranceAmount, discount_amount: 0, total_amount: after.total_amount, insured_count: 2 });
+    expect(events[0]).toMatchObject({
+      actor: 'customer',
+      actor_id: alice.accountId,
+      from_status: 'draft',
+      to_status: 'pending_payment',
+      created_at: T0 + HOUR,
+    });
+    expect(JSON.parse(events[0]!.detail!)).toMatchObject({
+      product_amount: before.product_amount,
+      insurance_amount: insuranceAmount,
+      discount_amount: 0,
+      total_amount: after.total_amount,
+      insured_count: 2,
+    });
 
     // The order detail shows what was chosen, and where the customer goes next.
     const detail = await ctx.t.call('/www/order/order_detail_get', { user_order_id: id }, { token: alice.token });
-    expect(detail.body.body).toMatchObject({ status: 'pending_payment', ordering_step: 'pay', insurance: { days: 12 }, return_address: { city_name: '深圳市' }, total_amount: after.total_amount });
+    expect(detail.body.body).toMatchObject({
+      status: 'pending_payment',
+      ordering_step: 'pay',
+      insurance: { days: 12 },
+      return_address: { city_name: '深圳市' },
+      total_amount: after.total_amount,
+    });
   });
 
   it('confirms without insurance: the total is the product amount, nobody is insured', async () => {
     const id = await draft(alice);
     const before = await orderRow(id);
-    const result = await confirm(alice.token, { user_order_id: id, address_id: alicePeerAddressId, insurance_plan_id: null, insured_applicant_ids: await applicantIds(id) });
+    const result = await confirm(alice.token, {
+      user_order_id: id,
+      address_id: alicePeerAddressId,
+      insurance_plan_id: null,
+      insured_applicant_ids: await applicantIds(id),
+    });
     expect(result.body.ret).toBe(0);
     expect(result.body.body).toMatchObject({ insurance_amount: 0, total_amount: before.product_amount });
     const after = await orderRow(id);
@@ -223,7 +253,11 @@ describe(`order confirm (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLit
 
     // Due for expiry but not swept yet (moving the clock 24 h would end the session too).
     const expiring = await draft(alice);
-    await ctx.t.db.updateTable('user_order').set({ expires_at: T0 - 1 }).where('user_order_id', '=', expiring).execute();
+    await ctx.t.db
+      .updateTable('user_order')
+      .set({ expires_at: T0 - 1 })
+      .where('user_order_id', '=', expiring)
+      .execute();
     expect((await confirm(alice.token, await withPlan(expiring))).body.ret).toBe(ErrorCode.ORDER_ALREADY_CANCELLED);
     expect((await orderRow(expiring)).status).toBe('cancelled');
 
@@ -248,7 +282,13 @@ describe(`order confirm (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLit
     expect(result.body.msg).toMatch(/^资料尚未上传完整：申请人1（.*护照首页扫描件.*签证照片）；申请人2（/);
     await completeMaterials(ctx.t.db, id, alice.accountId);
     // One file deleted again: that one is named.
-    const photo = await ctx.t.db.selectFrom('order_material_file').select('file_id').where('user_order_id', '=', id).where('kind', '=', 'photo').orderBy('file_id', 'desc').executeTakeFirstOrThrow();
+    const photo = await ctx.t.db
+      .selectFrom('order_material_file')
+      .select('file_id')
+      .where('user_order_id', '=', id)
+      .where('kind', '=', 'photo')
+      .orderBy('file_id', 'desc')
+      .executeTakeFirstOrThrow();
     await ctx.t.db.deleteFrom('order_material_file').where('file_id', '=', photo.file_id).execute();
     expect((await confirm(alice.token, await withPlan(id))).body.msg).toBe('资料尚未上传完整：申请人2（签证照片）');
     expect(await confirmEvents(id)).toHaveLength(0);
@@ -264,7 +304,10 @@ describe(`order confirm (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLit
     const without = await confirm(alice.token, await withPlan(id));
     expect(without.body).toMatchObject({ ret: ErrorCode.ORDER_INTERVIEW_NOT_CHOSEN, msg: '请为申请人申请人1、申请人2选择面试时间' });
     await bookInterviews(ctx.t.db, id, '2026-11-30');
-    expect((await confirm(alice.token, await withPlan(id))).body).toMatchObject({ ret: ErrorCode.ORDER_INTERVIEW_NOT_CHOSEN, msg: '申请人申请人1、申请人2的面试时间已过，请重新选择' });
+    expect((await confirm(alice.token, await withPlan(id))).body).toMatchObject({
+      ret: ErrorCode.ORDER_INTERVIEW_NOT_CHOSEN,
+      msg: '申请人申请人1、申请人2的面试时间已过，请重新选择',
+    });
     await bookInterviews(ctx.t.db, id, '2026-12-10');
     expect((await confirm(alice.token, await withPlan(id))).body.ret).toBe(0);
   });
@@ -329,11 +372,30 @@ describe(`order confirm (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLit
     const addressId = await addAddress(alice.token, { name: '快照', detail: '原来的地址 1 号' });
     const plan = plans[2]!;
     const id = await draft(alice);
-    expect((await confirm(alice.token, await withPlan(id, { address_id: addressId, insurance_plan_id: plan.insurance_plan_id, insurance_days: 5 }))).body.ret).toBe(0);
+    expect(
+      (await confirm(alice.token, await withPlan(id, { address_id: addressId, insurance_plan_id: plan.insurance_plan_id, insurance_days: 5 }))).body.ret,
+    ).toBe(0);
     const kept = await orderRow(id);
 
-    await ctx.t.call('/www/address/address_save', { address_id: addressId, kind: 'return', name: '改过', mobile_phone: '13900139000', province_code: '110000', city_code: '110100', county_code: '110101', detail: '新地址 2 号' }, { token: alice.token });
-    await ctx.t.db.updateTable('insurance_plan').set({ price_per_day: 99_999, name: '改名', items: '[]' }).where('insurance_plan_id', '=', plan.insurance_plan_id).execute();
+    await ctx.t.call(
+      '/www/address/address_save',
+      {
+        address_id: addressId,
+        kind: 'return',
+        name: '改过',
+        mobile_phone: '13900139000',
+        province_code: '110000',
+        city_code: '110100',
+        county_code: '110101',
+        detail: '新地址 2 号',
+      },
+      { token: alice.token },
+    );
+    await ctx.t.db
+      .updateTable('insurance_plan')
+      .set({ price_per_day: 99_999, name: '改名', items: '[]' })
+      .where('insurance_plan_id', '=', plan.insurance_plan_id)
+      .execute();
     try {
       const detail = await ctx.t.call('/www/order/order_detail_get', { user_order_id: id }, { token: alice.token });
       expect(detail.body.body.return_address).toMatchObject({ name: '快照', city_name: '深圳市', detail: '原来的地址 1 号' });

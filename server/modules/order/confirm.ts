@@ -103,7 +103,11 @@ export function createOrderConfirm(db: Kysely<Database>, deps: { now: () => numb
   }
 
   /** The plan as the order keeps it, and who it covers; null without a plan. */
-  async function insurance(input: OrderConfirmInput, order: OrderRow, applicantIds: number[]): Promise<{ snapshot: InsuranceSnapshot; insured: number[] } | null> {
+  async function insurance(
+    input: OrderConfirmInput,
+    order: OrderRow,
+    applicantIds: number[],
+  ): Promise<{ snapshot: InsuranceSnapshot; insured: number[] } | null> {
     if (input.insurance_plan_id === null) return null;
     const plan = await plans.findOnSale(input.insurance_plan_id);
     if (!plan) throw new AppError(ErrorCode.INSURANCE_PLAN_NOT_FOUND);
@@ -141,7 +145,8 @@ export function createOrderConfirm(db: Kysely<Database>, deps: { now: () => numb
         const order = await load(customer, input.user_order_id, at);
         if (order.status === 'cancelled') throw new AppError(ErrorCode.ORDER_ALREADY_CANCELLED);
         if (order.status === 'pending_payment') throw new AppError(ErrorCode.ORDER_ALREADY_CONFIRMED);
-        if (order.status !== 'draft') throw new AppError(ErrorCode.ORDER_ALREADY_CONFIRMED, order.status === 'refunded' ? '订单已退款' : '订单已支付，无需再次确认');
+        if (order.status !== 'draft')
+          throw new AppError(ErrorCode.ORDER_ALREADY_CONFIRMED, order.status === 'refunded' ? '订单已退款' : '订单已支付，无需再次确认');
         if (order.departure_date < today) throw new AppError(ErrorCode.ORDER_CONFIRM_DEPARTURE_PAST);
         await checkComplete(db, order, today);
 

@@ -22,12 +22,21 @@ afterAll(async () => {
 
 async function placeAt(at: number, customer = alice) {
   ctx.t.clock.now = at;
-  const { user_order_id } = await ctx.service.create(customer, { visa_product_id: ctx.products.plain.visa_product_id, departure_date: '2027-01-20', applicants: [applicant(1)] });
+  const { user_order_id } = await ctx.service.create(customer, {
+    visa_product_id: ctx.products.plain.visa_product_id,
+    departure_date: '2027-01-20',
+    applicants: [applicant(1)],
+  });
   return user_order_id;
 }
 
 async function rowsOf(ids: number[]) {
-  return ctx.t.db.selectFrom('user_order').select(['user_order_id', 'status', 'version', 'cancel_reason', 'cancelled_at', 'expires_at']).where('user_order_id', 'in', ids).orderBy('user_order_id').execute();
+  return ctx.t.db
+    .selectFrom('user_order')
+    .select(['user_order_id', 'status', 'version', 'cancel_reason', 'cancelled_at', 'expires_at'])
+    .where('user_order_id', 'in', ids)
+    .orderBy('user_order_id')
+    .execute();
 }
 
 async function expireEvents(ids: number[]) {
@@ -98,7 +107,12 @@ describe(`unpaid order expiry (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 
     try {
       const other = second?.db ?? ctx.t.db;
       const at = start + DAY + 100;
-      const counts = await Promise.all([expireUnpaidOrders(ctx.t.db, at), expireUnpaidOrders(other, at), expireUnpaidOrders(ctx.t.db, at), expireUnpaidOrders(other, at)]);
+      const counts = await Promise.all([
+        expireUnpaidOrders(ctx.t.db, at),
+        expireUnpaidOrders(other, at),
+        expireUnpaidOrders(ctx.t.db, at),
+        expireUnpaidOrders(other, at),
+      ]);
       expect(counts.reduce((a, b) => a + b, 0)).toBe(24);
       const rows = await rowsOf(ids);
       expect(rows.every((r) => r.status === 'cancelled' && r.version === 1)).toBe(true);

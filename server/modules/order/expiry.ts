@@ -36,7 +36,15 @@ export async function expireUnpaidOrders(db: Kysely<Database>, now: number, scop
         expectedStatuses: UNPAID_STATUSES,
         expiresBy: now,
         changes: { status: 'cancelled', step: null, cancelled_at: now, cancel_reason: EXPIRE_REASON, expires_at: null, updated_at: now },
-        event: { actor: 'system', actor_id: null, event: 'expire', from_status: order.status, to_status: 'cancelled', detail: { expires_at: order.expires_at }, created_at: now },
+        event: {
+          actor: 'system',
+          actor_id: null,
+          event: 'expire',
+          from_status: order.status,
+          to_status: 'cancelled',
+          detail: { expires_at: order.expires_at },
+          created_at: now,
+        },
         // The interview places go back to other customers with the expiry.
         alsoWithin: (trx) => releaseInterviewSlots(trx, order.user_order_id).then(() => undefined),
       });

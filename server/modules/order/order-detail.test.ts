@@ -21,7 +21,11 @@ afterAll(async () => {
 });
 
 async function draft(customer: OrderCustomer, productId = ctx.products.plain.visa_product_id, departure = '2026-12-28') {
-  const { user_order_id } = await ctx.service.create(customer, { visa_product_id: productId, departure_date: departure, applicants: [applicant(0), applicant(1)] });
+  const { user_order_id } = await ctx.service.create(customer, {
+    visa_product_id: productId,
+    departure_date: departure,
+    applicants: [applicant(0), applicant(1)],
+  });
   return user_order_id;
 }
 
@@ -58,7 +62,15 @@ describe(`order detail, later steps (${process.env.TEST_DATABASE_URL ? 'PostgreS
     expect(detail.missing_materials.length).toBeGreaterThan(0);
     const applicantIds = new Set(detail.applicants.map((a) => a.applicant_id));
     for (const missing of detail.missing_materials) expect(applicantIds.has(missing.applicant_id)).toBe(true);
-    expect(detail).toMatchObject({ product_amount: detail.unit_price * 2, insurance_amount: 0, discount_amount: 0, insurance: null, return_address: null, payments: [], effect_date: null });
+    expect(detail).toMatchObject({
+      product_amount: detail.unit_price * 2,
+      insurance_amount: 0,
+      discount_amount: 0,
+      insurance: null,
+      return_address: null,
+      payments: [],
+      effect_date: null,
+    });
     for (const a of detail.applicants) expect(a).toMatchObject({ insured: false, interview: null, material_file_count: 0 });
   });
 
@@ -118,13 +130,26 @@ describe(`order detail, later steps (${process.env.TEST_DATABASE_URL ? 'PostgreS
       .execute();
     await ctx.t.db
       .insertInto('payment')
-      .values({ user_order_id: id, out_trade_no: `T${id}`, provider: 'sandbox', channel: 'wechat', amount: 1, status: 'pending', code_url: 'http://x', account_id: alice.accountId, created_at: T0, expires_at: T0 + 900_000 })
+      .values({
+        user_order_id: id,
+        out_trade_no: `T${id}`,
+        provider: 'sandbox',
+        channel: 'wechat',
+        amount: 1,
+        status: 'pending',
+        code_url: 'http://x',
+        account_id: alice.accountId,
+        created_at: T0,
+        expires_at: T0 + 900_000,
+      })
       .execute();
     const detail = await ctx.service.detail(alice, id);
     expect(detail.ordering_step).toBe('pay');
     expect(detail.missing_materials).toEqual([]);
     expect(detail.insurance).toEqual(insurance);
-    expect(detail.payments).toEqual([expect.objectContaining({ out_trade_no: `T${id}`, channel: 'wechat', channel_label: '微信支付', status: 'pending', status_label: '待支付' })]);
+    expect(detail.payments).toEqual([
+      expect.objectContaining({ out_trade_no: `T${id}`, channel: 'wechat', channel_label: '微信支付', status: 'pending', status_label: '待支付' }),
+    ]);
   });
 
   it('another enterprise reads nothing', async () => {
@@ -136,8 +161,23 @@ describe(`order detail, later steps (${process.env.TEST_DATABASE_URL ? 'PostgreS
 describe('changing the departure date', () => {
   it('moves an unpaid order, shifts its insurance dates, and writes the audit row', async () => {
     const id = await draft(alice);
-    const insurance = { insurance_plan_id: 1, name: 'x', company: 'y', items: [], price_per_day: 100, days: 5, start_date: '2026-12-28', end_date: '2027-01-01', insured_count: 1, amount: 500 };
-    await ctx.t.db.updateTable('user_order').set({ insurance_snapshot: JSON.stringify(insurance) }).where('user_order_id', '=', id).execute();
+    const insurance = {
+      insurance_plan_id: 1,
+      name: 'x',
+      company: 'y',
+      items: [],
+      price_per_day: 100,
+      days: 5,
+      start_date: '2026-12-28',
+      end_date: '2027-01-01',
+      insured_count: 1,
+      amount: 500,
+    };
+    await ctx.t.db
+      .updateTable('user_order')
+      .set({ insurance_snapshot: JSON.stringify(insurance) })
+      .where('user_order_id', '=', id)
+      .execute();
     const result = await ctx.service.changeDepartureDate(alice, id, '2027-01-20');
     expect(result).toMatchObject({ user_order_id: id, departure_date: '2027-01-20' });
     const detail = await ctx.service.detail(alice, id);
@@ -175,7 +215,12 @@ describe('changing the departure date', () => {
     await expectRefused(ctx.service.changeDepartureDate(alice, id, '2026-11-30'), ErrorCode.ORDER_DEPARTURE_DATE_PAST);
     await expectRefused(ctx.service.changeDepartureDate(alice, id, '2028-01-01'), ErrorCode.ORDER_DEPARTURE_DATE_TOO_FAR);
     await expectRefused(ctx.service.changeDepartureDate(bob, id, '2027-01-20'), ErrorCode.ORDER_NOT_FOUND);
-    const future = await ctx.service.create(alice, { visa_product_id: ctx.products.plain.visa_product_id, departure_date: '2027-02-10', order_date: '2027-01-10', applicants: [applicant(3)] });
+    const future = await ctx.service.create(alice, {
+      visa_product_id: ctx.products.plain.visa_product_id,
+      departure_date: '2027-02-10',
+      order_date: '2027-01-10',
+      applicants: [applicant(3)],
+    });
     await expectRefused(ctx.service.changeDepartureDate(alice, future.user_order_id, '2027-01-05'), ErrorCode.ORDER_DATE_INVALID, '出发日期不能早于办理日期');
 
     await ctx.t.db.updateTable('user_order').set({ status: 'processing', step: 'submitted' }).where('user_order_id', '=', id).execute();
@@ -192,7 +237,14 @@ describe('interview places go back when an unpaid order ends', () => {
     const district = await ctx.t.db.selectFrom('consular_district').select('consular_district_id').orderBy('consular_district_id').executeTakeFirstOrThrow();
     const slot = await ctx.t.db
       .insertInto('interview_slot')
-      .values({ consular_district_id: district.consular_district_id, slot_date: '2026-12-1' + String(id % 10), start_time: `1${id % 10}:00`, end_time: `1${id % 10}:30`, capacity: 4, booked: 2 })
+      .values({
+        consular_district_id: district.consular_district_id,
+        slot_date: '2026-12-1' + String(id % 10),
+        start_time: `1${id % 10}:00`,
+        end_time: `1${id % 10}:30`,
+        capacity: 4,
+        booked: 2,
+      })
       .returning('interview_slot_id')
       .executeTakeFirstOrThrow();
     await ctx.t.db.updateTable('order_applicant').set({ interview_slot_id: slot.interview_slot_id }).where('user_order_id', '=', id).execute();
@@ -228,7 +280,12 @@ describe('the departure warning counts China working days', () => {
     await ctx.t.db.updateTable('visa_product').set({ need_days: 6 }).where('visa_product_id', '=', productId).execute();
     try {
       // Mon 28 Dec – Mon 4 Jan: six weekdays, but 1 January is a holiday.
-      const result = await ctx.service.create(alice, { visa_product_id: productId, order_date: '2026-12-28', departure_date: '2027-01-05', applicants: [applicant(7)] });
+      const result = await ctx.service.create(alice, {
+        visa_product_id: productId,
+        order_date: '2026-12-28',
+        departure_date: '2027-01-05',
+        applicants: [applicant(7)],
+      });
       expect(result.departure_warning).toMatchObject({ working_days: 5, need_days: 6, earliest_departure_date: '2027-01-06' });
     } finally {
       await ctx.t.db.updateTable('visa_product').set({ need_days: before.need_days }).where('visa_product_id', '=', productId).execute();
@@ -242,7 +299,18 @@ describe('expiry waits for a pending payment to be settled', () => {
     await ctx.t.db.updateTable('user_order').set({ status: 'pending_payment' }).where('user_order_id', '=', id).execute();
     await ctx.t.db
       .insertInto('payment')
-      .values({ user_order_id: id, out_trade_no: `E${id}`, provider: 'sandbox', channel: 'alipay', amount: 100, status: 'pending', code_url: 'http://x', account_id: alice.accountId, created_at: T0, expires_at: T0 + 900_000 })
+      .values({
+        user_order_id: id,
+        out_trade_no: `E${id}`,
+        provider: 'sandbox',
+        channel: 'alipay',
+        amount: 100,
+        status: 'pending',
+        code_url: 'http://x',
+        account_id: alice.accountId,
+        created_at: T0,
+        expires_at: T0 + 900_000,
+      })
       .execute();
     ctx.t.clock.now = T0 + 25 * 3_600_000;
     try {

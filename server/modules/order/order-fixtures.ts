@@ -50,7 +50,10 @@ async function findProducts(t: TestApp) {
   };
   /** Listed, with a distributor price and its own consular district, in a country of several districts. */
   const discounted = pick(
-    orderable.find((p) => p.distributor_discount_price !== null && p.distributor_discount_desc && p.consular_district_id !== null && districtsOf(p.visa_country_id).length > 1),
+    orderable.find(
+      (p) =>
+        p.distributor_discount_price !== null && p.distributor_discount_desc && p.consular_district_id !== null && districtsOf(p.visa_country_id).length > 1,
+    ),
     'discounted product with a district',
   );
   /** Listed, sell_price only, for every district of a country that has districts. */
@@ -60,13 +63,28 @@ async function findProducts(t: TestApp) {
   );
   return {
     discounted,
-    discountedOtherDistrict: pick(districtsOf(discounted.visa_country_id).find((d) => d.consular_district_id !== discounted.consular_district_id), 'second district'),
+    discountedOtherDistrict: pick(
+      districtsOf(discounted.visa_country_id).find((d) => d.consular_district_id !== discounted.consular_district_id),
+      'second district',
+    ),
     plain,
     plainDistrict: districtsOf(plain.visa_country_id)[0]!,
-    foreignDistrict: pick(districts.find((d) => d.visa_country_id !== plain.visa_country_id && d.visa_country_id !== discounted.visa_country_id), 'foreign district'),
-    delistedByStatus: pick(all.find((p) => p.status === 1), 'product delisted by status'),
-    delistedByChannel: pick(all.find((p) => p.channel === 99 && p.status === 0), 'product delisted by channel'),
-    notOffline: pick(all.find((p) => p.offline === 0 && p.status === 0 && p.channel === 0), 'mini-program-only product'),
+    foreignDistrict: pick(
+      districts.find((d) => d.visa_country_id !== plain.visa_country_id && d.visa_country_id !== discounted.visa_country_id),
+      'foreign district',
+    ),
+    delistedByStatus: pick(
+      all.find((p) => p.status === 1),
+      'product delisted by status',
+    ),
+    delistedByChannel: pick(
+      all.find((p) => p.channel === 99 && p.status === 0),
+      'product delisted by channel',
+    ),
+    notOffline: pick(
+      all.find((p) => p.offline === 0 && p.status === 0 && p.channel === 0),
+      'mini-program-only product',
+    ),
   };
 }
 

@@ -82,7 +82,10 @@ function needsActionWhere(eb: ExpressionBuilder<Database, 'user_order'>, today: 
       eb('user_order.departure_date', '<', today),
       eb.or([
         eb('user_order.status', 'in', [...UNPAID_STATUSES]),
-        eb.and([eb('user_order.status', '=', 'processing'), eb.or([eb('user_order.step', 'is', null), eb('user_order.step', 'in', [...PRE_SUBMISSION_STEPS])])]),
+        eb.and([
+          eb('user_order.status', '=', 'processing'),
+          eb.or([eb('user_order.step', 'is', null), eb('user_order.step', 'in', [...PRE_SUBMISSION_STEPS])]),
+        ]),
       ]),
     ]),
   ]);
@@ -166,7 +169,11 @@ export function createOrderRepository(db: Kysely<Database>) {
     },
 
     district(consularDistrictId: number) {
-      return db.selectFrom('consular_district').select(['consular_district_id', 'visa_country_id', 'name']).where('consular_district_id', '=', consularDistrictId).executeTakeFirst();
+      return db
+        .selectFrom('consular_district')
+        .select(['consular_district_id', 'visa_country_id', 'name'])
+        .where('consular_district_id', '=', consularDistrictId)
+        .executeTakeFirst();
     },
 
     /** The order, its applicants and its 'create' event, all or nothing. */
@@ -188,7 +195,11 @@ export function createOrderRepository(db: Kysely<Database>) {
 
     /** One order of one enterprise; another enterprise's order is simply not found. */
     findOrder(enterpriseId: number, userOrderId: number) {
-      return orders().select(ORDER_COLUMNS).where('user_order.user_order_id', '=', userOrderId).where('user_order.enterprise_id', '=', enterpriseId).executeTakeFirst();
+      return orders()
+        .select(ORDER_COLUMNS)
+        .where('user_order.user_order_id', '=', userOrderId)
+        .where('user_order.enterprise_id', '=', enterpriseId)
+        .executeTakeFirst();
     },
 
     async listOrders(enterpriseId: number, tab: OrderListTab, today: string, offset: number, limit: number) {
@@ -215,7 +226,14 @@ export function createOrderRepository(db: Kysely<Database>) {
 
     applicants(userOrderIds: number[]) {
       if (userOrderIds.length === 0) return Promise.resolve([]);
-      return db.selectFrom('order_applicant').selectAll().where('user_order_id', 'in', userOrderIds).orderBy('user_order_id').orderBy('sort').orderBy('applicant_id').execute();
+      return db
+        .selectFrom('order_applicant')
+        .selectAll()
+        .where('user_order_id', 'in', userOrderIds)
+        .orderBy('user_order_id')
+        .orderBy('sort')
+        .orderBy('applicant_id')
+        .execute();
     },
 
     /** Uploaded files per applicant. */
@@ -274,7 +292,17 @@ export function createOrderRepository(db: Kysely<Database>) {
         // A payment still pending may have been paid in time: the payment
         // module settles it with the provider first (every minute, and on
         // every payment read), then the order is paid or free to expire.
-        .where((eb) => eb.not(eb.exists(eb.selectFrom('payment').select('payment.payment_id').whereRef('payment.user_order_id', '=', 'user_order.user_order_id').where('payment.status', '=', 'pending'))));
+        .where((eb) =>
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom('payment')
+                .select('payment.payment_id')
+                .whereRef('payment.user_order_id', '=', 'user_order.user_order_id')
+                .where('payment.status', '=', 'pending'),
+            ),
+          ),
+        );
       if (scope.enterpriseId !== undefined) query = query.where('enterprise_id', '=', scope.enterpriseId);
       if (scope.userOrderId !== undefined) query = query.where('user_order_id', '=', scope.userOrderId);
       return query.orderBy('expires_at').orderBy('user_order_id').limit(limit).execute();

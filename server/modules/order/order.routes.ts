@@ -70,7 +70,8 @@ export function orderOperations(service: OrderService) {
       path: '/www/order/order_list',
       tag: TAG,
       summary: '订单列表：按标签筛选，每页 10 条，最新在前',
-      description: '标签：全部 · 待支付（草稿和待支付）· 需要处理（待重新上传、待邮寄资料、待确认核对页，或出发日期已过且尚未递交使馆）· 办理中 · 已完成 · 已取消/已退款。',
+      description:
+        '标签：全部 · 待支付（草稿和待支付）· 需要处理（待重新上传、待邮寄资料、待确认核对页，或出发日期已过且尚未递交使馆）· 办理中 · 已完成 · 已取消/已退款。',
       auth: 'required',
       payload: orderListPayload,
       result: orderListResult,

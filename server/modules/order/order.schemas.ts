@@ -62,10 +62,17 @@ export const orderDepartureDatePayload = z.object({
   departure_date: dateText.describe('新的出发日期 YYYY-MM-DD，不得早于今天（北京时间）'),
 });
 
-export const orderDepartureDateResult = z.object({ user_order_id: z.number(), departure_date: z.string(), departure_warning: orderCreateResult.shape.departure_warning });
+export const orderDepartureDateResult = z.object({
+  user_order_id: z.number(),
+  departure_date: z.string(),
+  departure_warning: orderCreateResult.shape.departure_warning,
+});
 
 export const orderListPayload = z.object({
-  tab: z.enum(ORDER_LIST_TAB_KEYS).default('all').describe('all 全部，unpaid 待支付，action 需要处理，processing 办理中，completed 已完成，closed 已取消/已退款'),
+  tab: z
+    .enum(ORDER_LIST_TAB_KEYS)
+    .default('all')
+    .describe('all 全部，unpaid 待支付，action 需要处理，processing 办理中，completed 已完成，closed 已取消/已退款'),
   page: z.number().int().min(1).max(100_000).default(1),
 });
 

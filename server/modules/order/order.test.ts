@@ -39,7 +39,10 @@ function orderOf(customer: OrderCustomer, extra: Record<string, unknown> = {}) {
 }
 
 async function orderCount(): Promise<number> {
-  const row = await ctx.t.db.selectFrom('user_order').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const row = await ctx.t.db
+    .selectFrom('user_order')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -102,10 +105,18 @@ describe(`orders (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLite'})`, 
     const events = await ctx.t.db.selectFrom('order_event').selectAll().where('user_order_id', '=', result.user_order_id).execute();
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ actor: 'customer', actor_id: alice.accountId, event: 'create', from_status: null, to_status: 'draft', created_at: T0 });
-    expect(JSON.parse(events[0]!.detail!)).toEqual({ unit_price: discounted.distributor_discount_price, applicant_count: 2, total_amount: discounted.distributor_discount_price! * 2 });
+    expect(JSON.parse(events[0]!.detail!)).toEqual({
+      unit_price: discounted.distributor_discount_price,
+      applicant_count: 2,
+      total_amount: discounted.distributor_discount_price! * 2,
+    });
 
     // A later catalogue edit never changes the placed order.
-    await ctx.t.db.updateTable('visa_product').set({ distributor_discount_price: 1, sell_price: 2 }).where('visa_product_id', '=', discounted.visa_product_id).execute();
+    await ctx.t.db
+      .updateTable('visa_product')
+      .set({ distributor_discount_price: 1, sell_price: 2 })
+      .where('visa_product_id', '=', discounted.visa_product_id)
+      .execute();
     const detail = await ctx.service.detail(alice, result.user_order_id);
     await ctx.t.db
       .updateTable('visa_product')
@@ -190,7 +201,11 @@ describe(`orders (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLite'})`, 
 
   it('takes only a district of the product’s country, and the product’s own district when it has one', async () => {
     const { discounted, discountedOtherDistrict, foreignDistrict } = ctx.products;
-    await expectRefused(orderOf(alice, { consular_district_id: foreignDistrict.consular_district_id }), ErrorCode.ORDER_DISTRICT_INVALID, '所选领区不受理该签证产品');
+    await expectRefused(
+      orderOf(alice, { consular_district_id: foreignDistrict.consular_district_id }),
+      ErrorCode.ORDER_DISTRICT_INVALID,
+      '所选领区不受理该签证产品',
+    );
     await expectRefused(orderOf(alice, { consular_district_id: 9_999_999 }), ErrorCode.ORDER_DISTRICT_INVALID);
     await expectRefused(
       orderOf(alice, { visa_product_id: discounted.visa_product_id, consular_district_id: discountedOtherDistrict.consular_district_id }),
@@ -204,10 +219,22 @@ describe(`orders (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLite'})`, 
     const before = await orderCount();
     await expectRefused(orderOf(alice, { applicants: [] }), ErrorCode.ORDER_APPLICANTS_REQUIRED, '请至少添加一位申请人');
     await expectRefused(orderOf(alice, { applicants: Array.from({ length: 21 }, (_, i) => applicant(i)) }), ErrorCode.ORDER_TOO_MANY_APPLICANTS);
-    await expectRefused(orderOf(alice, { applicants: [applicant(1, { name: ' \u3000 ' })] }), ErrorCode.ORDER_APPLICANT_NAME_INVALID, '请输入申请人姓名（1–30 个字）');
+    await expectRefused(
+      orderOf(alice, { applicants: [applicant(1, { name: ' \u3000 ' })] }),
+      ErrorCode.ORDER_APPLICANT_NAME_INVALID,
+      '请输入申请人姓名（1–30 个字）',
+    );
     await expectRefused(orderOf(alice, { applicants: [applicant(1, { name: '张'.repeat(31) })] }), ErrorCode.ORDER_APPLICANT_NAME_INVALID);
-    await expectRefused(orderOf(alice, { applicants: [applicant(1), applicant(2, { mobile_phone: '12800138000' })] }), ErrorCode.ORDER_APPLICANT_MOBILE_INVALID, '第2位申请人：请输入正确的手机号');
-    await expectRefused(orderOf(alice, { applicants: [applicant(1, { mobile_phone: '1380013800' })] }), ErrorCode.ORDER_APPLICANT_MOBILE_INVALID, '请输入正确的手机号');
+    await expectRefused(
+      orderOf(alice, { applicants: [applicant(1), applicant(2, { mobile_phone: '12800138000' })] }),
+      ErrorCode.ORDER_APPLICANT_MOBILE_INVALID,
+      '第2位申请人：请输入正确的手机号',
+    );
+    await expectRefused(
+      orderOf(alice, { applicants: [applicant(1, { mobile_phone: '1380013800' })] }),
+      ErrorCode.ORDER_APPLICANT_MOBILE_INVALID,
+      '请输入正确的手机号',
+    );
     await expectRefused(orderOf(alice, { applicants: [applicant(1, { email: 'not-an-email' })] }), ErrorCode.ORDER_APPLICANT_EMAIL_INVALID, '请输入正确的邮箱');
     await expectRefused(orderOf(alice, { applicants: [applicant(1), applicant(1)] }), ErrorCode.ORDER_APPLICANT_DUPLICATE, /申请人重复/);
     expect(await orderCount()).toBe(before);
@@ -231,7 +258,18 @@ describe(`orders (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLite'})`, 
     // Another account of the same enterprise sees it.
     const colleague = await ctx.t.db
       .insertInto('account')
-      .values({ enterprise_id: alice.enterpriseId, account: `colleague_${user_order_id}`, password_hash: 'x', name: '同事', mobile_phone: null, email: null, role: 'admin', status: 0, created_at: T0, last_login_at: null })
+      .values({
+        enterprise_id: alice.enterpriseId,
+        account: `colleague_${user_order_id}`,
+        password_hash: 'x',
+        name: '同事',
+        mobile_phone: null,
+        email: null,
+        role: 'admin',
+        status: 0,
+        created_at: T0,
+        last_login_at: null,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     expect((await ctx.service.detail({ accountId: colleague.id, enterpriseId: alice.enterpriseId }, user_order_id)).user_order_id).toBe(user_order_id);
@@ -243,7 +281,15 @@ describe(`orders (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLite'})`, 
     try {
       expect(await ctx.service.cancel(alice, user_order_id, '  行程有变  ')).toEqual({ user_order_id, status: 'cancelled' });
       const cancelled = await ctx.service.detail(alice, user_order_id);
-      expect(cancelled).toMatchObject({ status: 'cancelled', status_label: '已取消', cancel_reason: '行程有变', cancelled_at: T0 + 60_000, expires_at: null, version: 1, actions: [] });
+      expect(cancelled).toMatchObject({
+        status: 'cancelled',
+        status_label: '已取消',
+        cancel_reason: '行程有变',
+        cancelled_at: T0 + 60_000,
+        expires_at: null,
+        version: 1,
+        actions: [],
+      });
       expect(cancelled.events.map((e) => [e.event, e.actor, e.from_status, e.to_status])).toEqual([
         ['create', 'customer', null, 'draft'],
         ['cancel', 'customer', 'draft', 'cancelled'],
@@ -268,7 +314,11 @@ describe(`orders (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLite'})`, 
       ['completed', '订单已支付，无法取消'],
       ['refunded', '订单已退款，无法取消'],
     ] as const) {
-      await ctx.t.db.updateTable('user_order').set({ status, step: status === 'processing' ? 'material_review' : null, expires_at: null }).where('user_order_id', '=', paid.user_order_id).execute();
+      await ctx.t.db
+        .updateTable('user_order')
+        .set({ status, step: status === 'processing' ? 'material_review' : null, expires_at: null })
+        .where('user_order_id', '=', paid.user_order_id)
+        .execute();
       await expectRefused(ctx.service.cancel(alice, paid.user_order_id), ErrorCode.ORDER_NOT_CANCELLABLE, message);
     }
     expect((await ctx.service.detail(alice, paid.user_order_id)).events).toHaveLength(1);
@@ -441,7 +491,11 @@ describe('order calls (auth and ownership over HTTP)', () => {
     expect((await call('/www/order/order_list', {}, bobToken)).body.body.page_data.some((o: { user_order_id: number }) => o.user_order_id === id)).toBe(false);
     expect((await call('/www/order/order_list', { tab: 'nope' }, aliceToken)).body.ret).toBe(1001);
 
-    expect((await call('/www/order/order_cancel', { user_order_id: id }, aliceToken)).body).toEqual({ ret: 0, msg: 'ok', body: { user_order_id: id, status: 'cancelled' } });
+    expect((await call('/www/order/order_cancel', { user_order_id: id }, aliceToken)).body).toEqual({
+      ret: 0,
+      msg: 'ok',
+      body: { user_order_id: id, status: 'cancelled' },
+    });
     expect((await call('/www/order/order_cancel', { user_order_id: id }, aliceToken)).body).toEqual({ ret: 1815, msg: '订单已取消', body: null });
   });
 

@@ -37,9 +37,15 @@ export interface PaymentTestContext {
   /** POSTs a notification to /pay/notify/sandbox in-process. */
   postNotification(body: string, headers: Record<string, string>): Promise<{ status: number; json: { code: string; message: string } }>;
   /** The signed notification the sandbox would send for a paid trade of its ledger. */
-  signedNotification(outTradeNo: string, change?: (body: Record<string, unknown>) => Record<string, unknown>): Promise<{ body: string; headers: Record<string, string> }>;
+  signedNotification(
+    outTradeNo: string,
+    change?: (body: Record<string, unknown>) => Record<string, unknown>,
+  ): Promise<{ body: string; headers: Record<string, string> }>;
   order(userOrderId: number): Promise<{ status: string; step: string | null; version: number; paid_at: number | null; expires_at: number | null }>;
-  events(userOrderId: number, event?: string): Promise<Array<{ event: string; actor: string; from_status: string | null; to_status: string | null; detail: string | null }>>;
+  events(
+    userOrderId: number,
+    event?: string,
+  ): Promise<Array<{ event: string; actor: string; from_status: string | null; to_status: string | null; detail: string | null }>>;
   payment(outTradeNo: string): Promise<{ status: string; paid_at: number | null; provider_trade_no: string | null; amount: number; expires_at: number }>;
   notifications(outTradeNo?: string): Promise<Array<{ outcome: string; signature_valid: number; notify_id: string | null }>>;
   close(): Promise<void>;
@@ -123,14 +129,22 @@ export async function paymentTestContext(): Promise<PaymentTestContext> {
       return { body, headers: signedSandboxHeaders(database.config.PAYMENT_SANDBOX_SECRET, body, t.clock.now) };
     },
     order: (userOrderId) =>
-      t.db.selectFrom('user_order').select(['status', 'step', 'version', 'paid_at', 'expires_at']).where('user_order_id', '=', userOrderId).executeTakeFirstOrThrow(),
+      t.db
+        .selectFrom('user_order')
+        .select(['status', 'step', 'version', 'paid_at', 'expires_at'])
+        .where('user_order_id', '=', userOrderId)
+        .executeTakeFirstOrThrow(),
     async events(userOrderId, event) {
       let query = t.db.selectFrom('order_event').select(['event', 'actor', 'from_status', 'to_status', 'detail']).where('user_order_id', '=', userOrderId);
       if (event) query = query.where('event', '=', event);
       return query.orderBy('event_id').execute();
     },
     payment: (outTradeNo) =>
-      t.db.selectFrom('payment').select(['status', 'paid_at', 'provider_trade_no', 'amount', 'expires_at']).where('out_trade_no', '=', outTradeNo).executeTakeFirstOrThrow(),
+      t.db
+        .selectFrom('payment')
+        .select(['status', 'paid_at', 'provider_trade_no', 'amount', 'expires_at'])
+        .where('out_trade_no', '=', outTradeNo)
+        .executeTakeFirstOrThrow(),
     async notifications(outTradeNo) {
       let query = t.db.selectFrom('payment_notification').select(['outcome', 'signature_valid', 'notify_id']);
       if (outTradeNo) query = query.where('out_trade_no', '=', outTradeNo);

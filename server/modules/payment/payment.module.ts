@@ -38,7 +38,8 @@ export async function installPayments(app: FastifyInstance, options: { config: A
     now,
     log: app.log,
   });
-  if (config.APP_ENV === 'prod') app.log.warn('PAYMENT_PROVIDER=sandbox in production (PAYMENT_SANDBOX_IN_PROD): orders can be "paid" on the sandbox page without money');
+  if (config.APP_ENV === 'prod')
+    app.log.warn('PAYMENT_PROVIDER=sandbox in production (PAYMENT_SANDBOX_IN_PROD): orders can be "paid" on the sandbox page without money');
   const service = createPaymentService(db, { provider: sandbox.provider, now, log: app.log });
 
   await registerSandboxRoutes(app, sandbox, now);

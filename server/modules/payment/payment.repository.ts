@@ -15,7 +15,12 @@ export function createPaymentRepository(db: Kysely<Database>) {
   return {
     /** One order of one enterprise; another enterprise's order is simply not found. */
     findOrder(enterpriseId: number, userOrderId: number) {
-      return db.selectFrom('user_order').select(ORDER_COLUMNS).where('user_order_id', '=', userOrderId).where('enterprise_id', '=', enterpriseId).executeTakeFirst();
+      return db
+        .selectFrom('user_order')
+        .select(ORDER_COLUMNS)
+        .where('user_order_id', '=', userOrderId)
+        .where('enterprise_id', '=', enterpriseId)
+        .executeTakeFirst();
     },
 
     /** The event that cancelled the order (expire or cancel), if it is cancelled. */
@@ -81,7 +86,12 @@ export function createPaymentRepository(db: Kysely<Database>) {
 
     /** pending → closed; false when it was paid (or closed) meanwhile. */
     async close(paymentId: number): Promise<boolean> {
-      const result = await db.updateTable('payment').set({ status: 'closed' }).where('payment_id', '=', paymentId).where('status', '=', 'pending').executeTakeFirst();
+      const result = await db
+        .updateTable('payment')
+        .set({ status: 'closed' })
+        .where('payment_id', '=', paymentId)
+        .where('status', '=', 'pending')
+        .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },
 

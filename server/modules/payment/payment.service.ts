@@ -91,7 +91,8 @@ export function createPaymentService(db: Kysely<Database>, deps: PaymentServiceD
         paid_at: trade.paid_at ?? now(),
         source,
       });
-      if (result.outcome === 'amount_mismatch') log.error({ outTradeNo: payment.out_trade_no, amount: trade.amount, expected: payment.amount }, 'provider reports another amount');
+      if (result.outcome === 'amount_mismatch')
+        log.error({ outTradeNo: payment.out_trade_no, amount: trade.amount, expected: payment.amount }, 'provider reports another amount');
     } else if (trade?.status === 'CLOSED' || (trade === null && payment.expires_at <= now())) {
       await repo.close(payment.payment_id);
     }
@@ -108,7 +109,13 @@ export function createPaymentService(db: Kysely<Database>, deps: PaymentServiceD
       return;
     }
     if (trade?.status === 'SUCCESS') {
-      await settle({ out_trade_no: payment.out_trade_no, provider_trade_no: trade.provider_trade_no, amount: trade.amount, paid_at: trade.paid_at ?? now(), source: 'close' });
+      await settle({
+        out_trade_no: payment.out_trade_no,
+        provider_trade_no: trade.provider_trade_no,
+        amount: trade.amount,
+        paid_at: trade.paid_at ?? now(),
+        source: 'close',
+      });
     } else {
       await repo.close(payment.payment_id);
     }
@@ -135,7 +142,13 @@ export function createPaymentService(db: Kysely<Database>, deps: PaymentServiceD
    * first — after its pending payments were settled with the provider.
    */
   function payableOrder(customer: PaymentCustomer, userOrderId: number, at: number): Promise<PayableOrder> {
-    return currentOrder(db, at, userOrderId, () => repo.findOrder(customer.enterpriseId, userOrderId), () => reconcileOrder(userOrderId));
+    return currentOrder(
+      db,
+      at,
+      userOrderId,
+      () => repo.findOrder(customer.enterpriseId, userOrderId),
+      () => reconcileOrder(userOrderId),
+    );
   }
 
   /** Throws the reason an order cannot be paid now. */
@@ -247,13 +260,24 @@ export function createPaymentService(db: Kysely<Database>, deps: PaymentServiceD
       const receivedAt = now();
       const record = (row: { notify_id: string | null; out_trade_no: string | null; signature_valid: boolean; outcome: string }) =>
         repo
-          .recordNotification({ provider: provider.name, body: rawBody.slice(0, 10_000), received_at: receivedAt, ...row, signature_valid: row.signature_valid ? 1 : 0 })
+          .recordNotification({
+            provider: provider.name,
+            body: rawBody.slice(0, 10_000),
+            received_at: receivedAt,
+            ...row,
+            signature_valid: row.signature_valid ? 1 : 0,
+          })
           .catch((error: unknown) => log.error({ err: error }, 'payment notification not recorded'));
 
       const parsed = provider.parseNotification(rawBody, headers);
       if (!parsed.ok) {
         log.warn({ reason: parsed.reason, outTradeNo: parsed.out_trade_no }, 'payment notification refused');
-        await record({ notify_id: parsed.notify_id, out_trade_no: parsed.out_trade_no, signature_valid: parsed.reason !== 'bad_signature', outcome: parsed.reason });
+        await record({
+          notify_id: parsed.notify_id,
+          out_trade_no: parsed.out_trade_no,
+          signature_valid: parsed.reason !== 'bad_signature',
+          outcome: parsed.reason,
+        });
         return parsed.reason === 'bad_signature'
           ? provider.answer({ success: false, status: 401, message: '签名错误' })
           : provider.answer({ success: false, status: 400, message: '通知格式错误' });

@@ -74,7 +74,11 @@ describe('payment_create', () => {
   it('closes a QR code made for an old total when the order total changed', async () => {
     const { userOrderId, total } = await ctx.pendingOrder(alice);
     const old = (await create(alice, userOrderId)).body;
-    await ctx.t.db.updateTable('user_order').set({ total_amount: total + 5_000 }).where('user_order_id', '=', userOrderId).execute();
+    await ctx.t.db
+      .updateTable('user_order')
+      .set({ total_amount: total + 5_000 })
+      .where('user_order_id', '=', userOrderId)
+      .execute();
     const fresh = (await create(alice, userOrderId)).body;
     expect(fresh.amount).toBe(total + 5_000);
     expect((await ctx.payment(old.out_trade_no)).status).toBe('closed');
@@ -128,7 +132,12 @@ describe('the whole sandbox path', () => {
     expect(page.body).toContain('确认支付');
     expect(page.body).toContain(`￥</small>${(total / 100).toFixed(2)}`);
 
-    const confirmed = await ctx.t.app.inject({ method: 'POST', url: `/sandbox/pay/${payment.out_trade_no}/confirm`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' });
+    const confirmed = await ctx.t.app.inject({
+      method: 'POST',
+      url: `/sandbox/pay/${payment.out_trade_no}/confirm`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: '',
+    });
     expect(confirmed.statusCode).toBe(303);
     expect(confirmed.headers.location).toBe(`/sandbox/pay/${payment.out_trade_no}?notice=paid`);
 
@@ -137,7 +146,12 @@ describe('the whole sandbox path', () => {
     expect(order).toMatchObject({ step: 'material_review', expires_at: null });
     expect(order.paid_at).not.toBeNull();
     const polled = await query(alice, userOrderId, payment.out_trade_no);
-    expect(polled.body).toMatchObject({ order_status: 'processing', step: 'material_review', order_paid: true, payment: { status: 'paid', status_label: '已支付' } });
+    expect(polled.body).toMatchObject({
+      order_status: 'processing',
+      step: 'material_review',
+      order_paid: true,
+      payment: { status: 'paid', status_label: '已支付' },
+    });
     expect(await ctx.events(userOrderId, 'pay')).toMatchObject([{ actor: 'system', from_status: 'pending_payment', to_status: 'processing' }]);
     await eventually(async () => expect((await ctx.t.app.payments.sandbox.ledger.find(payment.out_trade_no))!.notify_status).toBe('delivered'));
     expect(await ctx.notifications(payment.out_trade_no)).toMatchObject([{ outcome: 'paid', signature_valid: 1 }]);
@@ -168,7 +182,9 @@ describe('the notification', () => {
     expect(await ctx.events(userOrderId, 'pay')).toHaveLength(1);
     const outcomes = (await ctx.notifications(outTradeNo)).map((row) => row.outcome).sort();
     expect(outcomes).toEqual(['duplicate', 'duplicate', 'duplicate', 'duplicate', 'duplicate', 'duplicate', 'duplicate', 'duplicate', 'duplicate', 'paid']);
-    expect(await ctx.t.db.selectFrom('payment').select('status').where('user_order_id', '=', userOrderId).where('status', '=', 'paid').execute()).toHaveLength(1);
+    expect(await ctx.t.db.selectFrom('payment').select('status').where('user_order_id', '=', userOrderId).where('status', '=', 'paid').execute()).toHaveLength(
+      1,
+    );
   });
 
   it('after the query fallback booked it, the late notification is a duplicate that changes nothing', async () => {
@@ -325,7 +341,11 @@ describe('the notification', () => {
     expect((await ctx.order(userOrderId)).status).toBe('cancelled');
     expect((await ctx.payment(outTradeNo)).status).toBe('refund_pending');
     expect((await ctx.events(userOrderId, 'payment_refund_due'))[0]!.detail).toContain('"reason":"order_cancelled"');
-    expect((await query(alice, userOrderId)).body).toMatchObject({ order_status: 'cancelled', order_paid: false, payment: { status: 'refund_pending', status_label: '待退款' } });
+    expect((await query(alice, userOrderId)).body).toMatchObject({
+      order_status: 'cancelled',
+      order_paid: false,
+      payment: { status: 'refund_pending', status_label: '待退款' },
+    });
   });
 
   it('is not a /www call: no API signature or session, any content type', async () => {

@@ -93,10 +93,11 @@ export function renderPayPage(trade: SandboxTrade, now: number, notice: PayPageN
     action = `<form method="post" action="/sandbox/pay/${no}/confirm"><button class="pay" type="submit" data-testid="sandbox-confirm">确认支付</button></form>
 <p class="hint">支付后可在本页“模拟重复通知”，检验商户对重复通知的处理。</p>`;
   } else if (trade.state === 'SUCCESS') {
-    rows.push(['交易单号', trade.provider_trade_no ?? ''], ['支付时间', trade.paid_at ? chinaTime(trade.paid_at) : ''], [
-      '商户通知',
-      `${NOTIFY_STATUS[trade.notify_status] ?? trade.notify_status}（已发送 ${trade.notify_attempts} 次）`,
-    ]);
+    rows.push(
+      ['交易单号', trade.provider_trade_no ?? ''],
+      ['支付时间', trade.paid_at ? chinaTime(trade.paid_at) : ''],
+      ['商户通知', `${NOTIFY_STATUS[trade.notify_status] ?? trade.notify_status}（已发送 ${trade.notify_attempts} 次）`],
+    );
     action = `<form class="linkform" method="post" action="/sandbox/pay/${no}/renotify"><button class="link" type="submit" data-testid="sandbox-renotify">模拟重复通知</button></form>`;
   }
   const status =

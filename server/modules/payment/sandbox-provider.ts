@@ -104,7 +104,8 @@ export function createSandboxProvider(options: SandboxProviderOptions) {
       } catch {
         return { ok: false, reason: 'malformed', notify_id: null, out_trade_no: null };
       }
-      if (!parsed.success) return { ok: false, reason: 'malformed', notify_id: readField(rawBody, 'notify_id'), out_trade_no: readField(rawBody, 'out_trade_no') };
+      if (!parsed.success)
+        return { ok: false, reason: 'malformed', notify_id: readField(rawBody, 'notify_id'), out_trade_no: readField(rawBody, 'out_trade_no') };
       return { ok: true, notification: parsed.data };
     },
 

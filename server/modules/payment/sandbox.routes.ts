@@ -32,13 +32,17 @@ export async function registerSandboxRoutes(app: FastifyInstance, sandbox: Sandb
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 4096 }, (_request, _body, done) => done(null, null));
 
-    scope.get<{ Params: { outTradeNo: string }; Querystring: { notice?: string } }>('/sandbox/pay/:outTradeNo', { schema: { hide: true } }, async (request, reply) => {
-      const { outTradeNo } = request.params;
-      const trade = TRADE_NO.test(outTradeNo) ? await sandbox.ledger.find(outTradeNo) : undefined;
-      if (!trade) return html(reply, 404, renderMissingTradePage());
-      const notice = request.query.notice && NOTICES.has(request.query.notice) ? (request.query.notice as PayPageNotice) : null;
-      return html(reply, 200, renderPayPage(trade, now(), notice));
-    });
+    scope.get<{ Params: { outTradeNo: string }; Querystring: { notice?: string } }>(
+      '/sandbox/pay/:outTradeNo',
+      { schema: { hide: true } },
+      async (request, reply) => {
+        const { outTradeNo } = request.params;
+        const trade = TRADE_NO.test(outTradeNo) ? await sandbox.ledger.find(outTradeNo) : undefined;
+        if (!trade) return html(reply, 404, renderMissingTradePage());
+        const notice = request.query.notice && NOTICES.has(request.query.notice) ? (request.query.notice as PayPageNotice) : null;
+        return html(reply, 200, renderPayPage(trade, now(), notice));
+      },
+    );
 
     scope.post<{ Params: { outTradeNo: string } }>('/sandbox/pay/:outTradeNo/confirm', { schema: { hide: true } }, async (request, reply) => {
       const { outTradeNo } = request.params;

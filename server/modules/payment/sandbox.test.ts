@@ -53,7 +53,16 @@ describe('sandbox provider', () => {
   }
 
   function provider(transport: NotifyTransport, retryDelaysMs = [5, 5, 5, 5]) {
-    return createSandboxProvider({ db: ctx.t.db, secret: ctx.secret, siteUrl: 'http://localhost:3000', notifyDelayMs: 0, now: () => ctx.t.clock.now, log: silentLog, transport, retryDelaysMs });
+    return createSandboxProvider({
+      db: ctx.t.db,
+      secret: ctx.secret,
+      siteUrl: 'http://localhost:3000',
+      notifyDelayMs: 0,
+      now: () => ctx.t.clock.now,
+      log: silentLog,
+      transport,
+      retryDelaysMs,
+    });
   }
 
   it('retries a refused notification with backoff until the merchant answers success', async () => {
@@ -126,7 +135,12 @@ describe('sandbox provider', () => {
 
   it('renders the pay page in the channel colours, with the amount, escaped', async () => {
     const { outTradeNo } = await newTrade();
-    await ctx.t.db.withTables<{ payment_sandbox_trade: { out_trade_no: string; description: string } }>().updateTable('payment_sandbox_trade').set({ description: '易签通-<b>日本</b>' }).where('out_trade_no', '=', outTradeNo).execute();
+    await ctx.t.db
+      .withTables<{ payment_sandbox_trade: { out_trade_no: string; description: string } }>()
+      .updateTable('payment_sandbox_trade')
+      .set({ description: '易签通-<b>日本</b>' })
+      .where('out_trade_no', '=', outTradeNo)
+      .execute();
     const page = await ctx.t.app.inject({ method: 'GET', url: `/sandbox/pay/${outTradeNo}` });
     expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(page.headers['cache-control']).toBe('no-store');

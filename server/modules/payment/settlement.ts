@@ -84,7 +84,8 @@ export async function settlePayment(db: Kysely<Database>, input: SettleInput, at
           .orderBy('event_id', 'desc')
           .limit(1)
           .executeTakeFirst();
-        const paidInTime = cancellation?.event === 'expire' && cancellation.from_status === 'pending_payment' && input.paid_at <= payment.expires_at && amountFits;
+        const paidInTime =
+          cancellation?.event === 'expire' && cancellation.from_status === 'pending_payment' && input.paid_at <= payment.expires_at && amountFits;
         decision = !paidInTime ? 'order_cancelled' : order.need_interview === 0 ? 'revive' : 'order_expired';
       } else if (order.status === 'processing' || order.status === 'completed') {
         decision = 'order_paid';

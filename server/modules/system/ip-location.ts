@@ -18,8 +18,7 @@ interface Searcher {
 // ip2region is CommonJS with `exports.default`: under Node's ESM loader the
 // default import is the whole exports object, under a bundler the class.
 type IP2RegionClass = new () => Searcher;
-const IP2Region: IP2RegionClass =
-  (ip2regionModule as unknown as { default?: IP2RegionClass }).default ?? (ip2regionModule as unknown as IP2RegionClass);
+const IP2Region: IP2RegionClass = (ip2regionModule as unknown as { default?: IP2RegionClass }).default ?? (ip2regionModule as unknown as IP2RegionClass);
 
 /** '广西壮族自治区' → '广西', '上海市' → '上海', '香港特别行政区' → '香港', '江苏省' → '江苏'. */
 export function bareProvinceName(name: string): string {
@@ -34,10 +33,25 @@ const REGION_COUNTRIES = new Set(['香港', '澳门', '台湾']);
 
 /** Addresses that never locate anyone, whatever the database says. */
 const NOT_PUBLIC = new BlockList();
-for (const [network, prefix] of [['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.168.0.0', 16], ['224.0.0.0', 3]] as const) {
+for (const [network, prefix] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.168.0.0', 16],
+  ['224.0.0.0', 3],
+] as const) {
   NOT_PUBLIC.addSubnet(network, prefix, 'ipv4');
 }
-for (const [network, prefix] of [['::', 127], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8]] as const) NOT_PUBLIC.addSubnet(network, prefix, 'ipv6');
+for (const [network, prefix] of [
+  ['::', 127],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+] as const)
+  NOT_PUBLIC.addSubnet(network, prefix, 'ipv6');
 
 let searcher: Searcher | undefined;
 let provinces: Map<string, ProvinceLocation> | undefined;
@@ -45,9 +59,7 @@ let provinces: Map<string, ProvinceLocation> | undefined;
 /** Loads the ~11 MB database on first use, then keeps it. */
 function lookup(): { searcher: Searcher; provinces: Map<string, ProvinceLocation> } {
   searcher ??= new IP2Region();
-  provinces ??= new Map(
-    Object.entries(areaList.province_list).map(([code, name]) => [bareProvinceName(name), { province_code: code, province_name: name }]),
-  );
+  provinces ??= new Map(Object.entries(areaList.province_list).map(([code, name]) => [bareProvinceName(name), { province_code: code, province_name: name }]));
   return { searcher, provinces };
 }
 

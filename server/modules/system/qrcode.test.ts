@@ -41,7 +41,15 @@ describe('renderQrCodeJpegBase64', () => {
     const { image } = scan(renderQrCodeJpegBase64('hello', 300));
     const luma = (x: number, y: number) => image.data[(y * image.width + x) * 4]!;
     // Corners and borders are white (allowing for JPEG noise)…
-    for (const [x, y] of [[0, 0], [299, 0], [0, 299], [299, 299], [150, 2], [2, 150]] as const) expect(luma(x, y)).toBeGreaterThan(235);
+    for (const [x, y] of [
+      [0, 0],
+      [299, 0],
+      [0, 299],
+      [299, 299],
+      [150, 2],
+      [2, 150],
+    ] as const)
+      expect(luma(x, y)).toBeGreaterThan(235);
     // …and the image has real black modules.
     let dark = 0;
     for (let i = 0; i < image.data.length; i += 4) if (image.data[i]! < 40) dark += 1;

@@ -40,7 +40,8 @@ export function systemOperations({ miniProgramLinkBase, rateLimiter, now }: Syst
       path: '/www/qrcode_get',
       tag: '系统',
       summary: '小程序码：指向小程序页面与场景值的二维码（base64 JPEG）',
-      description: '网页在访客点击「立即办理」时调用：page 为 pages/visa/visa-detail/visa-detail，scene 为 v={visa_product_id}&u=official，size 为 300。二维码内容为小程序链接 + page + ?scene=（URL 编码）。',
+      description:
+        '网页在访客点击「立即办理」时调用：page 为 pages/visa/visa-detail/visa-detail，scene 为 v={visa_product_id}&u=official，size 为 300。二维码内容为小程序链接 + page + ?scene=（URL 编码）。',
       auth: 'none',
       payload: z.object({
         page: z.string().regex(/^[A-Za-z0-9_/-]{1,100}$/),

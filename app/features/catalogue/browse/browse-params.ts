@@ -41,9 +41,5 @@ export function withParams(pathname: string, current: URLSearchParams, changes: 
 export function matchesCountry(country: { name: string; name_en: string; iso_code: string }, query: string): boolean {
   const needle = query.trim().toLowerCase();
   if (!needle) return true;
-  return (
-    country.name.toLowerCase().includes(needle) ||
-    country.name_en.toLowerCase().includes(needle) ||
-    country.iso_code.toLowerCase() === needle
-  );
+  return country.name.toLowerCase().includes(needle) || country.name_en.toLowerCase().includes(needle) || country.iso_code.toLowerCase() === needle;
 }

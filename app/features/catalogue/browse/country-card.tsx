@@ -7,12 +7,7 @@ import { formatPrice } from '../../../../common/format';
 /** A country of the continent grid: flag, names, product count and lowest price. */
 export function CountryCard({ country, continentName }: { country: CountrySummary; continentName?: string }) {
   return (
-    <Link
-      to={`/visa/country/${country.visa_country_id}`}
-      className="browse-country-card"
-      data-testid="country-card"
-      aria-label={`${country.name}签证`}
-    >
+    <Link to={`/visa/country/${country.visa_country_id}`} className="browse-country-card" data-testid="country-card" aria-label={`${country.name}签证`}>
       <span className="browse-country-flag">
         <img src={country.flag} alt="" width={64} height={48} loading="lazy" draggable={false} />
       </span>

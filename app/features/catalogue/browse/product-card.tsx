@@ -55,9 +55,7 @@ export function ProductCard({ product }: { product: VisaProductListItem }) {
           <span className="browse-product-price" data-testid="product-price">
             {formatPrice(discount ? discount.price : product.sell_price)}
           </span>
-          {discount && discount.price < product.sell_price ? (
-            <span className="browse-product-was">{formatPrice(product.sell_price)}</span>
-          ) : null}
+          {discount && discount.price < product.sell_price ? <span className="browse-product-was">{formatPrice(product.sell_price)}</span> : null}
         </div>
         <NavButton to={to} type="primary" className="browse-product-cta" aria-label={`查看详情：${product.title}`}>
           查看详情

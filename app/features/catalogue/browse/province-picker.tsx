@@ -106,9 +106,7 @@ export function ProvincePicker({ provinces, value, source, districts, districtId
                   <li key={d.consular_district_id} className={d.consular_district_id === districtId ? 'is-current' : undefined}>
                     <strong>{d.name}</strong>
                     <span className="browse-district-all-consulate">{d.consulate_name}</span>
-                    <span className="browse-district-all-provinces">
-                      {d.province_codes.map((code) => provinceNames.get(code) ?? code).join('、') || '—'}
-                    </span>
+                    <span className="browse-district-all-provinces">{d.province_codes.map((code) => provinceNames.get(code) ?? code).join('、') || '—'}</span>
                   </li>
                 ))}
               </ul>

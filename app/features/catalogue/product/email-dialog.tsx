@@ -75,12 +75,12 @@ export function EmailDialog({ open, onClose, visaProductId, identityId, identity
       className="pd-email-dialog"
       footer={
         sent ? null : (
-        <div className="pd-email-footer">
-          <Button onClick={close}>取消</Button>
-          <Button type="primary" loading={sending} disabled={sent} onClick={() => void send()}>
-            立即发送
-          </Button>
-        </div>
+          <div className="pd-email-footer">
+            <Button onClick={close}>取消</Button>
+            <Button type="primary" loading={sending} disabled={sent} onClick={() => void send()}>
+              立即发送
+            </Button>
+          </div>
         )
       }
     >

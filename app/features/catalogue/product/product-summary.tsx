@@ -73,7 +73,9 @@ export function ProductSummary({ product }: { product: VisaProductDetail }) {
       <div className="pd-summary-top">
         <div className="pd-summary-main">
           <div className="pd-summary-head">
-            {product.country_iso_code ? <img className="pd-flag" src={flagUrl(product.country_iso_code)} alt={`${product.country}国旗`} width={72} height={54} /> : null}
+            {product.country_iso_code ? (
+              <img className="pd-flag" src={flagUrl(product.country_iso_code)} alt={`${product.country}国旗`} width={72} height={54} />
+            ) : null}
             <div className="pd-summary-titles">
               <div className="pd-product-id" data-testid="product-id">
                 ID: {product.visa_product_id}

@@ -24,7 +24,10 @@ describe('confirm blockers', () => {
       { applicant_id: 1, applicant_name: '张三', material_id: 3, name: '护照首页' },
       { applicant_id: 1, applicant_name: '张三', material_id: null, name: '签证照片' },
     ],
-    applicants: [{ name: '张三', interview: null }, { name: '李四', interview: { slot_date: '2026-12-10' } }],
+    applicants: [
+      { name: '张三', interview: null },
+      { name: '李四', interview: { slot_date: '2026-12-10' } },
+    ],
   } as unknown as OrderDetail;
 
   it('names what is missing and where to fix it', () => {

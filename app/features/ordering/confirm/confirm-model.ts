@@ -16,7 +16,11 @@ export interface Blocker {
 export function confirmBlockers(order: OrderDetail): Blocker[] {
   const blockers: Blocker[] = [];
   if (order.departure_date_past) {
-    blockers.push({ key: 'departure', message: `出发日期 ${order.departure_date} 已过，请先修改出发日期`, action: { label: '修改出发日期', to: `/order/order-detail/${order.user_order_id}` } });
+    blockers.push({
+      key: 'departure',
+      message: `出发日期 ${order.departure_date} 已过，请先修改出发日期`,
+      action: { label: '修改出发日期', to: `/order/order-detail/${order.user_order_id}` },
+    });
   }
   if (order.missing_materials.length > 0) {
     const byApplicant = new Map<string, string[]>();
@@ -27,7 +31,11 @@ export function confirmBlockers(order: OrderDetail): Blocker[] {
   if (order.need_interview) {
     const without = order.applicants.filter((applicant) => applicant.interview === null).map((applicant) => applicant.name);
     if (without.length > 0) {
-      blockers.push({ key: 'interview', message: `请为申请人${without.join('、')}选择面试时间`, action: { label: '选择面试时间', to: orderingPath(order.user_order_id, 'interview') } });
+      blockers.push({
+        key: 'interview',
+        message: `请为申请人${without.join('、')}选择面试时间`,
+        action: { label: '选择面试时间', to: orderingPath(order.user_order_id, 'interview') },
+      });
     }
   }
   return blockers;
@@ -43,7 +51,12 @@ export interface PriceParts {
 }
 
 /** What the order will cost with this plan choice (cents); the server computes the same. */
-export function priceParts(order: Pick<OrderDetail, 'unit_price' | 'applicant_count' | 'product_amount' | 'discount_amount'>, plan: { price_per_day: number } | null, days: number, insuredCount: number): PriceParts {
+export function priceParts(
+  order: Pick<OrderDetail, 'unit_price' | 'applicant_count' | 'product_amount' | 'discount_amount'>,
+  plan: { price_per_day: number } | null,
+  days: number,
+  insuredCount: number,
+): PriceParts {
   const insurance = plan ? insuranceAmount(plan.price_per_day, days, insuredCount) : 0;
   return {
     unitPrice: order.unit_price,

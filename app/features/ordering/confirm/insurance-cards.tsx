@@ -45,7 +45,14 @@ export function PlanCard({ plan, selected, onSelect }: { plan: InsurancePlanView
 
 export function NoPlanCard({ selected, onSelect }: { selected: boolean; onSelect: () => void }) {
   return (
-    <button type="button" role="radio" aria-checked={selected} className={selected ? 'oc-plan oc-plan-none oc-plan-selected' : 'oc-plan oc-plan-none'} onClick={onSelect} data-testid="insurance-none">
+    <button
+      type="button"
+      role="radio"
+      aria-checked={selected}
+      className={selected ? 'oc-plan oc-plan-none oc-plan-selected' : 'oc-plan oc-plan-none'}
+      onClick={onSelect}
+      data-testid="insurance-none"
+    >
       <span className={selected ? 'oc-radio oc-radio-on' : 'oc-radio'} aria-hidden="true" />
       <span className="oc-plan-name">不购买保险</span>
       <span className="oc-muted">已自行投保，或稍后自行购买</span>
@@ -53,7 +60,17 @@ export function NoPlanCard({ selected, onSelect }: { selected: boolean; onSelect
   );
 }
 
-export function UserInsuranceCard({ applicant, insured, onToggle, disabled = false }: { applicant: OrderApplicant; insured: boolean; onToggle?: () => void; disabled?: boolean }) {
+export function UserInsuranceCard({
+  applicant,
+  insured,
+  onToggle,
+  disabled = false,
+}: {
+  applicant: OrderApplicant;
+  insured: boolean;
+  onToggle?: () => void;
+  disabled?: boolean;
+}) {
   return (
     <button
       type="button"

@@ -45,7 +45,12 @@ export function InsuranceSection({ country, offer, applicants, choice, onChange 
     if (!next) return onChange({ ...choice, planId: null });
     // Days follow the trip, within what the plan allows; everyone is insured unless told otherwise.
     const days = Math.min(next.max_days, Math.max(next.min_days, choice.planId === null ? next.suggested_days : choice.days));
-    onChange({ ...choice, planId: next.insurance_plan_id, days, insured: choice.planId === null && choice.insured.length === 0 ? applicants.map((a) => a.applicant_id) : choice.insured });
+    onChange({
+      ...choice,
+      planId: next.insurance_plan_id,
+      days,
+      insured: choice.planId === null && choice.insured.length === 0 ? applicants.map((a) => a.applicant_id) : choice.insured,
+    });
   };
 
   const toggle = (applicantId: number) => {
@@ -66,7 +71,12 @@ export function InsuranceSection({ country, offer, applicants, choice, onChange 
       <div className="oc-plans" role="radiogroup" aria-label="保险方案">
         <NoPlanCard selected={plan === null} onSelect={() => choosePlan(null)} />
         {offer.plans.map((candidate) => (
-          <PlanCard key={candidate.insurance_plan_id} plan={candidate} selected={candidate.insurance_plan_id === choice.planId} onSelect={() => choosePlan(candidate)} />
+          <PlanCard
+            key={candidate.insurance_plan_id}
+            plan={candidate}
+            selected={candidate.insurance_plan_id === choice.planId}
+            onSelect={() => choosePlan(candidate)}
+          />
         ))}
       </div>
       {plan ? (
@@ -87,15 +97,24 @@ export function InsuranceSection({ country, offer, applicants, choice, onChange 
               data-testid="insurance-days"
             />
             <span className="oc-muted">
-              保障期间 {offer.start_date} 至 {insuranceEndDate(offer.start_date, choice.days)}（行程 {offer.trip_days} 天，本方案可保 {plan.min_days}–{plan.max_days} 天）
+              保障期间 {offer.start_date} 至 {insuranceEndDate(offer.start_date, choice.days)}（行程 {offer.trip_days} 天，本方案可保 {plan.min_days}–
+              {plan.max_days} 天）
             </span>
           </div>
           <h3 className="oc-subtitle">
-            被保险人 <span className="oc-muted">（已选 {choice.insured.length} / {applicants.length} 位）</span>
+            被保险人{' '}
+            <span className="oc-muted">
+              （已选 {choice.insured.length} / {applicants.length} 位）
+            </span>
           </h3>
           <div className="oc-persons">
             {applicants.map((applicant) => (
-              <UserInsuranceCard key={applicant.applicant_id} applicant={applicant} insured={choice.insured.includes(applicant.applicant_id)} onToggle={() => toggle(applicant.applicant_id)} />
+              <UserInsuranceCard
+                key={applicant.applicant_id}
+                applicant={applicant}
+                insured={choice.insured.includes(applicant.applicant_id)}
+                onToggle={() => toggle(applicant.applicant_id)}
+              />
             ))}
           </div>
           {choice.insured.length === 0 ? <p className="oc-warn">请至少选择一位被保险人，或选择“不购买保险”</p> : null}
@@ -103,7 +122,12 @@ export function InsuranceSection({ country, offer, applicants, choice, onChange 
             保费 {formatPrice(plan.price_per_day)}/人/天 × {choice.days} 天 × {choice.insured.length} 人 ={' '}
             <strong>{formatPrice(plan.price_per_day * choice.days * choice.insured.length)}</strong>
           </div>
-          <Checkbox checked={choice.agreed} onChange={(event) => onChange({ ...choice, agreed: event.target.checked })} data-testid="insurance-protocol" className="oc-protocol">
+          <Checkbox
+            checked={choice.agreed}
+            onChange={(event) => onChange({ ...choice, agreed: event.target.checked })}
+            data-testid="insurance-protocol"
+            className="oc-protocol"
+          >
             我已阅读并同意
           </Checkbox>
           <button type="button" className="oc-link" onClick={() => setTermsPlan(plan)} data-testid="insurance-terms-link">
@@ -163,7 +187,8 @@ export function InsuranceSummary({ insurance, applicants }: { insurance: Insuran
             ))}
           </div>
           <div className="oc-plan-total">
-            保费 {formatPrice(insurance.price_per_day)}/人/天 × {insurance.days} 天 × {insurance.insured_count} 人 = <strong>{formatPrice(insurance.amount)}</strong>
+            保费 {formatPrice(insurance.price_per_day)}/人/天 × {insurance.days} 天 × {insurance.insured_count} 人 ={' '}
+            <strong>{formatPrice(insurance.amount)}</strong>
           </div>
           <TermsDialog plan={termsOpen ? { ...insurance, min_days: insurance.days, max_days: insurance.days } : null} onClose={() => setTermsOpen(false)} />
         </>

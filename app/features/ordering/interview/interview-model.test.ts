@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import type { InterviewSlotListResult } from '../../../../common/interview';
-import { initialDate, initialSelection, keepFitting, missingApplicants, placesFor, selectable, shortDate, slotIndex, slotLabel, unchanged } from './interview-model';
+import {
+  initialDate,
+  initialSelection,
+  keepFitting,
+  missingApplicants,
+  placesFor,
+  selectable,
+  shortDate,
+  slotIndex,
+  slotLabel,
+  unchanged,
+} from './interview-model';
 
 function list(overrides: Partial<InterviewSlotListResult> = {}): InterviewSlotListResult {
   return {

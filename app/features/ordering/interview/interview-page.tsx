@@ -22,7 +22,12 @@ import './interview.css';
 type LoadState = { kind: 'loading' } | { kind: 'ready'; list: InterviewSlotListResult } | { kind: 'missing'; message: string } | { kind: 'failed' };
 
 /** Refusals after which the page shows the places as they are now. */
-const RELOAD_ON = new Set<number>([ErrorCode.INTERVIEW_SLOT_FULL, ErrorCode.INTERVIEW_SLOT_UNAVAILABLE, ErrorCode.INTERVIEW_SLOT_NOT_FOUND, ErrorCode.ORDER_CONFLICT]);
+const RELOAD_ON = new Set<number>([
+  ErrorCode.INTERVIEW_SLOT_FULL,
+  ErrorCode.INTERVIEW_SLOT_UNAVAILABLE,
+  ErrorCode.INTERVIEW_SLOT_NOT_FOUND,
+  ErrorCode.ORDER_CONFLICT,
+]);
 
 export function InterviewPage({ userOrderId }: { userOrderId: number }) {
   const [state, setState] = useState<LoadState>({ kind: 'loading' });
@@ -87,7 +92,10 @@ export function InterviewPage({ userOrderId }: { userOrderId: number }) {
     if (slotId == null) return;
     const ref = slotIndex(list).get(slotId)!;
     const next: Selection = { ...selection };
-    let left = ref.slot.remaining + list.applicants.filter((a) => a.choice?.interview_slot_id === slotId).length - list.applicants.filter((a) => next[a.applicant_id] === slotId).length;
+    let left =
+      ref.slot.remaining +
+      list.applicants.filter((a) => a.choice?.interview_slot_id === slotId).length -
+      list.applicants.filter((a) => next[a.applicant_id] === slotId).length;
     let skipped = 0;
     for (const applicant of list.applicants) {
       if (next[applicant.applicant_id] === slotId) continue;
@@ -97,7 +105,10 @@ export function InterviewPage({ userOrderId }: { userOrderId: number }) {
       } else skipped += 1;
     }
     setSelection(next);
-    setDates((open) => ({ ...open, ...Object.fromEntries(list.applicants.filter((a) => next[a.applicant_id] === slotId).map((a) => [a.applicant_id, ref.date.date])) }));
+    setDates((open) => ({
+      ...open,
+      ...Object.fromEntries(list.applicants.filter((a) => next[a.applicant_id] === slotId).map((a) => [a.applicant_id, ref.date.date])),
+    }));
     if (skipped > 0) toast.warning(`该时段名额不足，还有 ${skipped} 位申请人请另选时间`);
   };
 
@@ -205,8 +216,19 @@ export function InterviewPage({ userOrderId }: { userOrderId: number }) {
                 ) : null}
               </div>
             </section>
-            {refusal ? <Alert type="error" showIcon className="ci-alert" title={refusal} closable={{ onClose: () => setRefusal(null) }} data-testid="interview-refusal" /> : null}
-            {list.notice && list.dates.length > 0 ? <Alert type="warning" showIcon className="ci-alert" title={list.notice} data-testid="interview-notice" /> : null}
+            {refusal ? (
+              <Alert
+                type="error"
+                showIcon
+                className="ci-alert"
+                title={refusal}
+                closable={{ onClose: () => setRefusal(null) }}
+                data-testid="interview-refusal"
+              />
+            ) : null}
+            {list.notice && list.dates.length > 0 ? (
+              <Alert type="warning" showIcon className="ci-alert" title={list.notice} data-testid="interview-notice" />
+            ) : null}
             {list.dates.length === 0 ? (
               <Result
                 status="warning"
@@ -245,7 +267,14 @@ export function InterviewPage({ userOrderId }: { userOrderId: number }) {
                 </div>
               </footer>
             ) : null}
-            <InterviewConfirmDialog open={confirming} list={list} selection={selection} submitting={submitting} onClose={() => setConfirming(false)} onConfirm={() => void submit()} />
+            <InterviewConfirmDialog
+              open={confirming}
+              list={list}
+              selection={selection}
+              submitting={submitting}
+              onClose={() => setConfirming(false)}
+              onConfirm={() => void submit()}
+            />
           </>
         ) : (
           <div className="ci-placeholder" />

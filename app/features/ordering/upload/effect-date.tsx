@@ -15,7 +15,11 @@ export function EffectDate({ list, onSaved }: { list: MaterialListResult; onSave
     const effectDate = value ? value.format('YYYY-MM-DD') : null;
     setSaving(true);
     try {
-      const result = await apiRequest<EffectDateResult>('/www/order/effect_date_set', { user_order_id: list.user_order_id, effect_date: effectDate }, { toast: false });
+      const result = await apiRequest<EffectDateResult>(
+        '/www/order/effect_date_set',
+        { user_order_id: list.user_order_id, effect_date: effectDate },
+        { toast: false },
+      );
       onSaved(result.effect_date);
       toast.success(result.effect_date ? `签证生效日期：${result.effect_date}` : '签证将从出发日期生效');
     } catch (error) {

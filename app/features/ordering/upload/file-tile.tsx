@@ -25,7 +25,12 @@ export function FileTile({ file, gallery, editable, accept, onReplace, onDelete 
   return (
     <li className="up-file" data-testid="upload-file" data-file-id={file.file_id} data-content-type={file.content_type}>
       {image ? (
-        <button type="button" className="up-file-preview" onClick={() => void openImageViewer(gallery, Math.max(index, 0))} aria-label={`预览 ${file.file_name}`}>
+        <button
+          type="button"
+          className="up-file-preview"
+          onClick={() => void openImageViewer(gallery, Math.max(index, 0))}
+          aria-label={`预览 ${file.file_name}`}
+        >
           <img src={file.url} alt={file.file_name} loading="lazy" />
         </button>
       ) : (

@@ -65,7 +65,9 @@ export function UploadSlot({ files, editable, inFlight, maxFiles, accept, multip
               {buttonText}
             </Button>
           </Upload>
-          <span className="up-muted up-slot-hint">{full ? `已达 ${maxFiles} 个文件上限` : multiple ? `JPG、PNG 或 PDF，单个不超过 10 MB，最多 ${maxFiles} 个` : 'JPG 或 PNG，不超过 10 MB'}</span>
+          <span className="up-muted up-slot-hint">
+            {full ? `已达 ${maxFiles} 个文件上限` : multiple ? `JPG、PNG 或 PDF，单个不超过 10 MB，最多 ${maxFiles} 个` : 'JPG 或 PNG，不超过 10 MB'}
+          </span>
         </div>
       ) : null}
     </div>

@@ -56,7 +56,12 @@ describe('upload page model', () => {
     const form = uploadForm(1, { applicantId: 5, materialId: null }, new File(['x'], 'me.jpg'), 9);
     expect([...form.keys()]).toEqual(['user_order_id', 'applicant_id', 'kind', 'replace_file_id', 'file']);
     expect(form.get('kind')).toBe('photo');
-    expect([...uploadForm(1, { applicantId: 5, materialId: 7 }, new File(['x'], 'a.pdf')).keys()]).toEqual(['user_order_id', 'applicant_id', 'material_id', 'file']);
+    expect([...uploadForm(1, { applicantId: 5, materialId: 7 }, new File(['x'], 'a.pdf')).keys()]).toEqual([
+      'user_order_id',
+      'applicant_id',
+      'material_id',
+      'file',
+    ]);
     expect(targetKey({ applicantId: 5, materialId: null })).toBe('5:photo');
   });
 

@@ -1,12 +1,7 @@
 // What the upload page computes without React: where an upload goes, how the
 // checklist changes after an upload or a delete, what the browser can refuse
 // before sending, and where '下一步' leads.
-import {
-  formatBytes,
-  type MaterialFileView,
-  type MaterialListResult,
-  type MissingMaterialView,
-} from '../../../../common/material';
+import { formatBytes, type MaterialFileView, type MaterialListResult, type MissingMaterialView } from '../../../../common/material';
 import { orderingPath } from '../../../../common/ordering';
 
 /** One upload target: an applicant's electronic item, or their photo (materialId null). */
@@ -46,15 +41,21 @@ function mapFiles(list: MaterialListResult, target: UploadTarget, change: (files
     ...list,
     applicants: list.applicants.map((applicant) => {
       if (applicant.applicant_id !== target.applicantId) return applicant;
-      if (target.materialId === null) return applicant.photo ? { ...applicant, photo: { ...applicant.photo, files: change(applicant.photo.files) } } : applicant;
-      return { ...applicant, electronic: applicant.electronic.map((item) => (item.material_id === target.materialId ? { ...item, files: change(item.files) } : item)) };
+      if (target.materialId === null)
+        return applicant.photo ? { ...applicant, photo: { ...applicant.photo, files: change(applicant.photo.files) } } : applicant;
+      return {
+        ...applicant,
+        electronic: applicant.electronic.map((item) => (item.material_id === target.materialId ? { ...item, files: change(item.files) } : item)),
+      };
     }),
   };
 }
 
 /** The checklist after a successful upload: a replaced file keeps its place. */
 export function withUploaded(list: MaterialListResult, target: UploadTarget, file: MaterialFileView, missing: MissingMaterialView[]): MaterialListResult {
-  const next = mapFiles(list, target, (files) => (files.some((f) => f.file_id === file.file_id) ? files.map((f) => (f.file_id === file.file_id ? file : f)) : [...files, file]));
+  const next = mapFiles(list, target, (files) =>
+    files.some((f) => f.file_id === file.file_id) ? files.map((f) => (f.file_id === file.file_id ? file : f)) : [...files, file],
+  );
   return { ...next, missing };
 }
 

@@ -22,10 +22,7 @@ import '../ordering-page.css';
 import './upload.css';
 
 type LoadState =
-  | { kind: 'loading' }
-  | { kind: 'ready'; list: MaterialListResult; order: OrderDetail }
-  | { kind: 'missing'; message: string }
-  | { kind: 'failed' };
+  { kind: 'loading' } | { kind: 'ready'; list: MaterialListResult; order: OrderDetail } | { kind: 'missing'; message: string } | { kind: 'failed' };
 
 export function UploadPage({ userOrderId }: { userOrderId: number }) {
   const [state, setState] = useState<LoadState>({ kind: 'loading' });
@@ -52,7 +49,10 @@ export function UploadPage({ userOrderId }: { userOrderId: number }) {
   const setList = (change: (list: MaterialListResult) => MaterialListResult) =>
     setState((current) => (current.kind === 'ready' ? { ...current, list: change(current.list) } : current));
 
-  const onUploaded = useCallback((target: UploadTarget, result: MaterialUploadResult) => setList((list) => withUploaded(list, target, result.file, result.missing)), []);
+  const onUploaded = useCallback(
+    (target: UploadTarget, result: MaterialUploadResult) => setList((list) => withUploaded(list, target, result.file, result.missing)),
+    [],
+  );
   const maxBytes = state.kind === 'ready' ? state.list.max_file_bytes : 10 * 1024 * 1024;
   const uploads = useUploads(userOrderId, maxBytes, onUploaded);
 

@@ -12,9 +12,16 @@ export function chunk<T>(rows: readonly T[], size = BATCH_SIZE): T[][] {
   return chunks;
 }
 
-export async function insertRows<T extends keyof Database & string>(trx: Transaction<Database>, table: T, rows: ReadonlyArray<Insertable<Database[T]>>): Promise<void> {
+export async function insertRows<T extends keyof Database & string>(
+  trx: Transaction<Database>,
+  table: T,
+  rows: ReadonlyArray<Insertable<Database[T]>>,
+): Promise<void> {
   for (const part of chunk(rows)) {
     // Kysely cannot narrow a generic table name; the rows are typed above.
-    await trx.insertInto(table).values(part as any).execute();
+    await trx
+      .insertInto(table)
+      .values(part as any)
+      .execute();
   }
 }

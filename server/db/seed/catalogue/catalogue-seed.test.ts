@@ -35,7 +35,10 @@ afterAll(async () => {
 const db = () => handle.db;
 
 async function count(table: 'visa_country' | 'visa_product' | 'visa_product_material' | 'visa_product_review' | 'consular_district'): Promise<number> {
-  const row = await db().selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const row = await db()
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -115,7 +118,12 @@ describe('catalogue seed', () => {
       .execute();
     const districtCount = (iso: string) => districts.filter((d) => d.iso_code === iso).length;
     for (const iso of ['US', 'JP', 'GB', 'CA', 'AU', 'DE', 'FR', 'IT', 'KR']) expect(districtCount(iso), iso).toBeGreaterThan(1);
-    expect(districts.filter((d) => d.iso_code === 'US').map((d) => d.city).sort()).toEqual(['上海', '北京', '广州', '武汉', '沈阳'].sort());
+    expect(
+      districts
+        .filter((d) => d.iso_code === 'US')
+        .map((d) => d.city)
+        .sort(),
+    ).toEqual(['上海', '北京', '广州', '武汉', '沈阳'].sort());
     expect(districts.filter((d) => d.iso_code === 'BE').map((d) => d.name)).toEqual(['北京领区']);
     expect(districtCount('TH')).toBe(0);
     // Products of a district cover the district's name.
@@ -217,7 +225,21 @@ describe('catalogue seed', () => {
     expect(new Set(materials.map((m) => m.required))).toEqual(new Set([0, 1]));
     expect(new Set(materials.map((m) => m.attr))).toEqual(new Set([0, 1, 2]));
     const names = new Set(materials.map((m) => m.name));
-    for (const name of ['护照原件', '护照首页扫描件', '身份证正反面', '户口本', '在职证明', '营业执照副本复印件', '银行流水（近6个月）', '存款证明', '退休证', '在读证明', '学生证', '出生证明', '父母同意书']) {
+    for (const name of [
+      '护照原件',
+      '护照首页扫描件',
+      '身份证正反面',
+      '户口本',
+      '在职证明',
+      '营业执照副本复印件',
+      '银行流水（近6个月）',
+      '存款证明',
+      '退休证',
+      '在读证明',
+      '学生证',
+      '出生证明',
+      '父母同意书',
+    ]) {
       expect(names).toContain(name);
     }
     const retired = materials.filter((m) => m.name === '退休证');

@@ -123,7 +123,13 @@ export function procedure(spec: ProductSpec): Procedure[] {
     case 'interview':
       return [...head, { icon: 'interview', title: '面试' }, { icon: 'visa', title: '出签' }, { icon: 'express', title: '寄回护照' }];
     case 'biometric':
-      return [...head, { icon: 'submit', title: '递交签证中心' }, { icon: 'interview', title: '录指纹' }, { icon: 'visa', title: '出签' }, { icon: 'express', title: '寄回护照' }];
+      return [
+        ...head,
+        { icon: 'submit', title: '递交签证中心' },
+        { icon: 'interview', title: '录指纹' },
+        { icon: 'visa', title: '出签' },
+        { icon: 'express', title: '寄回护照' },
+      ];
   }
 }
 
@@ -146,13 +152,19 @@ export function processSteps(ctx: ProductContext): TitleContent[] {
         fill,
         { title: '上传资料并寄送护照', content: '电子资料在线上传；护照原件及纸质资料请使用顺丰寄至我司（下单后提供免费寄件码）。' },
         review,
-        { title: '递交使馆', content: `资料齐全后在工作日递交${ctx.district ? ctx.district.consulate : `${ctx.country}使馆`}，递交后开始审理，期间使馆可能电话抽查。` },
+        {
+          title: '递交使馆',
+          content: `资料齐全后在工作日递交${ctx.district ? ctx.district.consulate : `${ctx.country}使馆`}，递交后开始审理，期间使馆可能电话抽查。`,
+        },
         { title: '出签', content: '审理完成后第一时间短信通知结果，如需补充材料专员会协助处理。' },
         { title: '寄回护照', content: '护照及签证通过顺丰寄回您的收件地址，收到后请核对签证页上的姓名、日期与入境次数。' },
       ];
     case 'interview':
       return [
-        { title: ctx.iso === 'US' ? '填写DS-160表格' : '填写在线申请表', content: '签证专员根据您提供的信息代填申请表，提交前由您本人确认，避免信息错误影响面试。' },
+        {
+          title: ctx.iso === 'US' ? '填写DS-160表格' : '填写在线申请表',
+          content: '签证专员根据您提供的信息代填申请表，提交前由您本人确认，避免信息错误影响面试。',
+        },
         { title: '缴费并预约面试', content: '缴纳签证费后在订单中选择可预约的面试日期与时间，预约成功后发送确认信。' },
         { title: '一对一面试辅导', content: '顾问根据您的背景讲解常见问题与回答要点，并帮您准备面试时备用的辅助材料。' },
         { title: '前往使馆面试', content: '按预约时间携带护照原件、确认页与预约信前往使馆，面试通过后护照由使馆留存。' },
@@ -180,7 +192,10 @@ export function reminder(ctx: ProductContext): string {
   } else {
     lines.push('请确保护照有效期自回国之日起不少于6个月，且至少有2页空白签证页。');
     if (spec.handling === 'mailed') lines.push('递交后使馆可能电话抽查或要求补充材料，请保持手机畅通并如实回答。');
-    if (spec.handling === 'interview') lines.push('面试当天请提前30分钟到达，携带护照原件、确认页及预约信；使馆不允许携带手机、充电宝等电子设备及大件行李。部分申请人面试后需行政审查，时间通常为数周。');
+    if (spec.handling === 'interview')
+      lines.push(
+        '面试当天请提前30分钟到达，携带护照原件、确认页及预约信；使馆不允许携带手机、充电宝等电子设备及大件行李。部分申请人面试后需行政审查，时间通常为数周。',
+      );
     if (spec.handling === 'biometric') lines.push('请按预约时间本人前往签证中心录入指纹，迟到可能需要重新预约；审理期间护照留存，无法用于其他出行。');
     lines.push('出签时间受使领馆假期及国内节假日影响，出签前请勿购买不可退改的机票和酒店。');
   }

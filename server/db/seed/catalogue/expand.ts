@@ -4,7 +4,18 @@
 import type { Insertable } from 'kysely';
 import { DELISTED_CHANNEL, DELISTED_STATUS } from '../../../../common/catalogue.ts';
 import type { VisaProductTable } from '../../schema.ts';
-import { basicInfo, type Feature, features, needDaysDetail, type Procedure, procedure, type ProductContext, processSteps, reminder, type TitleContent } from './details.ts';
+import {
+  basicInfo,
+  type Feature,
+  features,
+  needDaysDetail,
+  type Procedure,
+  procedure,
+  type ProductContext,
+  processSteps,
+  reminder,
+  type TitleContent,
+} from './details.ts';
 import { buildMaterials, type MaterialSeed } from './materials.ts';
 import type { CountryProducts, ProductSpec } from './product-spec.ts';
 import type { Rng } from './random.ts';
@@ -42,7 +53,9 @@ export interface ProductDraft {
 }
 
 /** The columns that tell the products of one seed apart (matched against RETURNING). */
-export function productKey(row: Pick<Insertable<VisaProductTable>, 'visa_country_id' | 'visa_type_id' | 'consular_district_id' | 'entry_times' | 'product_special_desc'>): string {
+export function productKey(
+  row: Pick<Insertable<VisaProductTable>, 'visa_country_id' | 'visa_type_id' | 'consular_district_id' | 'entry_times' | 'product_special_desc'>,
+): string {
   return [row.visa_country_id, row.visa_type_id, row.consular_district_id ?? '-', row.entry_times, row.product_special_desc].join('|');
 }
 

@@ -42,7 +42,11 @@ export async function seedCatalogue(db: Kysely<Database>, now: number): Promise<
 async function seedInTransaction(trx: Transaction<Database>, now: number): Promise<CatalogueSeedResult> {
   const existingContinents = await trx.selectFrom('continent').select('continent_id').execute();
   const haveContinent = new Set(existingContinents.map((row) => row.continent_id));
-  await insertRows(trx, 'continent', CONTINENTS.filter((c) => !haveContinent.has(c.continent_id)));
+  await insertRows(
+    trx,
+    'continent',
+    CONTINENTS.filter((c) => !haveContinent.has(c.continent_id)),
+  );
 
   // Countries with a product spec only: every seeded country has something to sell.
   const countrySeeds = buildCountries().filter((country) => PRODUCTS[country.iso_code]);
@@ -73,20 +77,40 @@ async function seedInTransaction(trx: Transaction<Database>, now: number): Promi
   await insertRows(trx, 'consular_district_province', provinceRows);
 
   // Reference tables.
-  const typeRows = await trx.insertInto('visa_type').values(VISA_TYPES.map((name, sort) => ({ name, sort }))).returning(['visa_type_id', 'name']).execute();
-  const tagRows = await trx.insertInto('visa_tag').values(TAGS.map((name, sort) => ({ name, sort }))).returning(['tag_id', 'name']).execute();
+  const typeRows = await trx
+    .insertInto('visa_type')
+    .values(VISA_TYPES.map((name, sort) => ({ name, sort })))
+    .returning(['visa_type_id', 'name'])
+    .execute();
+  const tagRows = await trx
+    .insertInto('visa_tag')
+    .values(TAGS.map((name, sort) => ({ name, sort })))
+    .returning(['tag_id', 'name'])
+    .execute();
   const photoKeys = Object.keys(PHOTO_PARAMS) as PhotoKey[];
-  const photoRows = await trx.insertInto('photo_param').values(photoKeys.map((key) => ({ ...PHOTO_PARAMS[key] }))).returning(['visa_photo_id', 'name']).execute();
+  const photoRows = await trx
+    .insertInto('photo_param')
+    .values(photoKeys.map((key) => ({ ...PHOTO_PARAMS[key] })))
+    .returning(['visa_photo_id', 'name'])
+    .execute();
   const lookups: Lookups = {
     visaTypeId: Object.fromEntries(typeRows.map((row) => [row.name, row.visa_type_id])) as Record<VisaTypeName, number>,
-    photoId: Object.fromEntries(photoKeys.map((key) => [key, photoRows.find((row) => row.name === PHOTO_PARAMS[key].name)!.visa_photo_id])) as Record<PhotoKey, number>,
+    photoId: Object.fromEntries(photoKeys.map((key) => [key, photoRows.find((row) => row.name === PHOTO_PARAMS[key].name)!.visa_photo_id])) as Record<
+      PhotoKey,
+      number
+    >,
   };
   const tagId = new Map(tagRows.map((row) => [row.name as TagName, row.tag_id]));
 
   // Products, in the countries' order; one PRNG stream per country.
   const drafts: ProductDraft[] = countrySeeds.flatMap((seed) => {
     const visaCountryId = countryId.get(seed.iso_code)!;
-    const country: SeededCountry = { visa_country_id: visaCountryId, iso: seed.iso_code, name: seed.name, districts: districtsByCountry.get(visaCountryId) ?? [] };
+    const country: SeededCountry = {
+      visa_country_id: visaCountryId,
+      iso: seed.iso_code,
+      name: seed.name,
+      districts: districtsByCountry.get(visaCountryId) ?? [],
+    };
     return expandCountry(country, PRODUCTS[seed.iso_code]!, lookups, createRng(`catalogue:${seed.iso_code}`), now);
   });
   const draftByKey = new Map<string, ProductDraft>();
@@ -107,11 +131,31 @@ async function seedInTransaction(trx: Transaction<Database>, now: number): Promi
   }
 
   const each = <T>(build: (draft: ProductDraft, id: number) => T[]): T[] => drafts.flatMap((draft) => build(draft, productId.get(draft)!));
-  await insertRows(trx, 'visa_product_tag', each((d, id) => d.tags.map((tag) => ({ visa_product_id: id, tag_id: tagId.get(tag)! }))));
-  await insertRows(trx, 'visa_product_basic_info', each((d, id) => d.basicInfo.map((item, sort) => ({ visa_product_id: id, sort, ...item }))));
-  await insertRows(trx, 'visa_product_feature', each((d, id) => d.features.map((item, sort) => ({ visa_product_id: id, sort, ...item }))));
-  await insertRows(trx, 'visa_product_procedure', each((d, id) => d.procedure.map((item, sort) => ({ visa_product_id: id, sort, ...item }))));
-  await insertRows(trx, 'visa_product_process_step', each((d, id) => d.steps.map((item, sort) => ({ visa_product_id: id, sort, ...item }))));
+  await insertRows(
+    trx,
+    'visa_product_tag',
+    each((d, id) => d.tags.map((tag) => ({ visa_product_id: id, tag_id: tagId.get(tag)! }))),
+  );
+  await insertRows(
+    trx,
+    'visa_product_basic_info',
+    each((d, id) => d.basicInfo.map((item, sort) => ({ visa_product_id: id, sort, ...item }))),
+  );
+  await insertRows(
+    trx,
+    'visa_product_feature',
+    each((d, id) => d.features.map((item, sort) => ({ visa_product_id: id, sort, ...item }))),
+  );
+  await insertRows(
+    trx,
+    'visa_product_procedure',
+    each((d, id) => d.procedure.map((item, sort) => ({ visa_product_id: id, sort, ...item }))),
+  );
+  await insertRows(
+    trx,
+    'visa_product_process_step',
+    each((d, id) => d.steps.map((item, sort) => ({ visa_product_id: id, sort, ...item }))),
+  );
   const materials = each((d, id) => d.materials.map((item) => ({ visa_product_id: id, ...item })));
   await insertRows(trx, 'visa_product_material', materials);
   const reviews = each((d, id) => d.reviews.map((item) => ({ visa_product_id: id, ...item })));

@@ -64,10 +64,20 @@ const BRING = 2;
 function passportItems(ctx: MaterialContext): Item[] {
   const items: Item[] = [];
   if (ctx.handling === 'mailed') {
-    items.push({ name: '护照原件', attr: MAIL, required: true, attention: '有效期自回国之日起不少于6个月，至少2页连续空白签证页，护照末页需本人签名；如有旧护照请一并寄送。' });
+    items.push({
+      name: '护照原件',
+      attr: MAIL,
+      required: true,
+      attention: '有效期自回国之日起不少于6个月，至少2页连续空白签证页，护照末页需本人签名；如有旧护照请一并寄送。',
+    });
   } else if (ctx.handling !== 'evisa') {
     const where = ctx.handling === 'interview' ? '面试当天' : '录指纹递交当天';
-    items.push({ name: '护照原件', attr: BRING, required: true, attention: `${where}本人携带。有效期自回国之日起不少于6个月，至少2页空白签证页；护照将留存审理，出签后寄回。` });
+    items.push({
+      name: '护照原件',
+      attr: BRING,
+      required: true,
+      attention: `${where}本人携带。有效期自回国之日起不少于6个月，至少2页空白签证页；护照将留存审理，出签后寄回。`,
+    });
   }
   items.push({
     name: '护照首页扫描件',
@@ -105,7 +115,14 @@ function identityDocuments(ctx: MaterialContext, identity: Identity): Item[] {
 function formItems(ctx: MaterialContext): Item[] {
   switch (ctx.handling) {
     case 'mailed':
-      return [{ name: '签证申请表（签字页）', attr: MAIL, required: true, attention: '我司根据您在线填写的信息生成申请表，打印后请本人在签名处亲笔签字并随护照寄回；未成年人由父母代签。' }];
+      return [
+        {
+          name: '签证申请表（签字页）',
+          attr: MAIL,
+          required: true,
+          attention: '我司根据您在线填写的信息生成申请表，打印后请本人在签名处亲笔签字并随护照寄回；未成年人由父母代签。',
+        },
+      ];
     case 'biometric':
       return [
         { name: '签证申请表（签字页）', attr: BRING, required: true, attention: '由我司在线填写后发送给您，打印并本人签字，递交当天携带。' },
@@ -138,7 +155,12 @@ function purposeItems(ctx: MaterialContext, identity: Identity): Item[] {
       } else if (ctx.handling === 'evisa') {
         items.push({ name: '往返机票或酒店预订单', attr: E, required: false, attention: '部分申请需提供，建议准备预订单以备入境抽查。' });
       } else {
-        items.push({ name: '行程单', attr: E, required: ctx.iso === 'JP' || ctx.iso === 'KR', attention: '按日列明城市、住宿及联系方式；我司可根据您的计划代为制作。' });
+        items.push({
+          name: '行程单',
+          attr: E,
+          required: ctx.iso === 'JP' || ctx.iso === 'KR',
+          attention: '按日列明城市、住宿及联系方式；我司可根据您的计划代为制作。',
+        });
         items.push({ name: '往返机票及酒店预订单', attr: E, required: false, attention: '出签前无需出票，预订单显示申请人姓名即可。' });
       }
       break;
@@ -150,12 +172,19 @@ function purposeItems(ctx: MaterialContext, identity: Identity): Item[] {
         attention: '由目的地邀请单位使用抬头纸出具，注明被邀请人姓名、护照号、访问目的、日期及费用承担方，并由负责人签字。',
         sample: 'invitation-letter',
       });
-      if (identity === 0) items.push({ name: '公司派遣函', attr: MAIL, required: true, attention: '公司抬头纸打印，说明出访目的、行程日期及费用承担，加盖公章并由负责人签字。' });
+      if (identity === 0)
+        items.push({ name: '公司派遣函', attr: MAIL, required: true, attention: '公司抬头纸打印，说明出访目的、行程日期及费用承担，加盖公章并由负责人签字。' });
       else items.push({ name: '业务往来证明', attr: E, required: false, attention: '合同、发票或往来邮件等，证明与邀请方存在真实业务往来。' });
       break;
     case '探亲访友签证':
       items.push(
-        { name: '邀请函', attr: E, required: true, attention: '由当地亲友出具，写明双方关系、访问日期、住宿安排及费用承担并亲笔签名。', sample: 'invitation-letter' },
+        {
+          name: '邀请函',
+          attr: E,
+          required: true,
+          attention: '由当地亲友出具，写明双方关系、访问日期、住宿安排及费用承担并亲笔签名。',
+          sample: 'invitation-letter',
+        },
         { name: '邀请人身份证明', attr: E, required: true, attention: '邀请人护照首页及当地签证、居留卡或国籍证明复印件。' },
         { name: '亲属关系证明', attr: E, required: false, attention: '如为亲属关系，提供出生证明、结婚证或亲属关系公证书；朋友关系可提供合影或往来记录。' },
       );
@@ -166,7 +195,13 @@ function purposeItems(ctx: MaterialContext, identity: Identity): Item[] {
       items.push(
         { name, attr: ctx.iso === 'US' || ctx.iso === 'JP' ? MAIL : E, required: true, attention: '须由录取学校签发且在有效期内，姓名、出生日期与护照一致。' },
         { name: '学历学位证书', attr: E, required: true, attention: '最高学历毕业证、学位证扫描件；在读学生提供在读证明及成绩单。' },
-        { name: '留学资金证明', attr: MAIL, required: true, attention: '存款金额需覆盖第一年学费及生活费，存期建议不少于28天，银行出具英文证明。', sample: 'deposit-certificate' },
+        {
+          name: '留学资金证明',
+          attr: MAIL,
+          required: true,
+          attention: '存款金额需覆盖第一年学费及生活费，存期建议不少于28天，银行出具英文证明。',
+          sample: 'deposit-certificate',
+        },
         { name: '语言成绩单', attr: E, required: false, attention: '雅思、托福或日语能力考试成绩单（如学校录取时要求）。' },
       );
       break;
@@ -185,17 +220,39 @@ function purposeItems(ctx: MaterialContext, identity: Identity): Item[] {
 function proofItems(ctx: MaterialContext, identity: Identity): Item[] {
   if (!ctx.proof || identity >= 3) return [];
   if (ctx.proof === 'jpMulti3') {
-    return [{ name: identity === 2 ? '养老金年收入证明或资产证明' : '个人所得税纳税证明', attr: E, required: true, attention: '近一年完税证明（可从个人所得税APP导出），年收入需达到约10万元以上；或提供房产、大额存款等资产证明。' }];
+    return [
+      {
+        name: identity === 2 ? '养老金年收入证明或资产证明' : '个人所得税纳税证明',
+        attr: E,
+        required: true,
+        attention: '近一年完税证明（可从个人所得税APP导出），年收入需达到约10万元以上；或提供房产、大额存款等资产证明。',
+      },
+    ];
   }
   if (ctx.proof === 'jpMulti5') {
     return [{ name: '年收入证明（50万元以上）', attr: E, required: true, attention: '近一年个人所得税完税证明或单位出具的年收入证明，年收入须在50万元以上。' }];
   }
-  return [{ name: '多次签证条件证明', attr: E, required: true, attention: '满足以下任一即可：近5年内访韩2次以上、持有效OECD国家签证、年收入达到要求或名校毕业等，请提供对应证明。' }];
+  return [
+    {
+      name: '多次签证条件证明',
+      attr: E,
+      required: true,
+      attention: '满足以下任一即可：近5年内访韩2次以上、持有效OECD国家签证、年收入达到要求或名校毕业等，请提供对应证明。',
+    },
+  ];
 }
 
 function employedItems(ctx: MaterialContext): Item[] {
   if (ctx.handling === 'evisa') {
-    return [{ name: '在职证明扫描件', attr: E, required: false, attention: '部分国家移民局会抽查，建议提前准备公司抬头纸在职证明。', sample: 'employment-certificate' }];
+    return [
+      {
+        name: '在职证明扫描件',
+        attr: E,
+        required: false,
+        attention: '部分国家移民局会抽查，建议提前准备公司抬头纸在职证明。',
+        sample: 'employment-certificate',
+      },
+    ];
   }
   const where = ctx.handling === 'interview' ? BRING : MAIL;
   return [
@@ -239,8 +296,20 @@ function freelancerItems(ctx: MaterialContext): Item[] {
       attention: '如为个体经营者，提供营业执照副本复印件并本人签字，无需加盖公章。',
       sample: 'business-licence',
     },
-    { name: '银行流水（近6个月）', attr: where, required: ctx.handling !== 'interview', attention: '银行柜台打印并加盖业务章，需有稳定的资金往来。', sample: 'bank-statement' },
-    { name: '存款证明', attr: where, required: ctx.handling !== 'interview', attention: '10万元以上，冻结期需至回国后1个月，用于证明具备出行的经济能力。', sample: 'deposit-certificate' },
+    {
+      name: '银行流水（近6个月）',
+      attr: where,
+      required: ctx.handling !== 'interview',
+      attention: '银行柜台打印并加盖业务章，需有稳定的资金往来。',
+      sample: 'bank-statement',
+    },
+    {
+      name: '存款证明',
+      attr: where,
+      required: ctx.handling !== 'interview',
+      attention: '10万元以上，冻结期需至回国后1个月，用于证明具备出行的经济能力。',
+      sample: 'deposit-certificate',
+    },
     { name: '资产证明', attr: E, required: false, attention: '房产证、车辆行驶证或理财产品证明等。' },
   ];
 }
@@ -257,20 +326,44 @@ function retiredItems(ctx: MaterialContext): Item[] {
   const where = ctx.handling === 'interview' ? BRING : MAIL;
   return [
     retirement,
-    { name: '养老金流水（近6个月）', attr: where, required: ctx.handling !== 'interview', attention: '银行柜台打印并加盖业务章，体现每月养老金入账。', sample: 'bank-statement' },
+    {
+      name: '养老金流水（近6个月）',
+      attr: where,
+      required: ctx.handling !== 'interview',
+      attention: '银行柜台打印并加盖业务章，体现每月养老金入账。',
+      sample: 'bank-statement',
+    },
     { name: '存款证明', attr: where, required: ctx.schengen, attention: '5万元以上，冻结期需至回国后1个月。', sample: 'deposit-certificate' },
     { name: '子女资助说明及子女在职证明', attr: MAIL, required: false, attention: '如由子女承担费用，提供子女在职证明、资助说明及亲属关系证明。' },
   ];
 }
 
 function studentItems(ctx: MaterialContext): Item[] {
-  const card: Item = { name: '学生证', attr: E, required: ctx.handling !== 'evisa', attention: '学生证信息页及注册页扫描件，注册章须为当前学年。', sample: 'student-certificate' };
+  const card: Item = {
+    name: '学生证',
+    attr: E,
+    required: ctx.handling !== 'evisa',
+    attention: '学生证信息页及注册页扫描件，注册章须为当前学年。',
+    sample: 'student-certificate',
+  };
   if (ctx.handling === 'evisa') return [card];
   const where = ctx.handling === 'interview' ? BRING : MAIL;
   return [
-    { name: '在读证明', attr: where, required: true, attention: '学校出具，注明年级、专业、学制及准假时间，加盖学校公章；寒暑假期间出行同样需要。', sample: 'student-certificate' },
+    {
+      name: '在读证明',
+      attr: where,
+      required: true,
+      attention: '学校出具，注明年级、专业、学制及准假时间，加盖学校公章；寒暑假期间出行同样需要。',
+      sample: 'student-certificate',
+    },
     card,
-    { name: '父母在职证明', attr: where, required: true, attention: '由父母一方单位出具，注明承担子女本次出行费用，加盖公章。', sample: 'employment-certificate' },
+    {
+      name: '父母在职证明',
+      attr: where,
+      required: true,
+      attention: '由父母一方单位出具，注明承担子女本次出行费用，加盖公章。',
+      sample: 'employment-certificate',
+    },
     { name: '父母银行流水（近6个月）', attr: where, required: ctx.handling !== 'interview', attention: '银行柜台打印并加盖业务章。', sample: 'bank-statement' },
     { name: '父母同意书', attr: MAIL, required: false, attention: '未满18周岁且非父母双方陪同出行时，需提供父母签字的同意书（部分国家需公证）。' },
   ];
@@ -284,7 +377,13 @@ function childItems(ctx: MaterialContext): Item[] {
     birth,
     { name: '父母同意书', attr: MAIL, required: true, attention: '父母双方签字；若仅一方陪同或无父母陪同，需办理出行同意书公证并附父母身份证复印件。' },
     parents,
-    { name: '父母在职证明', attr: ctx.handling === 'interview' ? BRING : MAIL, required: true, attention: '由父母一方单位出具，注明承担子女本次出行费用，加盖公章。', sample: 'employment-certificate' },
+    {
+      name: '父母在职证明',
+      attr: ctx.handling === 'interview' ? BRING : MAIL,
+      required: true,
+      attention: '由父母一方单位出具，注明承担子女本次出行费用，加盖公章。',
+      sample: 'employment-certificate',
+    },
     { name: '父母银行流水（近6个月）', attr: MAIL, required: false, attention: '银行柜台打印并加盖业务章。', sample: 'bank-statement' },
     { name: '幼儿园在读证明（如有）', attr: MAIL, required: false, attention: '已入园的儿童可提供，注明准假时间并加盖公章。' },
   ];

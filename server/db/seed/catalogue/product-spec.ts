@@ -57,23 +57,31 @@ export interface CountryProducts {
 }
 
 /** An e-visa product with the usual defaults. */
-export function evisa(spec: Omit<ProductSpec, 'handling' | 'entry' | 'days' | 'passRate' | 'type'> & Partial<Pick<ProductSpec, 'entry' | 'days' | 'passRate' | 'type'>>): ProductSpec {
+export function evisa(
+  spec: Omit<ProductSpec, 'handling' | 'entry' | 'days' | 'passRate' | 'type'> & Partial<Pick<ProductSpec, 'entry' | 'days' | 'passRate' | 'type'>>,
+): ProductSpec {
   return { type: '旅游签证', entry: 0, days: 4, passRate: 9900, handling: 'evisa', ...spec };
 }
 
 /** A sticker visa sent through the embassy. */
-export function mailed(spec: Omit<ProductSpec, 'handling' | 'entry' | 'passRate' | 'type'> & Partial<Pick<ProductSpec, 'entry' | 'passRate' | 'type'>>): ProductSpec {
+export function mailed(
+  spec: Omit<ProductSpec, 'handling' | 'entry' | 'passRate' | 'type'> & Partial<Pick<ProductSpec, 'entry' | 'passRate' | 'type'>>,
+): ProductSpec {
   return { type: '旅游签证', entry: 0, passRate: 9700, handling: 'mailed', ...spec };
 }
 
 /** The Schengen products of a smaller member state (one district, Beijing). */
-export function schengenBasic(tourPrice: number, options: { business?: number; family?: number; multi?: number; days?: number; passRate?: number } = {}): ProductSpec[] {
+export function schengenBasic(
+  tourPrice: number,
+  options: { business?: number; family?: number; multi?: number; days?: number; passRate?: number } = {},
+): ProductSpec[] {
   const days = options.days ?? 10;
   const passRate = options.passRate ?? 9650;
   const base = { stay: 30, valid: 90, days, fee: 930, handling: 'biometric' as const, passRate };
   const specs: ProductSpec[] = [{ ...base, type: '旅游签证', desc: '申根个人旅游', entry: 0, price: tourPrice, discount: tourPrice >= 80000 }];
   if (options.multi) specs.push({ ...base, type: '旅游签证', desc: '申根旅游 · 一年多次', entry: 2, stay: 90, valid: 365, price: options.multi });
-  if (options.business) specs.push({ ...base, type: '商务签证', desc: '申根商务访问', entry: 2, stay: 90, valid: 180, price: options.business, discount: true });
+  if (options.business)
+    specs.push({ ...base, type: '商务签证', desc: '申根商务访问', entry: 2, stay: 90, valid: 180, price: options.business, discount: true });
   if (options.family) specs.push({ ...base, type: '探亲访友签证', desc: '申根探亲访友', entry: 0, stay: 90, valid: 120, price: options.family });
   return specs;
 }

@@ -1,0 +1,62 @@
+// Lint: TypeScript's recommended rules, React hooks, and the layout's boundaries
+// (docs/decisions/0008-linter.md). Formatting is Prettier's (`npm run format`).
+// The boundary zones are computed from the folders, so a new feature or module
+// is covered the day it is created.
+import { readdirSync } from 'node:fs';
+import js from '@eslint/js';
+import { importX } from 'eslint-plugin-import-x';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+const folders = (dir) =>
+  readdirSync(new URL(dir, import.meta.url), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
+
+const features = folders('./app/features/');
+const modules = folders('./server/modules/');
+
+const zones = [
+  { target: './common', from: ['./app', './server'], message: 'common/ is shared by both sides: it imports nothing from app/ or server/.' },
+  { target: './app', from: './server', message: 'The web client never imports server code: load data in a route loader (context) or call the API.' },
+  { target: ['./app/components', './app/lib'], from: ['./app/features', './app/routes'], message: 'Shared elements do not depend on features or routes.' },
+  { target: './app/features', from: './app/routes', message: 'Imports flow shared → features → routes, never back.' },
+  // Features do not import each other: what two features share lives in app/components or app/lib.
+  ...features.map((feature) => ({
+    target: `./app/features/${feature}`,
+    from: './app/features',
+    except: [`./${feature}`],
+    message: `A feature does not import another feature: move what ${feature} needs to app/components, app/lib or common/.`,
+  })),
+  // A module reaches another module through its service, never its repository.
+  ...modules.flatMap((module) =>
+    modules
+      .filter((other) => other !== module)
+      .map((other) => ({
+        target: `./server/modules/${module}`,
+        from: `./server/modules/${other}/*.repository.ts`,
+        message: `server/modules/${module} must not use ${other}'s repository: call its service.`,
+      })),
+  ),
+];
+
+export default tseslint.config(
+  { ignores: ['build/**', '.react-router/**', 'node_modules/**', 'data/**', 'coverage/**', 'test-results/**', 'playwright-report/**', 'public/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node, ...globals.browser } },
+    plugins: { 'import-x': importX, 'react-hooks': reactHooks },
+    settings: { 'import-x/resolver': { typescript: true, node: true } },
+    rules: {
+      'import-x/no-restricted-paths': ['error', { zones }],
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'warn',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      // Kysely's generic builders and a few test doubles need `any` where the types cannot follow.
+      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/no-non-null-assertion': 'off',
+    },
+  },
+);
