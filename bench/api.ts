@@ -34,7 +34,6 @@ function freshHeaders(): Record<string, string> {
 }
 
 async function measure(path: string) {
-  let non2xxOrFailed = 0;
   const result = await autocannon({
     url: `http://127.0.0.1:${port}${path}`,
     connections: CONNECTIONS,
@@ -42,7 +41,7 @@ async function measure(path: string) {
     duration: DURATION,
     requests: [{ method: 'POST', body: '{}', setupRequest: (request) => ({ ...request, headers: freshHeaders() }) }],
   });
-  non2xxOrFailed = result.non2xx + result.errors;
+  const non2xxOrFailed = result.non2xx + result.errors;
   return { rps: result.requests.average, p99: result.latency.p99, p50: result.latency.p50, non2xxOrFailed };
 }
 

@@ -54,5 +54,7 @@ export interface WebLoadContext {
 }
 
 declare module 'react-router' {
+  // Declaration merging: React Router's context type becomes ours.
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
   interface AppLoadContext extends WebLoadContext {}
 }

@@ -8,7 +8,7 @@ import fastifyCompress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import type { ServerBuild } from 'react-router';
 import { REQUEST_ID_PATTERN, STORAGE_KEYS } from '../common/constants.ts';
 import { ERROR_CATALOGUE, ErrorCode } from '../common/error-codes.ts';
@@ -40,7 +40,7 @@ import { provinceList } from './modules/system/address-library.ts';
 import { registerAddressLibraryFile, systemOperations } from './modules/system/system.routes.ts';
 import { installErrorHandling, installJsonParser } from './platform/error-handler.ts';
 import { AppError } from './platform/errors.ts';
-import { registerOperation } from './platform/operation.ts';
+import { type OperationAuth, registerOperation } from './platform/operation.ts';
 import { createDatabaseReplayStore } from './platform/replay-store.ts';
 import { createSignatureCheck } from './platform/signature.ts';
 import { cookieValue } from './web/cookies.ts';
@@ -68,7 +68,7 @@ declare module 'fastify' {
     account?: AuthenticatedAccount;
   }
   interface FastifyContextConfig {
-    auth?: 'required' | 'none';
+    auth?: OperationAuth;
   }
 }
 
@@ -160,7 +160,7 @@ export async function buildApp({
   await app.register(async (api) => {
     api.addHook('onRequest', async (request) => {
       await verifySignature(request);
-      if (request.routeOptions.config.auth === 'required') {
+      if (request.routeOptions.config.auth === 'customer') {
         const token = request.headers['x-token'];
         const account = await services.account.authenticate(typeof token === 'string' ? token : undefined);
         if (!account) throw new AppError(ErrorCode.NOT_LOGGED_IN);

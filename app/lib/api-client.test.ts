@@ -153,7 +153,7 @@ describe('system config and address library cache', () => {
 
   it('shares one request among concurrent callers, and retries after a failure', async () => {
     let fail = true;
-    await loadClient((url) => {
+    await loadClient(() => {
       if (fail) return respond(200, { ret: 1500, msg: '系统繁忙，请稍后再试', body: null });
       return respond(200, { ret: 0, msg: 'ok', body: { addr_download_url: '/static/address-library.aaa.json', address_root_region: '86' } });
     });

@@ -1,7 +1,7 @@
 import './home.css';
 
 import { Link } from 'react-router';
-import { Button, Card, Col, Flex, Row, Steps, Typography } from 'antd';
+import { Card, Col, Flex, Row, Steps, Typography } from 'antd';
 import {
   ArrowRightOutlined,
   CalendarOutlined,

@@ -6,28 +6,33 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ERROR_CATALOGUE, ErrorCode, type ErrorCodeValue } from '../../common/error-codes.ts';
 import { AppError } from './errors.ts';
-import type { AuthenticatedAccount } from '../modules/account/account.types.ts';
+import type { Customer } from './principal.ts';
 
-export interface OperationContext {
+/** Who may call: a logged-in customer (X-Token of a customer session), or anyone signed. */
+export type OperationAuth = 'customer' | 'none';
+
+type CallerOf<A extends OperationAuth> = A extends 'customer' ? Customer : null;
+
+export interface OperationContext<A extends OperationAuth = OperationAuth> {
   request: FastifyRequest;
   reply: FastifyReply;
-  /** Present when the operation is declared with auth: 'required'. */
-  account: AuthenticatedAccount | null;
+  /** The session's principal; null only for auth 'none'. */
+  caller: CallerOf<A>;
 }
 
-export interface Operation<P extends z.ZodType, R extends z.ZodType> {
+export interface Operation<P extends z.ZodType, R extends z.ZodType, A extends OperationAuth = OperationAuth> {
   path: `/www/${string}`;
   summary: string;
   description?: string;
   tag: string;
-  auth: 'required' | 'none';
+  auth: A;
   payload: P;
   result: R;
   errors: ErrorCodeValue[];
-  handle(payload: z.output<P>, context: OperationContext): Promise<z.input<R>>;
+  handle(payload: z.output<P>, context: OperationContext<A>): Promise<z.input<R>>;
 }
 
-export function defineOperation<P extends z.ZodType, R extends z.ZodType>(op: Operation<P, R>): Operation<P, R> {
+export function defineOperation<P extends z.ZodType, R extends z.ZodType, A extends OperationAuth>(op: Operation<P, R, A>): Operation<P, R, A> {
   return op;
 }
 
@@ -58,8 +63,8 @@ function errorTable(codes: ErrorCodeValue[]): string {
 }
 
 /** Registers the operation on Fastify; the session hook reads config.auth. */
-export function registerOperation(app: FastifyInstance, op: Operation<z.ZodType, z.ZodType>): void {
-  const codes = [...new Set([...op.errors, ...(op.auth === 'required' ? [ErrorCode.NOT_LOGGED_IN] : []), ErrorCode.INVALID_PARAMS, ...COMMON_ERRORS])].sort(
+export function registerOperation(app: FastifyInstance, op: Operation<z.ZodType, z.ZodType, any>): void {
+  const codes = [...new Set([...op.errors, ...(op.auth === 'customer' ? [ErrorCode.NOT_LOGGED_IN] : []), ErrorCode.INVALID_PARAMS, ...COMMON_ERRORS])].sort(
     (a, b) => a - b,
   );
   app.route({
@@ -68,7 +73,7 @@ export function registerOperation(app: FastifyInstance, op: Operation<z.ZodType,
     config: { auth: op.auth },
     schema: {
       summary: op.summary,
-      description: `${op.description ?? ''}\n\n需要登录：${op.auth === 'required' ? '是（X-Token）' : '否'}\n\n**错误码**\n\n${errorTable(codes)}`,
+      description: `${op.description ?? ''}\n\n需要登录：${op.auth === 'customer' ? '是（X-Token）' : '否'}\n\n**错误码**\n\n${errorTable(codes)}`,
       tags: [op.tag],
       body: toJsonSchema(op.payload, 'input'),
       response: {
@@ -86,8 +91,13 @@ export function registerOperation(app: FastifyInstance, op: Operation<z.ZodType,
     handler: async (request, reply) => {
       const parsed = op.payload.safeParse(request.body ?? {});
       if (!parsed.success) throw new AppError(ErrorCode.INVALID_PARAMS);
-      const account = (request as FastifyRequest & { account?: AuthenticatedAccount }).account ?? null;
-      const body = await op.handle(parsed.data, { request, reply, account });
+      let caller: Customer | null = null;
+      if (op.auth === 'customer') {
+        // The scope's hook authenticated the session; a principal of another kind never gets here.
+        if (!request.account) throw new AppError(ErrorCode.NOT_LOGGED_IN);
+        caller = { kind: 'customer', accountId: request.account.accountId, enterpriseId: request.account.enterpriseId };
+      }
+      const body = await op.handle(parsed.data, { request, reply, caller });
       return { ret: 0, msg: 'ok', body };
     },
   });

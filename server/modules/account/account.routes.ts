@@ -47,12 +47,12 @@ export function accountOperations(service: AccountService, config: AppConfig) {
       path: '/www/account_logout',
       tag: '账号',
       summary: '退出登录（服务器端吊销当前令牌）',
-      auth: 'required',
+      auth: 'customer',
       payload: z.object({}),
       result: z.object({}),
       errors: [],
-      handle: async (_payload, { account }) => {
-        await service.logout(account!.sessionId);
+      handle: async (_payload, { request }) => {
+        await service.logout(request.account!.sessionId);
         return {};
       },
     }),
@@ -60,17 +60,17 @@ export function accountOperations(service: AccountService, config: AppConfig) {
       path: '/www/user/user_info_query',
       tag: '账号',
       summary: '当前登录账号的信息',
-      auth: 'required',
+      auth: 'customer',
       payload: z.object({}),
       result: userInfo,
       errors: [],
-      handle: (_payload, { account }) => service.userInfo(account!.accountId),
+      handle: (_payload, { caller }) => service.userInfo(caller.accountId),
     }),
     defineOperation({
       path: '/www/user/user_cs_query',
       tag: '账号',
       summary: '客服联系方式（热线、服务时间、微信、邮箱，以及企业的专属签证顾问）',
-      auth: 'required',
+      auth: 'customer',
       payload: z.object({}),
       result: z.object({
         hotline: z.string(),
@@ -80,12 +80,12 @@ export function accountOperations(service: AccountService, config: AppConfig) {
         consultant: z.object({ name: z.string(), phone: z.string().nullable() }).nullable().describe('企业的专属签证顾问，未分配时为 null'),
       }),
       errors: [],
-      handle: async (_payload, { account }) => ({
+      handle: async (_payload, { caller }) => ({
         hotline: config.CS_HOTLINE,
         working_hours: config.CS_WORKING_HOURS,
         wechat: config.CS_WECHAT,
         email: config.CS_EMAIL,
-        consultant: await service.consultantOf(account!.accountId),
+        consultant: await service.consultantOf(caller.accountId),
       }),
     }),
   ];

@@ -4,14 +4,10 @@ import { ErrorCode } from '../../../common/error-codes.ts';
 import { defineOperation, type OperationContext } from '../../platform/operation.ts';
 import { AppError } from '../../platform/errors.ts';
 import { addressDeletePayload, addressDeleteResult, addressListPayload, addressListResult, addressSavePayload, addressSchema } from './address.schemas.ts';
-import type { AddressOwner, AddressService } from './address.service.ts';
+import type { AddressService } from './address.service.ts';
+import type { Customer } from '../../platform/principal.ts';
 
 const TAG = '地址';
-
-function ownerOf({ account }: OperationContext): AddressOwner {
-  if (!account) throw new AppError(ErrorCode.NOT_LOGGED_IN);
-  return { accountId: account.accountId, enterpriseId: account.enterpriseId };
-}
 
 export function addressOperations(service: AddressService) {
   return [
@@ -19,11 +15,11 @@ export function addressOperations(service: AddressService) {
       path: '/www/address/address_list',
       tag: TAG,
       summary: '企业地址簿：回寄地址或同行地址列表，默认地址在前',
-      auth: 'required',
+      auth: 'customer',
       payload: addressListPayload,
       result: addressListResult,
       errors: [],
-      handle: async ({ kind }, context) => ({ list: await service.list(ownerOf(context), kind) }),
+      handle: async ({ kind }, context) => ({ list: await service.list(context.caller, kind) }),
     }),
     defineOperation({
       path: '/www/address/address_save',
@@ -32,7 +28,7 @@ export function addressOperations(service: AddressService) {
       description:
         '省/市/区代码须在地址库中且为上下级关系；联系人 1–20 个字；手机号为中国大陆手机号；详细地址 2–100 个字；同行地址须填写公司名称。' +
         '每个企业每类地址最多 50 个；每类只有一个默认地址（设为默认会在同一事务中取消其他默认），每类的第一个地址自动成为默认。地址类型不能修改。',
-      auth: 'required',
+      auth: 'customer',
       payload: addressSavePayload,
       result: addressSchema,
       errors: [
@@ -44,17 +40,17 @@ export function addressOperations(service: AddressService) {
         ErrorCode.ADDRESS_COMPANY_INVALID,
         ErrorCode.ADDRESS_LIMIT_REACHED,
       ],
-      handle: (payload, context) => service.save(ownerOf(context), payload),
+      handle: (payload, context) => service.save(context.caller, payload),
     }),
     defineOperation({
       path: '/www/address/address_delete',
       tag: TAG,
       summary: '删除地址（已确认的订单保留各自的地址快照，不受影响）',
-      auth: 'required',
+      auth: 'customer',
       payload: addressDeletePayload,
       result: addressDeleteResult,
       errors: [ErrorCode.ADDRESS_NOT_FOUND],
-      handle: ({ address_id }, context) => service.remove(ownerOf(context), address_id),
+      handle: ({ address_id }, context) => service.remove(context.caller, address_id),
     }),
   ];
 }

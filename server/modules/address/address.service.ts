@@ -10,11 +10,7 @@ import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import { resolveRegion, regionNames } from './address-region.ts';
 import { type AddressFields, type AddressRow, createAddressRepository } from './address.repository.ts';
-
-export interface AddressOwner {
-  accountId: number;
-  enterpriseId: number;
-}
+import type { Customer } from '../../platform/principal.ts';
 
 function characters(text: string): number {
   return [...text].length;
@@ -71,11 +67,11 @@ export function createAddressService(db: Kysely<Database>, deps: { now: () => nu
   const repo = createAddressRepository(db);
 
   return {
-    async list(owner: AddressOwner, kind: AddressKind): Promise<AddressView[]> {
+    async list(owner: Customer, kind: AddressKind): Promise<AddressView[]> {
       return (await repo.list(owner.enterpriseId, kind)).map(addressView);
     },
 
-    async save(owner: AddressOwner, input: AddressSaveInput): Promise<AddressView> {
+    async save(owner: Customer, input: AddressSaveInput): Promise<AddressView> {
       const fields = validateAddress(input);
       const at = deps.now();
       let addressId: number;
@@ -93,7 +89,7 @@ export function createAddressService(db: Kysely<Database>, deps: { now: () => nu
       return addressView(row);
     },
 
-    async remove(owner: AddressOwner, addressId: number): Promise<{ address_id: number }> {
+    async remove(owner: Customer, addressId: number): Promise<{ address_id: number }> {
       if (!(await repo.remove(owner.enterpriseId, addressId))) throw new AppError(ErrorCode.ADDRESS_NOT_FOUND);
       return { address_id: addressId };
     },

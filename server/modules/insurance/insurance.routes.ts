@@ -35,14 +35,11 @@ export function insuranceOperations(service: InsuranceService) {
       path: '/www/order/insurance_plan_list',
       tag: '订单',
       summary: '订单可选的旅行保险方案（在售），含建议天数和全部申请人的保费',
-      auth: 'required',
+      auth: 'customer',
       payload: z.object({ user_order_id: idField }),
       result: planListResult,
       errors: [ErrorCode.ORDER_NOT_FOUND],
-      handle: ({ user_order_id }, { account }) => {
-        if (!account) throw new AppError(ErrorCode.NOT_LOGGED_IN);
-        return service.planList({ enterpriseId: account.enterpriseId }, user_order_id);
-      },
+      handle: ({ user_order_id }, { caller }) => service.planList(caller, user_order_id),
     }),
   ];
 }

@@ -4,16 +4,10 @@ import { ErrorCode } from '../../../common/error-codes.ts';
 import type { OperationContext } from '../../platform/operation.ts';
 import { defineOperation } from '../../platform/operation.ts';
 import { AppError } from '../../platform/errors.ts';
-import type { OrderCustomer } from '../order/order.service.ts';
 import { interviewChoosePayload, interviewChooseResult, interviewSlotListPayload, interviewSlotListResult } from './interview.schemas.ts';
 import type { InterviewService } from './interview.service.ts';
 
 const TAG = '面试预约';
-
-function customerOf({ account }: OperationContext): OrderCustomer {
-  if (!account) throw new AppError(ErrorCode.NOT_LOGGED_IN);
-  return { accountId: account.accountId, enterpriseId: account.enterpriseId };
-}
 
 export function interviewOperations(service: InterviewService) {
   return [
@@ -25,11 +19,11 @@ export function interviewOperations(service: InterviewService) {
         '可预约日期：明天（或办理日期，取较晚者）至出发日期前一天，最多 60 天内；只含领馆办公日（周一至周五，不含中国法定节假日及调休、' +
         '调休上班的周末和目的地国家的国庆日）。chinese-days 尚无数据的年份按法定节假日推算，日期标记 provisional。时段按需生成：上午 09:00–12:00、' +
         '下午 14:00–16:00，每半小时一档，每档 3–6 个名额。已约满的时段也会列出（full 为 true）。',
-      auth: 'required',
+      auth: 'customer',
       payload: interviewSlotListPayload,
       result: interviewSlotListResult,
       errors: [ErrorCode.ORDER_NOT_FOUND, ErrorCode.INTERVIEW_NOT_NEEDED, ErrorCode.INTERVIEW_NO_DISTRICT],
-      handle: ({ user_order_id }, context) => service.list(customerOf(context), user_order_id),
+      handle: ({ user_order_id }, context) => service.list(context.caller, user_order_id),
     }),
     defineOperation({
       path: '/www/order/interview_time_choose',
@@ -38,7 +32,7 @@ export function interviewOperations(service: InterviewService) {
       description:
         '仅草稿订单。须包含订单的每位申请人，每人一个时段；时段须属于订单的领区，日期须在可预约范围内且当天领馆办公（提交时重新检查）。' +
         '在一个事务中：释放申请人原来的时段，占用新的时段（名额用完返回 1846，整个选择不生效）；写入“选择面试时间”记录。',
-      auth: 'required',
+      auth: 'customer',
       payload: interviewChoosePayload,
       result: interviewChooseResult,
       errors: [
@@ -54,7 +48,7 @@ export function interviewOperations(service: InterviewService) {
         ErrorCode.INTERVIEW_APPLICANT_NOT_FOUND,
         ErrorCode.INTERVIEW_CHOICES_INCOMPLETE,
       ],
-      handle: (payload, context) => service.choose(customerOf(context), payload),
+      handle: (payload, context) => service.choose(context.caller, payload),
     }),
   ];
 }

@@ -15,10 +15,10 @@ import { chinaDate } from '../../../common/order.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import { currentOrder } from '../order/expiry.ts';
-import type { OrderCustomer } from '../order/order.service.ts';
 import { consulateDay, openDays } from './calendar.ts';
 import { applySlotChanges, claimDraft, createInterviewRepository, type InterviewOrder, insertOrderEvent, type SlotChange } from './interview.repository.ts';
 import { bookingWindow, inWindow } from './slot-plan.ts';
+import type { Customer } from '../../platform/principal.ts';
 
 export interface InterviewServiceDeps {
   now: () => number;
@@ -45,7 +45,7 @@ export function createInterviewService(db: Kysely<Database>, deps: InterviewServ
   const { now } = deps;
 
   /** The customer's order, expired first if its time has come (as the order module reads it). */
-  function load(customer: OrderCustomer, userOrderId: number, at: number): Promise<InterviewOrder> {
+  function load(customer: Customer, userOrderId: number, at: number): Promise<InterviewOrder> {
     return currentOrder(db, at, userOrderId, () => repo.order(customer.enterpriseId, userOrderId));
   }
 
@@ -59,7 +59,7 @@ export function createInterviewService(db: Kysely<Database>, deps: InterviewServ
   }
 
   return {
-    async list(customer: OrderCustomer, userOrderId: number): Promise<InterviewSlotListResult> {
+    async list(customer: Customer, userOrderId: number): Promise<InterviewSlotListResult> {
       const at = now();
       const today = chinaDate(at);
       const order = await load(customer, userOrderId, at);
@@ -129,7 +129,7 @@ export function createInterviewService(db: Kysely<Database>, deps: InterviewServ
       };
     },
 
-    async choose(customer: OrderCustomer, input: InterviewChooseInput): Promise<InterviewChooseResult> {
+    async choose(customer: Customer, input: InterviewChooseInput): Promise<InterviewChooseResult> {
       const { user_order_id: userOrderId, choices } = input;
       const chosenFor = new Map<number, number>();
       for (const choice of choices) {

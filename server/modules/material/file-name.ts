@@ -6,6 +6,8 @@
 import { MATERIAL_LIMITS, type MaterialContentType } from '../../../common/material.ts';
 import { EXTENSIONS } from './file-type.ts';
 
+// Control characters are exactly what this pattern is for.
+// eslint-disable-next-line no-control-regex
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff"<>|:*?]/g;
 export const UNNAMED = '未命名文件';
 

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { seedCatalogue } from '../../db/seed/catalogue/index.ts';
 import { createTestApp, createTestDatabase, signedHeaders, type TestApp, type TestDatabase } from '../../test-support/test-app.ts';
+import type { Customer as Principal } from '../../platform/principal.ts';
 
 /** Tuesday 1 December 2026, 10:00 in China. */
 export const T0 = Date.parse('2026-12-01T02:00:00Z');
@@ -69,15 +70,14 @@ async function findProducts(t: TestApp) {
   };
 }
 
-export interface Customer {
-  accountId: number;
-  enterpriseId: number;
+/** A logged-in customer: the principal and its session token. */
+export interface Customer extends Principal {
   token: string;
 }
 
 export async function newCustomer(t: TestApp): Promise<Customer> {
   const created = await t.createAccount();
-  return { accountId: created.accountId, enterpriseId: created.enterpriseId, token: await t.login(created.account, created.password) };
+  return { kind: 'customer', accountId: created.accountId, enterpriseId: created.enterpriseId, token: await t.login(created.account, created.password) };
 }
 
 /** A draft order of the product with two applicants (identities 0 and 3). */

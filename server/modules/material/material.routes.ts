@@ -15,6 +15,7 @@ import type { MaterialContentType } from '../../../common/material.ts';
 import type { AppConfig } from '../../config.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
+import { customer as principalCustomer } from '../../platform/principal.ts';
 import { defineOperation, type OperationContext } from '../../platform/operation.ts';
 import { cookieValue } from '../../web/cookies.ts';
 import type { AuthenticatedAccount } from '../account/account.types.ts';
@@ -28,17 +29,12 @@ import {
   materialListResult,
   uploadFields,
 } from './material.schemas.ts';
-import { createMaterialService, type FileViewer, type Logger, type MaterialCustomer, type MaterialService, type UploadInput } from './material.service.ts';
+import { createMaterialService, type FileViewer, type Logger, type MaterialService, type UploadInput } from './material.service.ts';
 import { createFileStorage, type FileStorage } from './storage.ts';
 
 const TAG = '资料上传';
 export const UPLOAD_PATH = '/www/order/material_upload';
 export const FILE_ROUTE_PREFIX = '/files/material/';
-
-function customerOf({ account }: Pick<OperationContext, 'account'>): MaterialCustomer {
-  if (!account) throw new AppError(ErrorCode.NOT_LOGGED_IN);
-  return { accountId: account.accountId, enterpriseId: account.enterpriseId };
-}
 
 export function materialOperations(service: MaterialService) {
   return [
@@ -46,18 +42,18 @@ export function materialOperations(service: MaterialService) {
       path: '/www/order/material_list',
       tag: TAG,
       summary: '订单资料清单：每位申请人按身份的电子资料（含已上传文件）、邮寄和赴馆资料、签证照片规格、尚缺的必需资料',
-      auth: 'required',
+      auth: 'customer',
       payload: materialListPayload,
       result: materialListResult,
       errors: [ErrorCode.ORDER_NOT_FOUND],
-      handle: ({ user_order_id }, context) => service.list(customerOf(context), user_order_id),
+      handle: ({ user_order_id }, context) => service.list(context.caller, user_order_id),
     }),
     defineOperation({
       path: '/www/order/material_delete',
       tag: TAG,
       summary: '删除一个已上传的文件（草稿订单；待重新上传时只能删除审核未通过的文件）',
       description: '删除与“删除资料”记录在同一个事务中写入；存储中的文件在提交后删除。',
-      auth: 'required',
+      auth: 'customer',
       payload: materialDeletePayload,
       result: materialDeleteResult,
       errors: [
@@ -68,13 +64,13 @@ export function materialOperations(service: MaterialService) {
         ErrorCode.MATERIAL_ALREADY_REVIEWED,
         ErrorCode.ORDER_CONFLICT,
       ],
-      handle: ({ user_order_id, file_id }, context) => service.remove(customerOf(context), user_order_id, file_id),
+      handle: ({ user_order_id, file_id }, context) => service.remove(context.caller, user_order_id, file_id),
     }),
     defineOperation({
       path: '/www/order/effect_date_set',
       tag: TAG,
       summary: '选择签证生效日期（草稿订单）：办理日期至出发日期之间；null = 出发日期生效',
-      auth: 'required',
+      auth: 'customer',
       payload: effectDatePayload,
       result: effectDateResult,
       errors: [
@@ -84,7 +80,7 @@ export function materialOperations(service: MaterialService) {
         ErrorCode.MATERIAL_EFFECT_DATE_INVALID,
         ErrorCode.ORDER_CONFLICT,
       ],
-      handle: ({ user_order_id, effect_date }, context) => service.setEffectDate(customerOf(context), user_order_id, effect_date ?? null),
+      handle: ({ user_order_id, effect_date }, context) => service.setEffectDate(context.caller, user_order_id, effect_date ?? null),
     }),
   ];
 }
@@ -180,7 +176,8 @@ function drainRequest(request: FastifyRequest, reply: FastifyReply): Promise<voi
 
 async function handleUpload(service: MaterialService, request: FastifyRequest) {
   if (!request.isMultipart()) throw new AppError(ErrorCode.UNSUPPORTED_MEDIA_TYPE, '请使用 multipart/form-data 上传文件');
-  const customer = customerOf({ account: request.account ?? null });
+  if (!request.account) throw new AppError(ErrorCode.NOT_LOGGED_IN);
+  const customer = principalCustomer(request.account.accountId, request.account.enterpriseId);
   const parts = request.parts();
   const fields: Record<string, string> = {};
   for (;;) {
@@ -237,7 +234,7 @@ export function createMaterialModule({ db, config, now, log, storage = createFil
     scope.route({
       method: 'POST',
       url: UPLOAD_PATH,
-      config: { auth: 'required' },
+      config: { auth: 'customer' },
       schema: {
         summary: '上传一个资料文件或签证照片（multipart/form-data）',
         description:

@@ -39,11 +39,7 @@ import { createMaterialRepository, type MaterialFileRow, type MaterialOrderRow, 
 import { missingMaterials } from './material-progress.ts';
 import { type FileStorage, newStorageKey } from './storage.ts';
 import { inspectUpload } from './upload-stream.ts';
-
-export interface MaterialCustomer {
-  accountId: number;
-  enterpriseId: number;
-}
+import type { Customer } from '../../platform/principal.ts';
 
 /**
  * Who asks for a stored file. Customers see their enterprise's files. Seam for
@@ -132,7 +128,7 @@ export function createMaterialService(db: Kysely<Database>, deps: MaterialServic
   const tooLarge = () => new AppError(ErrorCode.MATERIAL_FILE_TOO_LARGE, `文件过大，单个文件不能超过 ${formatBytes(maxBytes)}`);
 
   /** The order as the customer's enterprise sees it, expired first if its time has come. */
-  function loadOrder(customer: MaterialCustomer, userOrderId: number, at: number): Promise<MaterialOrderRow> {
+  function loadOrder(customer: Customer, userOrderId: number, at: number): Promise<MaterialOrderRow> {
     return currentOrder(db, at, userOrderId, () => repo.order(customer.enterpriseId, userOrderId));
   }
 
@@ -146,13 +142,13 @@ export function createMaterialService(db: Kysely<Database>, deps: MaterialServic
   }
 
   /** After a guard failed inside the transaction: the precise reason, from the order as it is now. */
-  async function raceError(customer: MaterialCustomer, userOrderId: number): Promise<AppError> {
+  async function raceError(customer: Customer, userOrderId: number): Promise<AppError> {
     const order = await loadOrder(customer, userOrderId, now());
     return editMode(order) === 'closed' ? lockedError(order) : new AppError(ErrorCode.ORDER_CONFLICT);
   }
 
   return {
-    async list(customer: MaterialCustomer, userOrderId: number): Promise<MaterialListResult> {
+    async list(customer: Customer, userOrderId: number): Promise<MaterialListResult> {
       const order = await loadOrder(customer, userOrderId, now());
       const mode = editMode(order);
       const [applicants, materials, files, photo, missing] = await Promise.all([
@@ -221,7 +217,7 @@ export function createMaterialService(db: Kysely<Database>, deps: MaterialServic
       };
     },
 
-    async upload(customer: MaterialCustomer, input: UploadInput, source: UploadSource): Promise<MaterialUploadResult> {
+    async upload(customer: Customer, input: UploadInput, source: UploadSource): Promise<MaterialUploadResult> {
       const at = now();
       const order = await loadOrder(customer, input.user_order_id, at);
       const mode = editMode(order);
@@ -336,7 +332,7 @@ export function createMaterialService(db: Kysely<Database>, deps: MaterialServic
       return { file: fileView(row!), replaced: replacing !== null, missing: await missingMaterials(db, order.user_order_id) };
     },
 
-    async remove(customer: MaterialCustomer, userOrderId: number, fileId: number): Promise<MaterialDeleteResult> {
+    async remove(customer: Customer, userOrderId: number, fileId: number): Promise<MaterialDeleteResult> {
       const at = now();
       const order = await loadOrder(customer, userOrderId, at);
       const mode = editMode(order);
@@ -366,7 +362,7 @@ export function createMaterialService(db: Kysely<Database>, deps: MaterialServic
     },
 
     /** The date the visa should take effect: from the order date to the departure date; null = the departure date. */
-    async setEffectDate(customer: MaterialCustomer, userOrderId: number, value: string | null): Promise<EffectDateResult> {
+    async setEffectDate(customer: Customer, userOrderId: number, value: string | null): Promise<EffectDateResult> {
       const wanted = value === null || value.trim() === '' ? null : value.trim();
       for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
         const at = now();

@@ -207,6 +207,7 @@ describe('mailer without SMTP (outbox)', () => {
     // Every header line is 7-bit: the UTF-8 subject is MIME-encoded.
     const head = raw.slice(0, raw.indexOf('\r\n\r\n'));
     expect(head).toMatch(/^Subject: =\?UTF-8\?[BQ]\?/m);
+    // eslint-disable-next-line no-control-regex -- any byte outside 7-bit ASCII
     expect(/[^\x00-\x7f]/.test(head)).toBe(false);
   });
 

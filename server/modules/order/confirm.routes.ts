@@ -37,7 +37,7 @@ export function confirmOperations(confirm: OrderConfirm) {
         '地址属于本企业；所选保险方案在售、天数在方案范围内、被保险人为本订单申请人且至少一位、已同意《保险条款》。' +
         '订单保存地址（含省市区名称）和保险方案的快照，之后修改或删除地址、停售方案都不影响本订单。' +
         '总价 = 产品费用 + 保险费 − 优惠。24 小时自动取消的时间不变。并发确认只有一个成功，另一个返回 1871。',
-      auth: 'required',
+      auth: 'customer',
       payload: orderConfirmPayload,
       result: orderConfirmResult,
       errors: [
@@ -54,10 +54,7 @@ export function confirmOperations(confirm: OrderConfirm) {
         ErrorCode.INSURANCE_INSURED_INVALID,
         ErrorCode.INSURANCE_PROTOCOL_NOT_AGREED,
       ],
-      handle: (payload, { account }) => {
-        if (!account) throw new AppError(ErrorCode.NOT_LOGGED_IN);
-        return confirm.confirm({ accountId: account.accountId, enterpriseId: account.enterpriseId }, payload);
-      },
+      handle: (payload, { caller }) => confirm.confirm(caller, payload),
     }),
   ];
 }

@@ -7,11 +7,11 @@ import type { InsuranceSnapshot, ReturnAddressSnapshot } from '../../../common/o
 import { bookInterviews, completeMaterials } from './confirm-fixtures.ts';
 import { missingMaterialsMessage } from './confirm.ts';
 import { applicant, HOUR, newCustomer, type OrderTestContext, orderTestContext, T0, TODAY } from './order-fixtures.ts';
-import type { OrderCustomer } from './order.service.ts';
+import type { Customer } from '../../platform/principal.ts';
 
 let ctx: OrderTestContext;
-let alice: OrderCustomer & { token: string };
-let bob: OrderCustomer & { token: string };
+let alice: Customer & { token: string };
+let bob: Customer & { token: string };
 let aliceAddressId: number;
 let alicePeerAddressId: number;
 let bobAddressId: number;
@@ -38,7 +38,7 @@ async function addAddress(token: string, extra: Record<string, unknown> = {}): P
 }
 
 /** A draft of `who` with `count` applicants, its materials complete unless told otherwise. */
-async function draft(who: OrderCustomer, options: { count?: number; complete?: boolean; productId?: number } = {}): Promise<number> {
+async function draft(who: Customer, options: { count?: number; complete?: boolean; productId?: number } = {}): Promise<number> {
   const { user_order_id } = await ctx.service.create(who, {
     visa_product_id: options.productId ?? ctx.products.plain.visa_product_id,
     departure_date: DEPARTURE,

@@ -18,11 +18,7 @@ import { createInsuranceRepository } from '../insurance/insurance.repository.ts'
 import { type MissingMaterial, missingMaterials } from '../material/material-progress.ts';
 import { currentOrder } from './expiry.ts';
 import { createOrderRepository, type OrderRow } from './order.repository.ts';
-
-export interface ConfirmCustomer {
-  accountId: number;
-  enterpriseId: number;
-}
+import type { Customer } from '../../platform/principal.ts';
 
 /** How often the decision is taken again after losing a race before giving up (1817). */
 const MAX_ATTEMPTS = 3;
@@ -81,11 +77,11 @@ export function createOrderConfirm(db: Kysely<Database>, deps: { now: () => numb
   const plans = createInsuranceRepository(db);
 
   /** The order of the customer's enterprise, expired first if its time has come. */
-  function load(customer: ConfirmCustomer, userOrderId: number, at: number): Promise<OrderRow> {
+  function load(customer: Customer, userOrderId: number, at: number): Promise<OrderRow> {
     return currentOrder(db, at, userOrderId, () => orders.findOrder(customer.enterpriseId, userOrderId));
   }
 
-  async function returnAddress(customer: ConfirmCustomer, addressId: number): Promise<ReturnAddressSnapshot> {
+  async function returnAddress(customer: Customer, addressId: number): Promise<ReturnAddressSnapshot> {
     const row = await addresses.find(customer.enterpriseId, addressId);
     if (!row) throw new AppError(ErrorCode.ADDRESS_NOT_FOUND, '回寄地址不存在，请重新选择');
     return {
@@ -138,7 +134,7 @@ export function createOrderConfirm(db: Kysely<Database>, deps: { now: () => numb
   }
 
   return {
-    async confirm(customer: ConfirmCustomer, input: OrderConfirmInput): Promise<OrderConfirmResult> {
+    async confirm(customer: Customer, input: OrderConfirmInput): Promise<OrderConfirmResult> {
       for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
         const at = deps.now();
         const today = chinaDate(at);

@@ -4,12 +4,12 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ErrorCode } from '../../../common/error-codes.ts';
 import { EXPIRE_REASON, EXPIRY_INTERVAL_MS, expireUnpaidOrders, startOrderExpiry } from './expiry.ts';
 import { applicant, expectRefused, HOUR, newCustomer, type OrderTestContext, orderTestContext, T0 } from './order-fixtures.ts';
-import type { OrderCustomer } from './order.service.ts';
+import type { Customer } from '../../platform/principal.ts';
 
 const DAY = 24 * HOUR;
 let ctx: OrderTestContext;
-let alice: OrderCustomer;
-let bob: OrderCustomer;
+let alice: Customer;
+let bob: Customer;
 
 beforeAll(async () => {
   ctx = await orderTestContext();

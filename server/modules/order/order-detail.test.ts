@@ -5,11 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '../../../common/error-codes.ts';
 import type { InsuranceSnapshot } from '../../../common/ordering.ts';
 import { applicant, expectRefused, newCustomer, type OrderTestContext, orderTestContext, T0 } from './order-fixtures.ts';
-import type { OrderCustomer } from './order.service.ts';
+import type { Customer } from '../../platform/principal.ts';
 
 let ctx: OrderTestContext;
-let alice: OrderCustomer;
-let bob: OrderCustomer;
+let alice: Customer;
+let bob: Customer;
 
 beforeAll(async () => {
   ctx = await orderTestContext();
@@ -20,7 +20,7 @@ afterAll(async () => {
   await ctx?.close();
 });
 
-async function draft(customer: OrderCustomer, productId = ctx.products.plain.visa_product_id, departure = '2026-12-28') {
+async function draft(customer: Customer, productId = ctx.products.plain.visa_product_id, departure = '2026-12-28') {
   const { user_order_id } = await ctx.service.create(customer, {
     visa_product_id: productId,
     departure_date: departure,
@@ -30,7 +30,7 @@ async function draft(customer: OrderCustomer, productId = ctx.products.plain.vis
 }
 
 /** Stores a file row for every missing material and photo, as the upload call would. */
-async function completeMaterials(userOrderId: number, customer: OrderCustomer) {
+async function completeMaterials(userOrderId: number, customer: Customer) {
   const detail = await ctx.service.detail(customer, userOrderId);
   let n = 0;
   for (const missing of detail.missing_materials) {
@@ -232,7 +232,7 @@ describe('changing the departure date', () => {
 });
 
 describe('interview places go back when an unpaid order ends', () => {
-  async function orderHoldingPlaces(customer: OrderCustomer) {
+  async function orderHoldingPlaces(customer: Customer) {
     const id = await draft(customer);
     const district = await ctx.t.db.selectFrom('consular_district').select('consular_district_id').orderBy('consular_district_id').executeTakeFirstOrThrow();
     const slot = await ctx.t.db

@@ -6,7 +6,8 @@ import type { OrderApplicantInput } from '../../../common/order.ts';
 import { seedCatalogue } from '../../db/seed/catalogue/index.ts';
 import { AppError } from '../../platform/errors.ts';
 import { createTestApp, createTestDatabase, type TestApp, type TestDatabase } from '../../test-support/test-app.ts';
-import { createOrderService, type OrderCustomer, type OrderService } from './order.service.ts';
+import { createOrderService, type OrderService } from './order.service.ts';
+import type { Customer } from '../../platform/principal.ts';
 
 /** Tuesday 1 December 2026, 10:00 in China (02:00 UTC). */
 export const T0 = Date.parse('2026-12-01T02:00:00Z');
@@ -29,9 +30,9 @@ export async function orderTestContext(): Promise<OrderTestContext> {
   return { database, t, service, products: await findProducts(t), close: () => t.close(true) };
 }
 
-export async function newCustomer(t: TestApp): Promise<OrderCustomer & { account: string; password: string }> {
+export async function newCustomer(t: TestApp): Promise<Customer & { account: string; password: string }> {
   const created = await t.createAccount();
-  return { accountId: created.accountId, enterpriseId: created.enterpriseId, account: created.account, password: created.password };
+  return { kind: 'customer', accountId: created.accountId, enterpriseId: created.enterpriseId, account: created.account, password: created.password };
 }
 
 export function applicant(index: number, extra: Partial<OrderApplicantInput> = {}): OrderApplicantInput {

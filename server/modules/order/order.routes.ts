@@ -17,14 +17,10 @@ import {
   orderListPayload,
   orderListResult,
 } from './order.schemas.ts';
-import type { OrderCustomer, OrderService } from './order.service.ts';
+import type { OrderService } from './order.service.ts';
+import type { Customer } from '../../platform/principal.ts';
 
 const TAG = '订单';
-
-function customerOf({ account }: OperationContext): OrderCustomer {
-  if (!account) throw new AppError(ErrorCode.NOT_LOGGED_IN);
-  return { accountId: account.accountId, enterpriseId: account.enterpriseId };
-}
 
 export function orderOperations(service: OrderService) {
   return [
@@ -35,7 +31,7 @@ export function orderOperations(service: OrderService) {
       description:
         '产品须在售（未下架）且支持线下办理；出发日期不得早于今天（北京时间）；单价取下单时的企业价（有 distributor_discount 时）或 sell_price，' +
         '总价 = 单价 × 申请人数。订单、申请人和“创建订单”记录在同一个事务中写入。未支付的订单在创建 24 小时后自动取消。',
-      auth: 'required',
+      auth: 'customer',
       payload: orderCreatePayload,
       result: orderCreateResult,
       errors: [
@@ -54,17 +50,17 @@ export function orderOperations(service: OrderService) {
         ErrorCode.ORDER_APPLICANT_EMAIL_INVALID,
         ErrorCode.ORDER_APPLICANT_DUPLICATE,
       ],
-      handle: (payload, context) => service.create(customerOf(context), payload),
+      handle: (payload, context) => service.create(context.caller, payload),
     }),
     defineOperation({
       path: '/www/order/order_detail_get',
       tag: TAG,
       summary: '订单详情：基本信息、快照、申请人、状态与办理进度（事件记录）',
-      auth: 'required',
+      auth: 'customer',
       payload: orderIdPayload,
       result: orderDetailResult,
       errors: [ErrorCode.ORDER_NOT_FOUND],
-      handle: ({ user_order_id }, context) => service.detail(customerOf(context), user_order_id),
+      handle: ({ user_order_id }, context) => service.detail(context.caller, user_order_id),
     }),
     defineOperation({
       path: '/www/order/order_list',
@@ -72,11 +68,11 @@ export function orderOperations(service: OrderService) {
       summary: '订单列表：按标签筛选，每页 10 条，最新在前',
       description:
         '标签：全部 · 待支付（草稿和待支付）· 需要处理（待重新上传、待邮寄资料、待确认核对页，或出发日期已过且尚未递交使馆）· 办理中 · 已完成 · 已取消/已退款。',
-      auth: 'required',
+      auth: 'customer',
       payload: orderListPayload,
       result: orderListResult,
       errors: [],
-      handle: ({ tab, page }, context) => service.list(customerOf(context), tab, page),
+      handle: ({ tab, page }, context) => service.list(context.caller, tab, page),
     }),
     defineOperation({
       path: '/www/order/order_departure_date_update',
@@ -85,7 +81,7 @@ export function orderOperations(service: OrderService) {
       description:
         '未支付（草稿、待支付）或办理中但尚未递交使馆的订单可以修改；新日期不得早于今天，也不得早于尚未到来的办理日期。' +
         '已选保险的订单，保险起止日期随出发日期平移（天数和金额不变）。写入“修改出发日期”记录。',
-      auth: 'required',
+      auth: 'customer',
       payload: orderDepartureDatePayload,
       result: orderDepartureDateResult,
       errors: [
@@ -98,18 +94,18 @@ export function orderOperations(service: OrderService) {
         ErrorCode.ORDER_DATE_INVALID,
         ErrorCode.ORDER_CONFLICT,
       ],
-      handle: ({ user_order_id, departure_date }, context) => service.changeDepartureDate(customerOf(context), user_order_id, departure_date),
+      handle: ({ user_order_id, departure_date }, context) => service.changeDepartureDate(context.caller, user_order_id, departure_date),
     }),
     defineOperation({
       path: '/www/order/order_cancel',
       tag: TAG,
       summary: '取消订单（仅草稿和待支付）',
       description: '已取消的订单再次取消返回 1815 订单已取消，不做任何修改；已支付的订单返回 1816。',
-      auth: 'required',
+      auth: 'customer',
       payload: orderCancelPayload,
       result: orderCancelResult,
       errors: [ErrorCode.ORDER_NOT_FOUND, ErrorCode.ORDER_ALREADY_CANCELLED, ErrorCode.ORDER_NOT_CANCELLABLE, ErrorCode.ORDER_CONFLICT],
-      handle: ({ user_order_id, reason }, context) => service.cancel(customerOf(context), user_order_id, reason),
+      handle: ({ user_order_id, reason }, context) => service.cancel(context.caller, user_order_id, reason),
     }),
   ];
 }

@@ -53,12 +53,7 @@ import { applicantInterviews, releaseInterviewSlots } from '../interview/order-i
 import { missingMaterials } from '../material/material-progress.ts';
 import { currentOrder, expireUnpaidOrders } from './expiry.ts';
 import { createOrderRepository, type NewApplicant, type OrderRow } from './order.repository.ts';
-
-/** Who asks: the logged-in customer account and its enterprise (orders are the enterprise's). */
-export interface OrderCustomer {
-  accountId: number;
-  enterpriseId: number;
-}
+import type { Customer } from '../../platform/principal.ts';
 
 export interface OrderServiceDeps {
   now: () => number;
@@ -171,12 +166,12 @@ export function createOrderService(db: Kysely<Database>, deps: OrderServiceDeps)
   const { now } = deps;
 
   /** The order as the customer's enterprise sees it, expired first if its time has come. */
-  function load(customer: OrderCustomer, userOrderId: number, at: number): Promise<OrderRow> {
+  function load(customer: Customer, userOrderId: number, at: number): Promise<OrderRow> {
     return currentOrder(db, at, userOrderId, () => repo.findOrder(customer.enterpriseId, userOrderId));
   }
 
   return {
-    async create(customer: OrderCustomer, input: OrderCreateInput): Promise<OrderCreateResult> {
+    async create(customer: Customer, input: OrderCreateInput): Promise<OrderCreateResult> {
       const at = now();
       const today = chinaDate(at);
 
@@ -247,7 +242,7 @@ export function createOrderService(db: Kysely<Database>, deps: OrderServiceDeps)
       return { user_order_id: userOrderId, expires_at: expiresAt, departure_warning: departureWarning(orderDate, departure, product.need_days) };
     },
 
-    async detail(customer: OrderCustomer, userOrderId: number): Promise<OrderDetail> {
+    async detail(customer: Customer, userOrderId: number): Promise<OrderDetail> {
       const at = now();
       const order = await load(customer, userOrderId, at);
       const [applicants, events, interviewOf, fileCounts, payments, missing] = await Promise.all([
@@ -310,7 +305,7 @@ export function createOrderService(db: Kysely<Database>, deps: OrderServiceDeps)
       };
     },
 
-    async list(customer: OrderCustomer, tabKey: OrderListTabKey, page: number): Promise<OrderListResult> {
+    async list(customer: Customer, tabKey: OrderListTabKey, page: number): Promise<OrderListResult> {
       const at = now();
       const today = chinaDate(at);
       const tab = ORDER_LIST_TABS.find((candidate) => candidate.key === tabKey) ?? ORDER_LIST_TABS[0]!;
@@ -327,7 +322,7 @@ export function createOrderService(db: Kysely<Database>, deps: OrderServiceDeps)
       };
     },
 
-    async changeDepartureDate(customer: OrderCustomer, userOrderId: number, departureDate: string) {
+    async changeDepartureDate(customer: Customer, userOrderId: number, departureDate: string) {
       const departure = departureDate.trim();
       for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
         const at = now();
@@ -375,7 +370,7 @@ export function createOrderService(db: Kysely<Database>, deps: OrderServiceDeps)
     },
 
     /** Only before payment (draft, pending_payment). A second cancel changes nothing and says so. */
-    async cancel(customer: OrderCustomer, userOrderId: number, reason?: string | null): Promise<{ user_order_id: number; status: 'cancelled' }> {
+    async cancel(customer: Customer, userOrderId: number, reason?: string | null): Promise<{ user_order_id: number; status: 'cancelled' }> {
       const cancelReason = reason ? normalizeInputText(reason).slice(0, ORDER_LIMITS.cancelReasonMaxLength) || null : null;
       for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
         const at = now();

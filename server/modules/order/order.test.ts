@@ -12,11 +12,12 @@ import { registerOperation } from '../../platform/operation.ts';
 import { applicant, expectRefused, HOUR, newCustomer, type OrderTestContext, orderTestContext, T0, TODAY } from './order-fixtures.ts';
 import { createOrderRepository } from './order.repository.ts';
 import { orderOperations } from './order.routes.ts';
-import { createOrderService, type OrderCustomer } from './order.service.ts';
+import { createOrderService } from './order.service.ts';
+import type { Customer } from '../../platform/principal.ts';
 
 let ctx: OrderTestContext;
-let alice: OrderCustomer;
-let bob: OrderCustomer;
+let alice: Customer;
+let bob: Customer;
 
 beforeAll(async () => {
   ctx = await orderTestContext();
@@ -29,7 +30,7 @@ afterAll(async () => {
 
 const DEPARTURE = '2026-12-28';
 
-function orderOf(customer: OrderCustomer, extra: Record<string, unknown> = {}) {
+function orderOf(customer: Customer, extra: Record<string, unknown> = {}) {
   return ctx.service.create(customer, {
     visa_product_id: ctx.products.plain.visa_product_id,
     departure_date: DEPARTURE,
@@ -272,7 +273,9 @@ describe(`orders (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLite'})`, 
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    expect((await ctx.service.detail({ accountId: colleague.id, enterpriseId: alice.enterpriseId }, user_order_id)).user_order_id).toBe(user_order_id);
+    expect((await ctx.service.detail({ kind: 'customer', accountId: colleague.id, enterpriseId: alice.enterpriseId }, user_order_id)).user_order_id).toBe(
+      user_order_id,
+    );
   });
 
   it('cancels a draft once; a second cancel answers 订单已取消 and changes nothing; paid orders cannot be cancelled', async () => {
@@ -432,7 +435,7 @@ describe('order calls (auth and ownership over HTTP)', () => {
     api.setSerializerCompiler(() => (data) => JSON.stringify(data));
     await api.register(async (scope) => {
       scope.addHook('onRequest', async (request) => {
-        if (request.routeOptions.config.auth === 'required') {
+        if (request.routeOptions.config.auth === 'customer') {
           const token = request.headers['x-token'];
           const account = await ctx.t.services.account.authenticate(typeof token === 'string' ? token : undefined);
           if (!account) throw new AppError(ErrorCode.NOT_LOGGED_IN);

@@ -10,15 +10,15 @@ import { createOrderService, type OrderService } from '../order/order.service.ts
 import type { NotifyTransport } from './sandbox-notifier.ts';
 import { sandboxNotificationBody } from './sandbox-notifier.ts';
 import { signedSandboxHeaders } from './sandbox-signature.ts';
+import type { Customer as Principal } from '../../platform/principal.ts';
 
 /** Tuesday 1 December 2026, 10:00 in China (02:00 UTC). */
 export const T0 = Date.parse('2026-12-01T02:00:00Z');
 export const MINUTE = 60_000;
 export const HOUR = 3_600_000;
 
-export interface Customer {
-  accountId: number;
-  enterpriseId: number;
+/** A logged-in customer: the principal and its session token. */
+export interface Customer extends Principal {
   token: string;
 }
 
@@ -99,7 +99,7 @@ export async function paymentTestContext(): Promise<PaymentTestContext> {
     secret: database.config.PAYMENT_SANDBOX_SECRET,
     async customer() {
       const created = await t.createAccount();
-      return { accountId: created.accountId, enterpriseId: created.enterpriseId, token: await t.login(created.account, created.password) };
+      return { kind: 'customer', accountId: created.accountId, enterpriseId: created.enterpriseId, token: await t.login(created.account, created.password) };
     },
     draftOrder,
     async pendingOrder(customer, options) {

@@ -8,16 +8,12 @@ import { ErrorCode } from '../../../common/error-codes.ts';
 import { AppError } from '../../platform/errors.ts';
 import { defineOperation, type OperationContext } from '../../platform/operation.ts';
 import { paymentCreatePayload, paymentCreateResult, paymentQueryPayload, paymentQueryResult } from './payment.schemas.ts';
-import type { PaymentCustomer, PaymentService } from './payment.service.ts';
+import type { PaymentService } from './payment.service.ts';
+import type { Customer } from '../../platform/principal.ts';
 
 const TAG = '支付';
 /** Notifications are small; anything bigger is not one. */
 const NOTIFY_BODY_LIMIT = 64 * 1024;
-
-function customerOf({ account }: OperationContext): PaymentCustomer {
-  if (!account) throw new AppError(ErrorCode.NOT_LOGGED_IN);
-  return { accountId: account.accountId, enterpriseId: account.enterpriseId };
-}
 
 export function paymentOperations(service: PaymentService) {
   return [
@@ -29,7 +25,7 @@ export function paymentOperations(service: PaymentService) {
         '只有待支付（已确认）且未超时的订单可以支付；金额为订单总价。二维码 15 分钟内有效，且不晚于订单的自动取消时间。' +
         '同一订单、同一支付方式、同一金额且仍有效的二维码会被沿用（reused 为 true），不会重复创建；订单金额变化后旧二维码被关闭。' +
         '支付结果由支付服务商异步通知，页面通过 payment_query 轮询。',
-      auth: 'required',
+      auth: 'customer',
       payload: paymentCreatePayload,
       result: paymentCreateResult,
       errors: [
@@ -42,7 +38,7 @@ export function paymentOperations(service: PaymentService) {
         ErrorCode.PAYMENT_PROVIDER_UNAVAILABLE,
         ErrorCode.PAYMENT_AMOUNT_INVALID,
       ],
-      handle: (payload, context) => service.create(customerOf(context), payload),
+      handle: (payload, context) => service.create(context.caller, payload),
     }),
     defineOperation({
       path: '/www/payment/payment_query',
@@ -51,11 +47,11 @@ export function paymentOperations(service: PaymentService) {
       description:
         '支付仍为待支付时，服务器会向支付服务商查询该笔交易（通知延迟或丢失时的补偿），已支付则按与异步通知相同的规则入账。' +
         '超时未支付的订单在此时被自动取消。',
-      auth: 'required',
+      auth: 'customer',
       payload: paymentQueryPayload,
       result: paymentQueryResult,
       errors: [ErrorCode.ORDER_NOT_FOUND, ErrorCode.PAYMENT_NOT_FOUND],
-      handle: (payload, context) => service.query(customerOf(context), payload),
+      handle: (payload, context) => service.query(context.caller, payload),
     }),
   ];
 }

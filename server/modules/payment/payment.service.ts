@@ -25,11 +25,7 @@ import { currentOrder } from '../order/expiry.ts';
 import { type PayableOrder, type PaymentRepository, type PaymentRow, createPaymentRepository } from './payment.repository.ts';
 import type { HeaderBag, NotificationAnswer, PaymentProvider } from './provider.ts';
 import { type SettleResult, type SettleSource, settlePayment } from './settlement.ts';
-
-export interface PaymentCustomer {
-  accountId: number;
-  enterpriseId: number;
-}
+import type { Customer } from '../../platform/principal.ts';
 
 export interface PaymentServiceDeps {
   provider: PaymentProvider;
@@ -131,7 +127,7 @@ export function createPaymentService(db: Kysely<Database>, deps: PaymentServiceD
     for (const payment of await repo.pending(userOrderId)) await reconcile(payment, 'expiry');
   }
 
-  async function findOrder(customer: PaymentCustomer, userOrderId: number): Promise<PayableOrder> {
+  async function findOrder(customer: Customer, userOrderId: number): Promise<PayableOrder> {
     const order = await repo.findOrder(customer.enterpriseId, userOrderId);
     if (!order) throw new AppError(ErrorCode.ORDER_NOT_FOUND);
     return order;
@@ -141,7 +137,7 @@ export function createPaymentService(db: Kysely<Database>, deps: PaymentServiceD
    * The order as it stands now: an unpaid order whose time is up is expired
    * first — after its pending payments were settled with the provider.
    */
-  function payableOrder(customer: PaymentCustomer, userOrderId: number, at: number): Promise<PayableOrder> {
+  function payableOrder(customer: Customer, userOrderId: number, at: number): Promise<PayableOrder> {
     return currentOrder(
       db,
       at,
@@ -177,7 +173,7 @@ export function createPaymentService(db: Kysely<Database>, deps: PaymentServiceD
   }
 
   return {
-    async create(customer: PaymentCustomer, input: { user_order_id: number; channel: string }): Promise<PaymentCreateResult> {
+    async create(customer: Customer, input: { user_order_id: number; channel: string }): Promise<PaymentCreateResult> {
       if (!isPaymentChannel(input.channel)) throw new AppError(ErrorCode.PAYMENT_CHANNEL_INVALID);
       const channel = input.channel;
       const at = now();
@@ -232,7 +228,7 @@ export function createPaymentService(db: Kysely<Database>, deps: PaymentServiceD
       return created(stored!, false);
     },
 
-    async query(customer: PaymentCustomer, input: { user_order_id: number; out_trade_no?: string | null }): Promise<PaymentQueryResult> {
+    async query(customer: Customer, input: { user_order_id: number; out_trade_no?: string | null }): Promise<PaymentQueryResult> {
       const order = await findOrder(customer, input.user_order_id);
       let payment = input.out_trade_no ? await repo.ofOrder(order.user_order_id, input.out_trade_no) : await repo.latest(order.user_order_id);
       if (input.out_trade_no && !payment) throw new AppError(ErrorCode.PAYMENT_NOT_FOUND);

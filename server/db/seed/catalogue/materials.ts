@@ -3,7 +3,7 @@
 // attr: 0 electronic (uploaded), 1 paper mailed to us, 2 brought to the
 // embassy or visa centre by the applicant.
 import type { Handling, Proof } from './product-spec.ts';
-import { PHOTO_COLOR_NAMES, type VisaTypeName } from './reference.ts';
+import type { VisaTypeName } from './reference.ts';
 
 export const IDENTITIES = [0, 1, 2, 3, 4] as const;
 export type Identity = (typeof IDENTITIES)[number];
