@@ -1,0 +1,152 @@
+// The lifecycle table and apply(), on SQLite or PostgreSQL (TEST_DATABASE_URL):
+// the table covers every event and every state, the docs show it as it is,
+// and apply() refuses what the table refuses without writing anything.
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ErrorCode } from '../../../common/error-codes.ts';
+import { ORDER_EVENTS, ORDER_STATUSES, ORDER_STEP_VALUES, type OrderEventName } from '../../../common/order.ts';
+import { AppError } from '../../platform/errors.ts';
+import { type Customer, type Operator, SYSTEM } from '../../platform/principal.ts';
+import { apply, type Change, createOrderLifecycle, LIFECYCLE, LifecycleConflict, type OrderState, type Place, placeOf, ruleOf } from './lifecycle.ts';
+import { renderLifecycleDoc } from './lifecycle-doc.ts';
+import { applicant, newCustomer, type OrderTestContext, orderTestContext, T0 } from './order-fixtures.ts';
+
+let ctx: OrderTestContext;
+let alice: Customer;
+
+beforeAll(async () => {
+  ctx = await orderTestContext();
+  alice = await newCustomer(ctx.t);
+});
+afterAll(async () => {
+  await ctx?.close();
+});
+
+const operator: Operator = { kind: 'operator', operatorId: 7, role: 'operator' };
+
+async function draft(): Promise<OrderState> {
+  const { user_order_id } = await ctx.service.create(alice, {
+    visa_product_id: ctx.products.plain.visa_product_id,
+    departure_date: '2026-12-28',
+    applicants: [applicant(1), applicant(2)],
+  });
+  return createOrderLifecycle(ctx.t.db, { now: () => ctx.t.clock.now }).current(alice, user_order_id);
+}
+
+function applyOne(order: OrderState, change: Change, caller: Parameters<typeof apply>[3] = alice) {
+  return ctx.t.db.transaction().execute((trx) => apply(trx, order, change, caller, T0));
+}
+
+async function row(userOrderId: number) {
+  return ctx.t.db
+    .selectFrom('user_order')
+    .select(['status', 'step', 'version', 'step_entered_at'])
+    .where('user_order_id', '=', userOrderId)
+    .executeTakeFirstOrThrow();
+}
+
+async function events(userOrderId: number) {
+  return ctx.t.db.selectFrom('order_event').selectAll().where('user_order_id', '=', userOrderId).orderBy('event_id').execute();
+}
+
+async function refusal(promise: Promise<unknown>): Promise<AppError> {
+  const error = await promise.then(
+    () => null,
+    (reason: unknown) => reason,
+  );
+  expect(error).toBeInstanceOf(AppError);
+  return error as AppError;
+}
+
+describe('the table', () => {
+  it('has one rule for every event of the catalogue, and only those', () => {
+    const events = LIFECYCLE.map((rule) => rule.event);
+    expect(new Set(events).size).toBe(events.length);
+    expect([...events].sort()).toEqual((Object.keys(ORDER_EVENTS) as OrderEventName[]).sort());
+  });
+
+  it('reaches every status and every processing step, and leaves every state but the final ones', () => {
+    const places = new Set<Place>();
+    const left = new Set<Place>();
+    for (const rule of LIFECYCLE) {
+      if (rule.to !== 'same') rule.to.forEach((place) => places.add(place));
+      if (Array.isArray(rule.from) && rule.to !== 'same') rule.from.forEach((place) => left.add(place));
+    }
+    const all: Place[] = [
+      ...(Object.keys(ORDER_STATUSES).filter((status) => status !== 'processing') as Place[]),
+      ...ORDER_STEP_VALUES.map((step) => `processing:${step}` as Place),
+    ];
+    for (const place of all) expect(places, `${place} is never reached`).toContain(place);
+    for (const place of all.filter((p) => !['completed', 'cancelled', 'refunded'].includes(p))) expect(left, `${place} is never left`).toContain(place);
+  });
+
+  it('is the diagram and table of docs/order-rules.md (npm run docs:lifecycle)', () => {
+    const document = readFileSync(new URL('../../../docs/order-rules.md', import.meta.url), 'utf8');
+    expect(document).toContain(renderLifecycleDoc());
+  });
+});
+
+describe(`apply (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLite'})`, () => {
+  it('refuses an event of another role, and one the state does not allow, changing nothing', async () => {
+    const order = await draft();
+    const forbidden = await refusal(applyOne(order, { event: 'material_review' }));
+    expect(forbidden.ret).toBe(ErrorCode.ORDER_ACTION_FORBIDDEN);
+    const wrongState = await refusal(applyOne(order, { event: 'submit' }, operator));
+    expect(wrongState.ret).toBe(ErrorCode.ORDER_STATE_INVALID);
+    expect(wrongState.message).toBe('订单草稿，不能递交使馆');
+    expect(await row(order.user_order_id)).toMatchObject({ status: 'draft', version: 0 });
+    expect((await events(order.user_order_id)).map((e) => e.event)).toEqual(['create']);
+  });
+
+  it('moves the order, bumps its version, records statuses and steps, and when it entered the place', async () => {
+    const order = await draft();
+    ctx.t.clock.now = T0;
+    const confirmed = await applyOne(order, { event: 'confirm' });
+    expect(confirmed).toMatchObject({ status: 'pending_payment', step: null, version: 1 });
+    const paid = await applyOne(confirmed, { event: 'pay', set: { paid_at: T0, expires_at: null } }, SYSTEM);
+    expect(paid).toMatchObject({ status: 'processing', step: 'material_review', version: 2 });
+    expect(await row(order.user_order_id)).toMatchObject({ status: 'processing', step: 'material_review', version: 2, step_entered_at: T0 });
+    expect((await events(order.user_order_id)).slice(1)).toMatchObject([
+      { event: 'confirm', actor: 'customer', actor_id: alice.accountId, from_status: 'draft', to_status: 'pending_payment', from_step: null, to_step: null },
+      { event: 'pay', actor: 'system', actor_id: null, from_status: 'pending_payment', to_status: 'processing', from_step: null, to_step: 'material_review' },
+    ]);
+    // A place with several ways out needs the service to name one of them.
+    await expect(applyOne(paid, { event: 'material_review_passed', to: 'processing:submitted' }, operator)).rejects.toThrow(/cannot lead/);
+    expect(await applyOne(paid, { event: 'material_review_passed', to: 'processing:page_check' }, operator)).toMatchObject({ step: 'page_check', version: 3 });
+  });
+
+  it('writes a record that changes nothing without touching the order, and a content edit without statuses', async () => {
+    const order = await draft();
+    const after = await applyOne(order, { event: 'payment_refund_due', detail: { reason: 'order_paid' } }, SYSTEM);
+    expect(after.version).toBe(0);
+    expect(await row(order.user_order_id)).toMatchObject({ version: 0 });
+    const edited = await applyOne(order, { event: 'effect_date', set: { effect_date: '2026-12-20' } });
+    expect(edited.version).toBe(1);
+    const [, record, edit] = await events(order.user_order_id);
+    expect(record).toMatchObject({ event: 'payment_refund_due', from_status: 'draft', to_status: 'draft' });
+    expect(JSON.parse(record!.detail!)).toEqual({ reason: 'order_paid' });
+    expect(edit).toMatchObject({ event: 'effect_date', from_status: null, to_status: null, from_step: null, to_step: null });
+  });
+
+  it('loses to a change decided on the same version, and rolls back applicant writes of another order', async () => {
+    const order = await draft();
+    const other = await draft();
+    await applyOne(order, { event: 'effect_date', set: { effect_date: '2026-12-20' } });
+    await expect(applyOne(order, { event: 'effect_date', set: { effect_date: '2026-12-21' } })).rejects.toBeInstanceOf(LifecycleConflict);
+    const [foreign] = await ctx.t.db.selectFrom('order_applicant').select('applicant_id').where('user_order_id', '=', other.user_order_id).execute();
+    const fresh = await createOrderLifecycle(ctx.t.db, { now: () => T0 }).current(alice, order.user_order_id);
+    await expect(applyOne(fresh, { event: 'confirm', applicants: [{ applicant_id: foreign!.applicant_id, set: { insured: 1 } }] })).rejects.toBeInstanceOf(
+      LifecycleConflict,
+    );
+    expect(await row(order.user_order_id)).toMatchObject({ status: 'draft', version: 1 });
+  });
+
+  it('lets a supervisor fire supervisor events and an operator not', async () => {
+    expect(ruleOf('close_refund').by).toEqual(['supervisor']);
+    const order = await draft();
+    const paid = await applyOne(await applyOne(order, { event: 'confirm' }), { event: 'pay' }, SYSTEM);
+    expect(placeOf(paid)).toBe('processing:material_review');
+    expect((await refusal(applyOne(paid, { event: 'close_refund' }, operator))).ret).toBe(ErrorCode.ORDER_ACTION_FORBIDDEN);
+    expect(await applyOne(paid, { event: 'close_refund' }, { ...operator, role: 'supervisor' })).toMatchObject({ status: 'refunded', step: null });
+  });
+});

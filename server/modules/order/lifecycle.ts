@@ -1,0 +1,627 @@
+// The order lifecycle: the one owner of every order and applicant state
+// change. LIFECYCLE is the table of the design (shared/design/order-lifecycle.md
+// plus the rules in docs/order-rules.md): for each event, who may fire it,
+// from which state (and processing step), to which, and the guard that the
+// order row itself must satisfy. apply() checks a change against the table,
+// bumps the order's version, writes the order and applicant rows and the
+// order_event audit row, all in the caller's transaction. change() is what
+// services call: it loads the caller's order (expired first when its 24 h are
+// up), lets the service decide on it, applies, and decides again when another
+// change won the race. No other module writes user_order, order_applicant
+// status or order_event; docs/order-rules.md's diagram is generated from
+// LIFECYCLE (npm run docs:lifecycle, kept in sync by lifecycle.test.ts).
+import type { Kysely, Transaction, Updateable } from 'kysely';
+import { ErrorCode } from '../../../common/error-codes.ts';
+import {
+  type ApplicantStatus,
+  ORDER_EVENTS,
+  ORDER_STEP_VALUES,
+  type OrderEventName,
+  type OrderStatus,
+  type OrderStep,
+  PRE_SUBMISSION_STEPS,
+  statusLabel,
+  stepLabel,
+} from '../../../common/order.ts';
+import { type Json, toJson } from '../../db/json.ts';
+import type { Database, OrderApplicantTable, UserOrderTable } from '../../db/schema.ts';
+import { AppError } from '../../platform/errors.ts';
+import { actorOf, type Principal, SYSTEM } from '../../platform/principal.ts';
+import { giveBackInterviewSlots, heldInterviewSlots } from '../interview/order-interview.ts';
+import { createOrderRepository, type NewApplicant, type NewOrder, type OrderRow, type OrderScope } from './order.repository.ts';
+
+export type { OrderRow } from './order.repository.ts';
+
+// ── The table ─────────────────────────────────────────────────────────────
+
+/** Where an order is: its status, and for `processing` its step. */
+export type Place = Exclude<OrderStatus, 'processing'> | `processing:${OrderStep}`;
+
+/** Who may fire an event. `operator` is any back-office staff member; `supervisor` only supervisors. */
+export type LifecycleActor = 'customer' | 'operator' | 'supervisor' | 'system';
+
+/** What an order row must look like for a rule's guard. */
+export type GuardedOrder = Pick<OrderRow, 'user_order_id' | 'status' | 'step' | 'version' | 'expires_at' | 'departure_date' | 'need_interview'>;
+
+export interface LifecycleRule {
+  event: OrderEventName;
+  by: readonly LifecycleActor[];
+  /**
+   * The places it may happen in: 'new' for the event that creates the order; 'any' for a record
+   * that changes nothing of the order (only its audit row is written, the version stays).
+   */
+  from: 'new' | 'any' | readonly Place[];
+  /** 'same' for events that change no state; otherwise every place it may lead to. */
+  to: 'same' | readonly Place[];
+  /** The guard in words (the generated docs show it). */
+  rule: string;
+  /** Edits of the order's content (its files, its effect date): the audit row names no status. */
+  contentOnly?: true;
+  /** The part of the guard the order row decides; the services check what needs other data. */
+  guard?: (order: GuardedOrder, at: number) => AppError | null;
+  /** The specific error when the order is not in a `from` place (default: 1819 with the state). */
+  refuse?: (order: GuardedOrder) => AppError | null;
+}
+
+const processing = (...steps: OrderStep[]): Place[] => steps.map((step) => `processing:${step}` as const);
+const ANY_PROCESSING = processing(...ORDER_STEP_VALUES);
+const BEFORE_SUBMISSION = processing(...PRE_SUBMISSION_STEPS);
+const UNPAID: Place[] = ['draft', 'pending_payment'];
+
+const cancelledError = (order: GuardedOrder) => (order.status === 'cancelled' ? new AppError(ErrorCode.ORDER_ALREADY_CANCELLED) : null);
+const notExpired = (order: GuardedOrder, at: number) =>
+  order.status === 'draft' && order.expires_at !== null && order.expires_at <= at ? new AppError(ErrorCode.ORDER_ALREADY_CANCELLED) : null;
+
+export const LIFECYCLE: readonly LifecycleRule[] = [
+  // The customer orders (issue 4).
+  { event: 'create', by: ['customer'], from: 'new', to: ['draft'], rule: 'product listed and offline; departure date today or later; 1–20 applicants' },
+  {
+    event: 'material_upload',
+    by: ['customer'],
+    from: ['draft', 'processing:reupload_needed'],
+    to: 'same',
+    contentOnly: true,
+    rule: 'draft not past its 24 h; in reupload_needed only items holding a no-pass file; ≤ 10 files per item',
+    guard: notExpired,
+    refuse: cancelledError,
+  },
+  {
+    event: 'material_replace',
+    by: ['customer'],
+    from: ['draft', 'processing:reupload_needed'],
+    to: 'same',
+    contentOnly: true,
+    rule: 'as material_upload; in reupload_needed only a no-pass file',
+    guard: notExpired,
+    refuse: cancelledError,
+  },
+  {
+    event: 'material_delete',
+    by: ['customer'],
+    from: ['draft', 'processing:reupload_needed'],
+    to: 'same',
+    contentOnly: true,
+    rule: 'as material_upload; in reupload_needed only a no-pass file',
+    guard: notExpired,
+    refuse: cancelledError,
+  },
+  {
+    event: 'effect_date',
+    by: ['customer'],
+    from: ['draft'],
+    to: 'same',
+    contentOnly: true,
+    rule: 'from the order date to the departure date, or none',
+    refuse: cancelledError,
+  },
+  {
+    event: 'interview_choose',
+    by: ['customer'],
+    from: ['draft'],
+    to: 'same',
+    rule: 'every applicant exactly once; a slot of the consulate with a place left (the database decides the last place), in the bookable window',
+    refuse: (order) => cancelledError(order) ?? new AppError(ErrorCode.INTERVIEW_ORDER_LOCKED),
+  },
+  {
+    event: 'confirm',
+    by: ['customer'],
+    from: ['draft'],
+    to: ['pending_payment'],
+    rule: 'departure date not past; materials complete; interview times chosen; address of the enterprise; insurance valid or none',
+    refuse: (order) => cancelledError(order) ?? new AppError(ErrorCode.ORDER_ALREADY_CONFIRMED),
+  },
+  {
+    event: 'payment_create',
+    by: ['customer'],
+    from: ['pending_payment'],
+    to: 'same',
+    rule: 'order not past its 24 h; amount = the order total',
+    refuse: (order) => cancelledError(order) ?? new AppError(ErrorCode.PAYMENT_ORDER_NOT_PAYABLE),
+  },
+  {
+    event: 'pay',
+    by: ['system'],
+    from: ['pending_payment', 'cancelled'],
+    to: ['processing:material_review'],
+    rule: 'verified notification, amount = total; from cancelled only when expired while paid in time and no interview places were given away',
+  },
+  { event: 'payment_refund_due', by: ['system'], from: 'any', to: 'same', rule: 'money arrived that the order cannot take (recorded for the operators)' },
+  {
+    event: 'cancel',
+    by: ['customer'],
+    from: UNPAID,
+    to: ['cancelled'],
+    rule: 'only before payment; interview places are given back',
+    refuse: (order) =>
+      cancelledError(order) ??
+      (order.status === 'refunded' ? new AppError(ErrorCode.ORDER_NOT_CANCELLABLE, '订单已退款，无法取消') : new AppError(ErrorCode.ORDER_NOT_CANCELLABLE)),
+  },
+  {
+    event: 'expire',
+    by: ['system'],
+    from: UNPAID,
+    to: ['cancelled'],
+    rule: '24 h after creation, no payment still pending; interview places are given back',
+    guard: (order, at) => (order.expires_at !== null && order.expires_at <= at ? null : new AppError(ErrorCode.ORDER_STATE_INVALID, '订单尚未到期')),
+  },
+  {
+    event: 'departure_date_update',
+    by: ['customer'],
+    from: [...UNPAID, ...BEFORE_SUBMISSION],
+    to: 'same',
+    rule: 'new date today or later, ≤ 366 days, not before the order date; insurance moves with it',
+    refuse: (order) => cancelledError(order) ?? new AppError(ErrorCode.ORDER_DEPARTURE_NOT_CHANGEABLE),
+  },
+
+  // The back office takes over once paid (issues 9–11).
+  { event: 'assign', by: ['operator'], from: ANY_PROCESSING, to: 'same', rule: 'an operator takes an unassigned order; a supervisor assigns any' },
+  {
+    event: 'material_review',
+    by: ['operator'],
+    from: processing('material_review'),
+    to: 'same',
+    rule: 'a pending file of this order: pass, or no-pass with a memo',
+  },
+  {
+    event: 'material_review_passed',
+    by: ['operator'],
+    from: processing('material_review'),
+    to: processing('awaiting_mail', 'page_check'),
+    rule: 'no file pending and every required file passed; awaiting_mail when the product has mailed paper materials',
+  },
+  {
+    event: 'material_review_failed',
+    by: ['operator'],
+    from: processing('material_review'),
+    to: processing('reupload_needed'),
+    rule: 'no file pending and at least one no-pass',
+  },
+  {
+    event: 'reupload_submit',
+    by: ['customer'],
+    from: processing('reupload_needed'),
+    to: processing('material_review'),
+    rule: 'every no-pass file replaced (or deleted with its item complete)',
+  },
+  {
+    event: 'mail_send',
+    by: ['customer'],
+    from: processing('awaiting_mail'),
+    to: 'same',
+    rule: 'a courier pickup booked or a courier company and waybill number given',
+  },
+  {
+    event: 'mail_missing',
+    by: ['operator'],
+    from: processing('awaiting_mail'),
+    to: 'same',
+    rule: 'parcel received with items missing: the customer is asked to send them',
+  },
+  {
+    event: 'mail_receive',
+    by: ['operator'],
+    from: processing('awaiting_mail'),
+    to: processing('page_check'),
+    rule: 'parcel received and checked against the list',
+  },
+  { event: 'page_check_publish', by: ['operator'], from: processing('page_check'), to: 'same', rule: "an applicant's filled-in application pages" },
+  { event: 'page_check_confirm', by: ['customer'], from: processing('page_check'), to: 'same', rule: "the applicant's published pages" },
+  {
+    event: 'page_check_correction',
+    by: ['customer'],
+    from: processing('page_check'),
+    to: 'same',
+    rule: "the applicant's published pages, with a comment on a page",
+  },
+  {
+    event: 'page_check_done',
+    by: ['customer'],
+    from: processing('page_check'),
+    to: processing('interview'),
+    rule: 'every applicant confirmed and the product needs an interview',
+  },
+  {
+    event: 'interview_notice_publish',
+    by: ['operator'],
+    from: processing('interview'),
+    to: 'same',
+    rule: "an applicant's date, time, place, process, notes and what to bring",
+  },
+  { event: 'interview_change_request', by: ['customer'], from: processing('interview'), to: 'same', rule: 'a free slot before the departure date' },
+  { event: 'interview_change_accept', by: ['operator'], from: processing('interview'), to: 'same', rule: 'an open change request' },
+  { event: 'interview_change_decline', by: ['operator'], from: processing('interview'), to: 'same', rule: 'an open change request' },
+  { event: 'price_difference_request', by: ['operator'], from: ANY_PROCESSING, to: 'same', rule: 'an amount > 0 and a reason; none other open' },
+  { event: 'price_difference_pay', by: ['system'], from: ANY_PROCESSING, to: 'same', rule: 'verified notification for the open price difference' },
+  { event: 'price_difference_cancel', by: ['operator'], from: ANY_PROCESSING, to: 'same', rule: 'an open, unpaid price difference' },
+  {
+    event: 'submit',
+    by: ['operator'],
+    from: processing('page_check', 'interview'),
+    to: processing('submitted'),
+    rule: 'every applicant confirmed their pages; with an interview, every notice published; no open price difference',
+  },
+  {
+    event: 'result_issue',
+    by: ['operator'],
+    from: processing('submitted'),
+    to: 'same',
+    rule: 'an applicant without a result: visa number, validity, entries, stay',
+  },
+  { event: 'result_reject', by: ['operator'], from: processing('submitted'), to: 'same', rule: 'an applicant without a result: the reason' },
+  {
+    event: 'refund_create',
+    by: ['system', 'supervisor'],
+    from: [...ANY_PROCESSING, 'completed'],
+    to: 'same',
+    rule: 'refund on rejection (product has 拒签退全款), or a supervisor with a reason; never more than was paid',
+  },
+  { event: 'refund_settle', by: ['system'], from: 'any', to: 'same', rule: 'verified refund notification' },
+  {
+    event: 'close_refund',
+    by: ['supervisor'],
+    from: BEFORE_SUBMISSION,
+    to: ['refunded'],
+    rule: 'before submission, with a reason: everything paid is refunded',
+  },
+  {
+    event: 'ship_back',
+    by: ['operator'],
+    from: processing('submitted'),
+    to: processing('returning'),
+    rule: 'every applicant has a result; a waybill to the return address snapshot',
+  },
+  {
+    event: 'return_delivered',
+    by: ['system'],
+    from: processing('returning'),
+    to: ['completed', 'refunded'],
+    rule: 'the courier delivered the passports; refunded when every applicant was refused and refunded',
+  },
+  {
+    event: 'complete',
+    by: ['operator'],
+    from: processing('submitted'),
+    to: ['completed', 'refunded'],
+    rule: 'every applicant has a result and there are no passports to send back (e-visas)',
+  },
+  {
+    event: 'retention_purge',
+    by: ['system'],
+    from: ['completed', 'refunded'],
+    to: 'same',
+    rule: 'uploaded scans deleted after the retention period',
+  },
+];
+
+const RULES = new Map(LIFECYCLE.map((rule) => [rule.event, rule]));
+
+export function ruleOf(event: OrderEventName): LifecycleRule {
+  const rule = RULES.get(event);
+  if (!rule) throw new Error(`no lifecycle rule for ${event}`);
+  return rule;
+}
+
+export function placeOf(order: { status: OrderStatus; step: OrderStep | null }): Place {
+  return order.status === 'processing' ? `processing:${order.step ?? 'material_review'}` : (order.status as Exclude<OrderStatus, 'processing'>);
+}
+
+export function placeParts(place: Place): { status: OrderStatus; step: OrderStep | null } {
+  const [status, step] = place.split(':') as [OrderStatus, OrderStep | undefined];
+  return { status, step: step ?? null };
+}
+
+function placeLabel(order: { status: OrderStatus; step: OrderStep | null }): string {
+  return order.status === 'processing' && order.step ? `${statusLabel(order.status)}（${stepLabel(order.step)}）` : statusLabel(order.status);
+}
+
+function mayFire(rule: LifecycleRule, caller: Principal): boolean {
+  switch (caller.kind) {
+    case 'customer':
+      return rule.by.includes('customer');
+    case 'operator':
+      return rule.by.includes('operator') || (caller.role === 'supervisor' && rule.by.includes('supervisor'));
+    case 'system':
+      return rule.by.includes('system');
+  }
+}
+
+// ── Applying a change ─────────────────────────────────────────────────────
+
+/** The state a change is decided on and applied to. */
+export type OrderState = Pick<OrderRow, 'user_order_id' | 'status' | 'step' | 'version' | 'expires_at' | 'departure_date' | 'need_interview'>;
+
+type OrderColumns = Omit<Updateable<UserOrderTable>, 'user_order_id' | 'enterprise_id' | 'status' | 'step' | 'version' | 'updated_at' | 'step_entered_at'>;
+type ApplicantColumns = Omit<Updateable<OrderApplicantTable>, 'applicant_id' | 'user_order_id'>;
+
+export interface Change {
+  event: OrderEventName;
+  /** Where it leads, when the rule allows several places (else the rule's only one, or the same place). */
+  to?: Place;
+  /** Other columns of the order this event writes. */
+  set?: OrderColumns;
+  /** Applicant rows this event writes (status, interview time, insured…), all of this order. */
+  applicants?: Array<{ applicant_id: number; set: ApplicantColumns & { status?: ApplicantStatus } }>;
+  /** What the audit row records (a function when it depends on what `within` wrote). */
+  detail?: Record<string, unknown> | null | (() => Record<string, unknown>);
+  /**
+   * How the order row guards the change: 'version' (default) — nothing about the order may have
+   * changed since it was read; 'place' — only its state may not have (independent changes such as
+   * uploads serialise instead of failing; `within` re-checks what it depends on).
+   */
+  concurrency?: 'version' | 'place';
+  /** Writes of other modules' tables that belong to the change, run right after the order row is won. */
+  within?: (trx: Transaction<Database>, order: OrderState) => Promise<void>;
+}
+
+/** The order moved on since it was read: decide again. */
+export class LifecycleConflict extends Error {}
+
+/**
+ * Applies one change inside the caller's transaction: checks it against the
+ * table (who, from where, to where, the rule's guard), updates the order row
+ * under its version (or place), runs `within`, writes the applicant rows and
+ * the audit row. Returns the order's new state (for a second change in the
+ * same transaction). Throws AppError when the table refuses, LifecycleConflict
+ * when the row moved on.
+ */
+/**
+ * Throws what the table says against firing `event` on this order now (who,
+ * from where, the rule's guard). Services call it before checking their own
+ * inputs, so a wrong state is refused before a wrong date; apply() calls it again.
+ */
+export function checkAllowed(event: OrderEventName, order: GuardedOrder, caller: Principal, at: number): LifecycleRule {
+  const rule = ruleOf(event);
+  if (!mayFire(rule, caller)) throw new AppError(ErrorCode.ORDER_ACTION_FORBIDDEN);
+  if (rule.from === 'new') throw new Error(`lifecycle: ${event} creates an order; use create()`);
+  if (rule.from !== 'any' && !rule.from.includes(placeOf(order))) {
+    throw rule.refuse?.(order) ?? new AppError(ErrorCode.ORDER_STATE_INVALID, `订单${placeLabel(order)}，不能${ORDER_EVENTS[event].replace(/，.*$/, '')}`);
+  }
+  const guardError = rule.guard?.(order, at);
+  if (guardError) throw guardError;
+  return rule;
+}
+
+export async function apply(trx: Transaction<Database>, order: OrderState, change: Change, caller: Principal, at: number): Promise<OrderState> {
+  const rule = checkAllowed(change.event, order, caller, at);
+  const from = placeOf(order);
+  const to = change.to ?? (rule.to === 'same' ? from : rule.to.length === 1 ? rule.to[0]! : undefined);
+  if (to === undefined || (rule.to === 'same' ? to !== from : !rule.to.includes(to))) {
+    throw new Error(`lifecycle: ${change.event} cannot lead from ${from} to ${String(to)}`);
+  }
+  const next = placeParts(to);
+  const moved = next.status !== order.status || next.step !== order.step;
+  if (rule.from === 'any') {
+    // A record only: the order itself does not change.
+    await insertEvent(trx, order, order, change, caller, at, rule);
+    return order;
+  }
+
+  let update = trx
+    .updateTable('user_order')
+    .set((eb) => ({
+      ...change.set,
+      status: next.status,
+      step: next.step,
+      updated_at: at,
+      ...(moved ? { step_entered_at: at } : {}),
+      version: eb('version', '+', 1),
+    }))
+    .where('user_order_id', '=', order.user_order_id);
+  update =
+    change.concurrency === 'place'
+      ? update.where('status', '=', order.status).where('step', order.step === null ? 'is' : '=', order.step)
+      : update.where('version', '=', order.version);
+  const result = await update.executeTakeFirst();
+  if (Number(result.numUpdatedRows) !== 1) throw new LifecycleConflict(`order ${order.user_order_id} moved on`);
+  const after: OrderState = { ...order, ...next, version: order.version + 1, ...pickState(change.set) };
+
+  if (change.within) await change.within(trx, after);
+  for (const applicant of change.applicants ?? []) {
+    const written = await trx
+      .updateTable('order_applicant')
+      .set(applicant.set)
+      .where('applicant_id', '=', applicant.applicant_id)
+      .where('user_order_id', '=', order.user_order_id)
+      .executeTakeFirst();
+    if (Number(written.numUpdatedRows) !== 1) throw new LifecycleConflict(`applicant ${applicant.applicant_id} is not of order ${order.user_order_id}`);
+  }
+  await insertEvent(trx, order, after, change, caller, at, rule);
+  return after;
+}
+
+function insertEvent(trx: Transaction<Database>, before: OrderState, after: OrderState, change: Change, caller: Principal, at: number, rule: LifecycleRule) {
+  const states = rule.contentOnly
+    ? { from_status: null, to_status: null, from_step: null, to_step: null }
+    : { from_status: before.status, to_status: after.status, from_step: before.step, to_step: after.step };
+  return trx
+    .insertInto('order_event')
+    .values({ user_order_id: before.user_order_id, ...actorOf(caller), event: change.event, ...states, detail: detailOf(change), created_at: at })
+    .execute();
+}
+
+function detailOf(change: Change): Json<Record<string, unknown>> | null {
+  const detail = typeof change.detail === 'function' ? change.detail() : change.detail;
+  return detail ? toJson(detail) : null;
+}
+
+/** The state columns a change may also set (expiry, departure date) so a second change sees them. */
+function pickState(set: OrderColumns | undefined): Partial<OrderState> {
+  if (!set) return {};
+  const picked: Partial<OrderState> = {};
+  if (set.expires_at !== undefined) picked.expires_at = set.expires_at as number | null;
+  if (typeof set.departure_date === 'string') picked.departure_date = set.departure_date;
+  return picked;
+}
+
+// ── What services call ────────────────────────────────────────────────────
+
+/** How often a change is decided again after losing a race, before 1817. */
+const MAX_ATTEMPTS = 3;
+const EXPIRY_BATCH = 100;
+const EXPIRY_MAX_ROUNDS = 50;
+
+export const EXPIRE_REASON = '超时未支付，订单已自动取消';
+
+export interface CurrentOptions {
+  /** Runs right before an overdue unpaid order is expired (the payment module settles its payments). */
+  beforeExpire?: () => Promise<void>;
+}
+
+/** What a service decides on an order: one change, several in one transaction, or nothing (null). */
+export type Decision = Change | Change[] | null;
+
+function scopeOf(caller: Principal): OrderScope {
+  return caller.kind === 'customer' ? { enterpriseId: caller.enterpriseId } : {};
+}
+
+export function createOrderLifecycle(db: Kysely<Database>, deps: { now: () => number }) {
+  const repo = createOrderRepository(db);
+  const { now } = deps;
+
+  /**
+   * An unpaid order that ends gives its applicants' interview places back to
+   * other customers, in the same transaction (the slots' counters and the
+   * applicants' choices). Read before deciding: a new choice would move the
+   * order's version and the change would be decided again.
+   */
+  async function interviewPlacesBack(userOrderId: number): Promise<Pick<Change, 'applicants' | 'within'> & { released: number }> {
+    const held = await heldInterviewSlots(db, userOrderId);
+    return {
+      released: held.length,
+      applicants: held.map((row) => ({ applicant_id: row.applicant_id, set: { interview_slot_id: null } })),
+      within: held.length > 0 ? (trx) => giveBackInterviewSlots(trx, held) : undefined,
+    };
+  }
+
+  /** The 'expire' change, with the interview places given back. */
+  async function expiryChange(order: OrderState, at: number): Promise<Change> {
+    const { released, ...places } = await interviewPlacesBack(order.user_order_id);
+    return {
+      event: 'expire',
+      set: { cancelled_at: at, cancel_reason: EXPIRE_REASON, expires_at: null },
+      detail: { expires_at: order.expires_at, ...(released > 0 ? { interview_places_released: released } : {}) },
+      ...places,
+    };
+  }
+
+  /** Cancels every due unpaid order (of one enterprise or one order when scoped); returns how many this call changed. */
+  async function expireDue(at: number, scope: OrderScope & { userOrderId?: number } = {}): Promise<number> {
+    let changed = 0;
+    for (let round = 0; round < EXPIRY_MAX_ROUNDS; round += 1) {
+      const due = await repo.dueUnpaidOrders(at, EXPIRY_BATCH, scope);
+      // One short transaction per order: no two sweeps ever wait on each other's locks in a cycle.
+      for (const order of due) {
+        try {
+          const change = await expiryChange(order, at);
+          await db.transaction().execute((trx) => apply(trx, order, change, SYSTEM, at));
+          changed += 1;
+        } catch (error) {
+          // Another sweep, a payment or the customer changed it first: it is no longer due.
+          if (!(error instanceof LifecycleConflict)) throw error;
+        }
+      }
+      if (due.length < EXPIRY_BATCH) break;
+    }
+    return changed;
+  }
+
+  /**
+   * The order as the caller may see it now: a customer only their
+   * enterprise's (anything else is 1801, exactly like a missing order). An
+   * unpaid order whose time is up is expired first and read again, so no step
+   * ever acts on an order past its 24 h.
+   */
+  async function current(caller: Principal, userOrderId: number, options: CurrentOptions = {}): Promise<OrderRow> {
+    const scope = scopeOf(caller);
+    let order = await repo.findOrder(scope, userOrderId);
+    if (!order) throw new AppError(ErrorCode.ORDER_NOT_FOUND);
+    const at = now();
+    if ((order.status === 'draft' || order.status === 'pending_payment') && order.expires_at !== null && order.expires_at <= at) {
+      await options.beforeExpire?.();
+      await expireDue(at, { userOrderId });
+      order = await repo.findOrder(scope, userOrderId);
+      if (!order) throw new AppError(ErrorCode.ORDER_NOT_FOUND);
+    }
+    return order;
+  }
+
+  return {
+    current,
+    expireDue,
+    interviewPlacesBack,
+
+    /**
+     * Loads the caller's order, lets `decide` take the decision on it (it
+     * throws the service's own refusals), applies what it returns in one
+     * transaction, and decides again on the fresh order when another change
+     * won the race (1817 after three rounds). Returns the order's new state.
+     */
+    async change(caller: Principal, userOrderId: number, decide: (order: OrderRow, at: number) => Promise<Decision> | Decision, options: CurrentOptions = {}) {
+      for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
+        const order = await current(caller, userOrderId, options);
+        const at = now();
+        const decided = await decide(order, at);
+        const changes = decided === null ? [] : Array.isArray(decided) ? decided : [decided];
+        if (changes.length === 0) return order as OrderState;
+        try {
+          return await db.transaction().execute(async (trx) => {
+            let state: OrderState = order;
+            for (const change of changes) state = await apply(trx, state, change, caller, at);
+            return state;
+          });
+        } catch (error) {
+          if (!(error instanceof LifecycleConflict)) throw error;
+        }
+      }
+      throw new AppError(ErrorCode.ORDER_CONFLICT);
+    },
+
+    /** The order, its applicants and its 'create' event, all or nothing. */
+    async create(caller: Principal, order: Omit<NewOrder, 'status'>, applicants: NewApplicant[], detail: Record<string, unknown>): Promise<number> {
+      const rule = ruleOf('create');
+      if (!mayFire(rule, caller)) throw new AppError(ErrorCode.ORDER_ACTION_FORBIDDEN);
+      const [place] = rule.to as Place[];
+      const { status, step } = placeParts(place!);
+      return db.transaction().execute(async (trx) => {
+        const userOrderId = await repo.insertOrder(trx, { ...order, status, step, step_entered_at: order.created_at }, applicants);
+        await trx
+          .insertInto('order_event')
+          .values({
+            user_order_id: userOrderId,
+            ...actorOf(caller),
+            event: 'create',
+            from_status: null,
+            to_status: status,
+            from_step: null,
+            to_step: step,
+            detail: toJson(detail),
+            created_at: order.created_at,
+          })
+          .execute();
+        return userOrderId;
+      });
+    },
+  };
+}
+
+export type OrderLifecycle = ReturnType<typeof createOrderLifecycle>;
