@@ -1,0 +1,123 @@
+// The replay stores (decision 0016): an id is new once, for every instance
+// sharing the store, also across a restart and within one burst of copies;
+// ids are forgotten only after the window. Redis is the local server
+// (TEST_REDIS_URL, default redis://127.0.0.1:6379); the app-level checks on
+// SQLite and PostgreSQL are in signature.test.ts.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createConnection } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { newRequestId } from '../../common/signing.ts';
+import { buildApp } from '../app.ts';
+import { createTestDatabase, signedHeaders, testConfig } from '../test-support/test-app.ts';
+import { createRedisReplayStore, createSqliteReplayStore, replayFileOf, type ReplayStore } from './replay-store.ts';
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const WINDOW_MS = 30 * 60_000;
+
+async function redisReachable(): Promise<boolean> {
+  const { hostname, port } = new URL(REDIS_URL);
+  return new Promise((resolve) => {
+    const socket = createConnection({ host: hostname, port: Number(port || 6379) });
+    socket.once('connect', () => {
+      socket.end();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+const haveRedis = await redisReachable();
+if (!haveRedis) console.warn(`\n!!! Redis replay store tests SKIPPED: nothing listens at ${REDIS_URL} (set TEST_REDIS_URL) !!!\n`);
+
+const dir = mkdtempSync(join(tmpdir(), 'visa-replay-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+interface Kind {
+  name: string;
+  skip: boolean;
+  open(): Promise<ReplayStore>;
+}
+let files = 0;
+const kinds: Kind[] = [
+  {
+    name: 'SQLite file (embedded default)',
+    skip: false,
+    // Each test gets its own file; open() again on it is a second instance or a restart.
+    open: async () => createSqliteReplayStore(join(dir, `replay-${files}.replay.db`)),
+  },
+  { name: 'Redis', skip: !haveRedis, open: () => createRedisReplayStore(REDIS_URL, WINDOW_MS) },
+];
+
+describe.each(kinds)('replay store: $name', ({ skip, open }) => {
+  const test = skip ? it.skip : it;
+
+  test('an id is new once; two instances and a restart agree', async () => {
+    files += 1;
+    const first = await open();
+    const second = await open();
+    const now = Date.now();
+    const id = newRequestId();
+    expect(await first.remember(id, '4', now)).toBe(true);
+    expect(await first.remember(id, '4', now)).toBe(false);
+    expect(await second.remember(id, '4', now)).toBe(false);
+    await first.close();
+    const restarted = await open();
+    expect(await restarted.remember(id, '4', now + 60_000)).toBe(false);
+    expect(await restarted.remember(newRequestId(), '4', now)).toBe(true);
+    await second.close();
+    await restarted.close();
+  });
+
+  test('of many simultaneous copies on two instances exactly one is new', async () => {
+    files += 1;
+    const a = await open();
+    const b = await open();
+    const ids = Array.from({ length: 50 }, () => newRequestId());
+    const results = await Promise.all(ids.flatMap((id) => [a, b, a, b].map((store) => store.remember(id, '4', Date.now()).then((fresh) => ({ id, fresh })))));
+    for (const id of ids) expect(results.filter((r) => r.id === id && r.fresh)).toHaveLength(1);
+    await a.close();
+    await b.close();
+  });
+});
+
+describe('replay store: SQLite purge', () => {
+  it('forgets only ids older than the window, in chunks', async () => {
+    const store = createSqliteReplayStore(join(dir, 'purge.replay.db'));
+    const now = Date.now();
+    const old = Array.from({ length: 12_000 }, () => newRequestId());
+    await Promise.all(old.map((id) => store.remember(id, '4', now - WINDOW_MS - 1)));
+    const recent = newRequestId();
+    await store.remember(recent, '4', now - 1000);
+    await store.purgeBefore(now - WINDOW_MS);
+    expect(await store.remember(old[0]!, '4', now)).toBe(true);
+    expect(await store.remember(recent, '4', now)).toBe(false);
+    await store.close();
+  });
+
+  it('keeps its file beside the database file', () => {
+    expect(replayFileOf('data/visa.db')).toBe('data/visa.replay.db');
+    expect(replayFileOf('/tmp/x/test.db')).toBe('/tmp/x/test.replay.db');
+    expect(replayFileOf(':memory:')).toBe(':memory:');
+  });
+});
+
+describe.skipIf(!haveRedis)('two app instances sharing Redis', () => {
+  it('refuse a replay across them', async () => {
+    const testDb = await createTestDatabase();
+    const config = { ...testConfig({ REDIS_URL }), database: testDb.config.database };
+    const handles = [testDb.open(), testDb.open()];
+    const apps = await Promise.all(handles.map((database) => buildApp({ config, database }).then(({ app }) => app)));
+    try {
+      const headers = signedHeaders({ now: Date.now() });
+      const first = await apps[0]!.inject({ method: 'POST', url: '/www/sys_config_get', headers, payload: '{}' });
+      expect(first.json().ret).toBe(0);
+      const replay = await apps[1]!.inject({ method: 'POST', url: '/www/sys_config_get', headers, payload: '{}' });
+      expect(replay.json()).toMatchObject({ ret: 1105, msg: '重复的请求' });
+    } finally {
+      for (const app of apps) await app.close();
+      for (const handle of handles) await handle.destroy();
+      await testDb.drop();
+    }
+  });
+});
