@@ -77,8 +77,9 @@ export default defineConfig({
         SQLITE_FILE: join(E2E_DIR, 'prod.db'),
         LOG_LEVEL: 'warn',
         API_CLIENTS: '4:visa-web-e2e-prod:e2e-prod-secret-0123456789',
-        // Production refuses the sandbox payment provider unless told it is a staging site.
+        // Production refuses the sandbox payment and courier providers unless told it is a staging site.
         PAYMENT_SANDBOX_IN_PROD: 'true',
+        COURIER_SANDBOX_IN_PROD: 'true',
         ANALYTICS_SCRIPT_URL: 'https://analytics.example/script.js',
         OUTBOX_DIR: join(E2E_DIR, 'prod-outbox'),
       },

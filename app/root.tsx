@@ -1,17 +1,17 @@
-import { App as AntApp, ConfigProvider } from 'antd';
+import { ConfigProvider, message } from 'antd';
 import zhCN from 'antd/locale/zh_CN';
 import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
-import { type ReactNode, useEffect } from 'react';
+import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation, useRouteLoaderData } from 'react-router';
 import { ANALYTICS_ENV } from '../common/constants';
 import type { Route } from './+types/root';
 import { ErrorPage } from './components/error-page';
 import { SiteFooter } from './components/site-footer';
 import { SiteHeader } from './components/site-header';
-import { LoginDialog } from './features/account/login-dialog';
-import { startSession } from './features/account/session';
+import { startSession, useSession } from './lib/session';
 import { configureApiClient } from './lib/api-client';
+import { nonceScriptInsertedStyles, useCspNonce } from './lib/csp-nonce';
 import { useLayoutFlags } from './lib/route-handle';
 import { setToastApi } from './lib/toast';
 import { theme } from './theme';
@@ -19,6 +19,7 @@ import './app.css';
 
 // zh-cn weeks start on Monday (spec §1).
 dayjs.locale('zh-cn');
+if (typeof document !== 'undefined') nonceScriptInsertedStyles();
 
 export async function loader({ context }: Route.LoaderArgs) {
   return { publicConfig: context.publicConfig, user: await context.currentUser() };
@@ -38,6 +39,7 @@ export const meta: Route.MetaFunction = () => [
 export function Layout({ children }: { children: ReactNode }) {
   const data = useRouteLoaderData<typeof loader>('root');
   const analytics = data?.publicConfig.appEnv === ANALYTICS_ENV ? data.publicConfig.analyticsScriptUrl : null;
+  const nonce = useCspNonce();
   return (
     <html lang="zh-CN">
       <head>
@@ -45,30 +47,46 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
         <Links />
-        {analytics ? <script async src={analytics} data-testid="analytics" /> : null}
+        {analytics ? <script async src={analytics} nonce={nonce} data-testid="analytics" /> : null}
       </head>
       <body>
         {children}
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );
 }
 
 function Providers({ children }: { children: ReactNode }) {
+  // Styles antd adds in the browser (a dialog's, a menu's) carry the page's nonce.
+  const nonce = useCspNonce();
   return (
-    <ConfigProvider locale={zhCN} theme={theme} button={{ autoInsertSpace: false }}>
-      <AntApp>{children}</AntApp>
+    <ConfigProvider locale={zhCN} theme={theme} button={{ autoInsertSpace: false }} csp={{ nonce }}>
+      {children}
     </ConfigProvider>
   );
 }
 
-/** Hands antd's themed message API to the non-React toast channel. */
-function ToastBridge() {
-  const { message } = AntApp.useApp();
-  useEffect(() => setToastApi(message), [message]);
-  return null;
+/** antd's themed message API for the non-React toast channel (all the app needs of antd's App). */
+function Toasts() {
+  const [api, holder] = message.useMessage();
+  useEffect(() => setToastApi(api), [api]);
+  return holder;
+}
+
+// The login dialog (a form, inputs, a checkbox) is loaded the first time it opens.
+const LoginDialog = lazy(() => import('./features/account/login-dialog').then((module) => ({ default: module.LoginDialog })));
+
+function LoginDialogWhenOpened() {
+  const { loginDialogOpen } = useSession();
+  const [opened, setOpened] = useState(false);
+  if (loginDialogOpen && !opened) setOpened(true);
+  return opened ? (
+    <Suspense fallback={null}>
+      <LoginDialog />
+    </Suspense>
+  ) : null;
 }
 
 export default function App({ loaderData }: Route.ComponentProps) {
@@ -80,7 +98,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
 
   return (
     <Providers>
-      <ToastBridge />
+      <Toasts />
       <div className="site">
         <SiteHeader transparent={transparentHeader} />
         <main className="site-main">
@@ -88,7 +106,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
         </main>
         {hideFooter ? null : <SiteFooter />}
       </div>
-      <LoginDialog />
+      <LoginDialogWhenOpened />
     </Providers>
   );
 }

@@ -27,6 +27,9 @@ const sysConfig = systemOperations({ miniProgramLinkBase: config.MINI_PROGRAM_LI
   (op) => op.path === '/www/sys_config_get',
 )!;
 registerOperation(app, { ...sysConfig, path: '/bench/sys_config_unsigned' as `/www/${string}` });
+// The server's own CPU time, so the benchmark can tell cost per request apart
+// from what other processes on a shared machine take.
+app.get('/bench/cpu', async () => process.cpuUsage());
 await app.listen({ host: '127.0.0.1', port: 0 });
 const address = app.server.address();
 console.log(JSON.stringify({ port: typeof address === 'object' && address ? address.port : 0, database: database.kind }));

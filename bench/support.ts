@@ -53,3 +53,25 @@ export function benchProductId(dbFile: string): number {
     db.close();
   }
 }
+
+/** The three guest pages the speed goals name: home, a country page and a product page. */
+export function guestPages(dbFile: string): Array<{ name: 'home' | 'country' | 'product'; path: string }> {
+  const db = new SQLite(dbFile, { readonly: true });
+  try {
+    // The country with the most listed products: the fullest country page.
+    const country = db
+      .prepare(
+        `select visa_country_id as id from visa_product
+         where status = 0 and channel = 0 and offline = 1
+         group by visa_country_id order by count(*) desc, visa_country_id limit 1`,
+      )
+      .get() as { id: number };
+    return [
+      { name: 'home', path: '/' },
+      { name: 'country', path: `/visa/country/${country.id}` },
+      { name: 'product', path: `/visa/product/${benchProductId(dbFile)}` },
+    ];
+  } finally {
+    db.close();
+  }
+}

@@ -6,7 +6,6 @@ export const REQUEST_TIMEOUT_MS = 60_000;
 export const REQUEST_ID_LENGTH = 32;
 export const REQUEST_ID_PATTERN = /^[a-z0-9]{32}$/;
 
-export const LOGIN_FIELD_MAX_LENGTH = 50;
 export const SESSION_EXPIRED_TOAST_MS = 2_000;
 export const EMAIL_SUCCESS_DISPLAY_MS = 1_000;
 

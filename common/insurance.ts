@@ -1,34 +1,10 @@
 // Travel insurance plans offered at the confirm step, and the arithmetic the
 // server and the page must agree on (the page shows the price the server
 // will charge). Rules: docs/order-rules.md ("Addresses, insurance and
-// confirming"). The order keeps an InsuranceSnapshot (common/ordering.ts).
+// confirming"). The call and the order's InsuranceSnapshot are contracts
+// (common/contracts/insurance.ts, order.ts).
+import type { InsuranceItem } from './contracts/order.ts';
 import { addDays } from './order.ts';
-import type { InsuranceItem } from './ordering.ts';
-
-export interface InsurancePlanView {
-  insurance_plan_id: number;
-  name: string;
-  company: string;
-  description: string;
-  /** cents per insured person per day */
-  price_per_day: number;
-  min_days: number;
-  max_days: number;
-  items: InsuranceItem[];
-  /** The trip's days brought into this plan's range. */
-  suggested_days: number;
-  /** cents: price_per_day × suggested_days × every applicant of the order */
-  amount: number;
-}
-
-export interface InsurancePlanListResult {
-  /** 'YYYY-MM-DD': cover starts on the departure date. */
-  start_date: string;
-  /** Days of the trip as the product describes it (its stay), before any plan's limits. */
-  trip_days: number;
-  applicant_count: number;
-  plans: InsurancePlanView[];
-}
 
 /**
  * The Schengen states (2025: 29 countries), by the Chinese names the

@@ -1,8 +1,8 @@
-// Orders as the API and the pages see them: statuses, processing steps, the
-// order list's tabs and the call shapes. The rules are in docs/order-rules.md
+// Orders as both sides see them: statuses, processing steps, the order list's
+// tabs, the actions and China's calendar dates. The calls' shapes are the
+// contracts in common/contracts/order.ts; the rules are in docs/order-rules.md
 // (on top of the design's order lifecycle).
 import { IDENTITIES } from './constants.ts';
-import type { ApplicantInterview, InsuranceSnapshot, OrderingStep, PaymentView, ReturnAddressSnapshot } from './ordering.ts';
 
 export const ORDER_STATUSES = {
   draft: '草稿',
@@ -48,10 +48,13 @@ export const APPLICANT_STATUSES = {
 } as const;
 export type ApplicantStatus = keyof typeof APPLICANT_STATUSES;
 
+/**
+ * Every event of the order lifecycle, with the label the schedule shows.
+ * The rules (who fires it, from which state, to which) are the lifecycle
+ * table in server/modules/order/lifecycle.ts; docs/order-rules.md shows it.
+ */
 export const ORDER_EVENTS = {
   create: '创建订单',
-  cancel: '取消订单',
-  expire: '超时未支付，自动取消',
   material_upload: '上传资料',
   material_replace: '替换资料',
   material_delete: '删除资料',
@@ -60,25 +63,43 @@ export const ORDER_EVENTS = {
   confirm: '确认订单',
   payment_create: '发起支付',
   pay: '支付成功',
-  departure_date_update: '修改出发日期',
   payment_refund_due: '重复支付，待退款',
+  cancel: '取消订单',
+  expire: '超时未支付，自动取消',
+  departure_date_update: '修改出发日期',
+  assign: '分配办理人员',
+  material_review: '审核资料',
+  material_review_passed: '资料审核通过',
+  material_review_failed: '资料审核未通过，待重新上传',
+  reupload_submit: '重新提交资料审核',
+  mail_send: '寄出纸质资料',
+  mail_missing: '纸质资料缺件，待补寄',
+  mail_receive: '收到纸质资料',
+  page_check_publish: '发布核对页',
+  page_check_confirm: '确认核对页',
+  page_check_correction: '核对页申请修改',
+  page_check_done: '核对页全部确认',
+  interview_notice_publish: '发布面试通知',
+  interview_change_request: '申请修改面试日期',
+  interview_change_accept: '同意修改面试日期',
+  interview_change_decline: '拒绝修改面试日期',
+  price_difference_request: '发起补差价',
+  price_difference_pay: '补差价支付成功',
+  price_difference_cancel: '取消补差价',
+  submit: '递交使馆',
+  result_issue: '出签',
+  result_reject: '拒签',
+  refund_create: '发起退款',
+  refund_settle: '退款成功',
+  close_refund: '全额退款并关闭订单',
+  ship_back: '护照寄回',
+  return_delivered: '护照已签收',
+  complete: '办理完成',
+  retention_purge: '删除已到保留期限的资料扫描件',
 } as const;
+export type OrderEventName = keyof typeof ORDER_EVENTS;
 
 export type OrderActor = 'customer' | 'operator' | 'system';
-
-export const ORDER_LIMITS = {
-  minApplicants: 1,
-  maxApplicants: 20,
-  applicantNameMaxLength: 30,
-  cancelReasonMaxLength: 200,
-  /** An unpaid order is cancelled this long after it was created. */
-  unpaidTtlMs: 24 * 3_600_000,
-  /** A departure date further than this is refused as a typo. */
-  maxDepartureDaysAhead: 366,
-  pageSize: 10,
-} as const;
-
-export const MOBILE_PHONE_PATTERN = /^1[3-9]\d{9}$/;
 
 /**
  * The order list's tabs (lifecycle design). Tabs are filters, not a
@@ -107,7 +128,8 @@ export type OrderListTabKey = OrderListTab['key'];
 export const ORDER_LIST_TAB_KEYS = ORDER_LIST_TABS.map((tab) => tab.key) as [OrderListTabKey, ...OrderListTabKey[]];
 
 /** What the customer can or must do next, for the card's and the detail page's buttons. */
-export type OrderAction = 'continue' | 'pay' | 'cancel' | 'choose_departure_date' | 'reupload' | 'mail_materials' | 'confirm_page_check';
+export const ORDER_ACTIONS = ['continue', 'pay', 'cancel', 'choose_departure_date', 'reupload', 'mail_materials', 'confirm_page_check'] as const;
+export type OrderAction = (typeof ORDER_ACTIONS)[number];
 
 export function statusLabel(status: string): string {
   return ORDER_STATUSES[status as OrderStatus] ?? status;
@@ -140,131 +162,6 @@ export function orderActions(order: { status: string; step: string | null; depar
 export function needsAction(order: { status: string; step: string | null; departure_date: string }, today: string): boolean {
   if (isDeparturePast(order, today)) return true;
   return order.status === 'processing' && CUSTOMER_ACTION_STEPS.includes(order.step as OrderStep);
-}
-
-// ── API shapes ────────────────────────────────────────────────────────────
-
-export interface OrderApplicantInput {
-  name: string;
-  identity_id: number;
-  mobile_phone: string;
-  email?: string | null;
-}
-
-export interface OrderCreateInput {
-  visa_product_id: number;
-  consular_district_id?: number | null;
-  /** YYYY-MM-DD */
-  departure_date: string;
-  /** YYYY-MM-DD, the day the application is started/submitted; today (China time) when absent. */
-  order_date?: string | null;
-  applicants: OrderApplicantInput[];
-}
-
-export interface DepartureWarning {
-  message: string;
-  /** Working days (Mon–Fri) from the order date to the day before departure. */
-  working_days: number;
-  need_days: number;
-  /** The first departure date that leaves need_days working days. */
-  earliest_departure_date: string;
-}
-
-export interface OrderCreateResult {
-  user_order_id: number;
-  expires_at: number;
-  /** The departure date leaves fewer working days than the product usually needs (not refused). */
-  departure_warning: DepartureWarning | null;
-}
-
-export interface OrderApplicantSummary {
-  applicant_id: number;
-  name: string;
-  identity_id: number;
-  identity_label: string;
-  status: string;
-  status_label: string;
-}
-
-export interface OrderApplicant extends OrderApplicantSummary {
-  mobile_phone: string;
-  email: string | null;
-  passport_no: string | null;
-  /** Covered by the order's insurance plan. */
-  insured: boolean;
-  /** The chosen interview/fingerprint time; null when none (yet). */
-  interview: ApplicantInterview | null;
-  /** Files uploaded for this applicant (materials and photo). */
-  material_file_count: number;
-}
-
-/** An order card of the list. */
-export interface OrderSummary {
-  user_order_id: number;
-  status: OrderStatus;
-  status_label: string;
-  step: OrderStep | null;
-  step_label: string | null;
-  visa_product_id: number;
-  product_title: string;
-  country: string;
-  visa_type: string;
-  consular_district: { consular_district_id: number; name: string } | null;
-  departure_date: string;
-  order_date: string;
-  unit_price: number;
-  applicant_count: number;
-  total_amount: number;
-  created_at: number;
-  /** When an unpaid order is cancelled automatically; null once paid or closed. */
-  expires_at: number | null;
-  departure_date_past: boolean;
-  needs_action: boolean;
-  actions: OrderAction[];
-  applicants: OrderApplicantSummary[];
-}
-
-export interface OrderEventView {
-  event: string;
-  event_label: string;
-  actor: OrderActor;
-  from_status: string | null;
-  to_status: string | null;
-  created_at: number;
-}
-
-export interface OrderDetail extends Omit<OrderSummary, 'applicants'> {
-  visa_country_id: number;
-  need_interview: boolean;
-  reject_refund: boolean;
-  updated_at: number;
-  cancelled_at: number | null;
-  cancel_reason: string | null;
-  /** Changes with every state change (optimistic concurrency). */
-  version: number;
-  applicants: OrderApplicant[];
-  /** The audit log, oldest first: the schedule of the detail page. */
-  events: OrderEventView[];
-  /** 'YYYY-MM-DD' the visa should take effect; null = from the departure date. */
-  effect_date: string | null;
-  /** cents: unit_price × applicant_count */
-  product_amount: number;
-  insurance_amount: number;
-  discount_amount: number;
-  insurance: InsuranceSnapshot | null;
-  return_address: ReturnAddressSnapshot | null;
-  payments: PaymentView[];
-  confirmed_at: number | null;
-  paid_at: number | null;
-  /** For a draft: the first ordering step not done yet (where "continue" leads); 'pay' when pending_payment; null otherwise. */
-  ordering_step: OrderingStep | null;
-  /** Required electronic materials (and photos) still missing, per applicant; empty when complete. */
-  missing_materials: Array<{ applicant_id: number; applicant_name: string; material_id: number | null; name: string }>;
-}
-
-export interface OrderListResult {
-  page_data: OrderSummary[];
-  total_count: number;
 }
 
 // ── Calendar dates (China time) ───────────────────────────────────────────

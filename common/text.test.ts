@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { EMAIL_PATTERN, maskMobilePhone, normalizeInputText } from './text.ts';
+import { EMAIL_PATTERN } from './contracts/rules.ts';
+import { maskMobilePhone, normalizeInputText } from './text.ts';
 
 describe('trimmed text input rule', () => {
   it('turns every unicode space variant into a space, then trims', () => {

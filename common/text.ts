@@ -6,9 +6,6 @@ export function normalizeInputText(value: string): string {
   return value.replace(UNICODE_SPACES, ' ').trim();
 }
 
-/** The e-mail pattern of spec §5: [letters digits _ . -]@labels.tld(2–4). */
-export const EMAIL_PATTERN = /^[A-Za-z0-9_.-]+@([A-Za-z0-9-]+\.)+[A-Za-z0-9]{2,4}$/;
-
 /** Hides the middle of a mainland mobile number: 13800138000 → 138****8000. */
 export function maskMobilePhone(phone: string): string {
   if (phone.length < 7) return phone;

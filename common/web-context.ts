@@ -1,6 +1,14 @@
 // What the server hands to the page loaders (React Router's load context).
 // Types only: the web client never imports server code.
-import type { ContinentWithCountries, ReviewPage, VisaCountryDetail, VisaProductDetail, VisaProductListItem } from './catalogue';
+import type { UserInfo } from './contracts/account.ts';
+import type { AddressList } from './contracts/address.ts';
+import type { ContinentWithCountries, ReviewPage, VisaCountryDetail, VisaProductDetail, VisaProductListItem } from './contracts/catalogue.ts';
+import type { InsurancePlanListResult } from './contracts/insurance.ts';
+import type { InterviewSlotListResult } from './contracts/interview.ts';
+import type { MaterialListResult } from './contracts/material.ts';
+import type { OrderDetail, OrderListResult } from './contracts/order.ts';
+import type { AddressKind } from './address.ts';
+import type { OrderListTabKey } from './order.ts';
 
 /** Values the browser may see; the web platform's signing pair is a client secret by nature. */
 export interface PublicConfig {
@@ -10,17 +18,6 @@ export interface PublicConfig {
   accessKey: string;
   secret: string;
   analyticsScriptUrl: string | null;
-}
-
-export interface UserInfo {
-  account_id: number;
-  account: string;
-  name: string;
-  mobile_phone: string | null;
-  email: string | null;
-  role: string;
-  last_login_at: number | null;
-  enterprise: { enterprise_id: number; name: string; kind: string; kind_label: string };
 }
 
 /** The catalogue reads a page loader may make, in process (no HTTP hop). */
@@ -33,6 +30,28 @@ export interface CatalogueReader {
   }>;
   productDetail(visaProductId: number): Promise<VisaProductDetail | null>;
   reviews(visaProductId: number, page: number): Promise<ReviewPage>;
+}
+
+/**
+ * An in-process read's answer: what the signed call would answer — its
+ * contract's result, or its refusal (ret ≠ 0 and the Chinese message). Any
+ * other failure (the database is down) rejects, and the page shows "failed".
+ */
+export type ReadAnswer<T> = { ok: true; body: T } | { ok: false; ret: number; msg: string };
+
+/**
+ * What the login-only pages read in process, as the customer of the `token`
+ * cookie: the signed calls' own payload checks and services, scoped to that
+ * customer's enterprise (another enterprise's order answers 1801 like a
+ * missing one), each answering its call's contract result.
+ */
+export interface CustomerReads {
+  orderList(tab: OrderListTabKey, page: number): Promise<ReadAnswer<OrderListResult>>;
+  orderDetail(userOrderId: number): Promise<ReadAnswer<OrderDetail>>;
+  materialList(userOrderId: number): Promise<ReadAnswer<MaterialListResult>>;
+  interviewSlots(userOrderId: number): Promise<ReadAnswer<InterviewSlotListResult>>;
+  insurancePlans(userOrderId: number): Promise<ReadAnswer<InsurancePlanListResult>>;
+  addresses(kind: AddressKind): Promise<ReadAnswer<AddressList>>;
 }
 
 export interface Province {
@@ -49,6 +68,10 @@ export interface WebLoadContext {
   publicConfig: PublicConfig;
   /** The user of the `token` cookie, or null for a guest or an expired session. */
   currentUser(): Promise<UserInfo | null>;
+  /** The reads of the `token` cookie's customer, or null for a guest or an expired session. */
+  customerReads(): Promise<CustomerReads | null>;
+  /** This response's Content-Security-Policy nonce, for the page's inline scripts and styles. */
+  cspNonce: string;
   /** Logs a page error on the request's logger, so the line carries its request id. */
   logError(error: unknown): void;
 }

@@ -21,15 +21,17 @@ import { startOrderExpiry } from './modules/order/expiry.ts';
 import { orderOperations } from './modules/order/order.routes.ts';
 import { createMaterialModule } from './modules/material/material.routes.ts';
 import { interviewOperations } from './modules/interview/interview.routes.ts';
-import { createInterviewService } from './modules/interview/interview.service.ts';
+import { createInterviewService, type InterviewService } from './modules/interview/interview.service.ts';
 import { addressOperations } from './modules/address/address.routes.ts';
-import { createAddressService } from './modules/address/address.service.ts';
+import { type AddressService, createAddressService } from './modules/address/address.service.ts';
 import { insuranceOperations } from './modules/insurance/insurance.routes.ts';
-import { createInsuranceService } from './modules/insurance/insurance.service.ts';
+import { createInsuranceService, type InsuranceService } from './modules/insurance/insurance.service.ts';
+import type { MaterialService } from './modules/material/material.service.ts';
 import { confirmOperations } from './modules/order/confirm.routes.ts';
 import { createOrderConfirm } from './modules/order/confirm.ts';
 import { createOrderService, type OrderService } from './modules/order/order.service.ts';
 import { installPayments } from './modules/payment/payment.module.ts';
+import { installCourier } from './modules/courier/courier.module.ts';
 import { locateProvince } from './modules/system/ip-location.ts';
 import { createRateLimiter } from './platform/rate-limit.ts';
 import { catalogueOperations, materialEmailOperation } from './modules/catalogue/catalogue.routes.ts';
@@ -41,11 +43,14 @@ import { registerAddressLibraryFile, systemOperations } from './modules/system/s
 import { installErrorHandling, installJsonParser } from './platform/error-handler.ts';
 import { AppError } from './platform/errors.ts';
 import { type OperationAuth, registerOperation } from './platform/operation.ts';
-import { createDatabaseReplayStore } from './platform/replay-store.ts';
+import { customer } from './platform/principal.ts';
+import { createDatabaseReplayStore, createRedisReplayStore, createSqliteReplayStore, replayFileOf } from './platform/replay-store.ts';
 import { createSignatureCheck } from './platform/signature.ts';
 import { cookieValue } from './web/cookies.ts';
+import { customerReads } from './web/customer-reads.ts';
 import { createPageCache } from './web/page-cache.ts';
 import { registerPages } from './web/pages.ts';
+import { cspNonce, installSecurityHeaders } from './web/security-headers.ts';
 
 export interface AppOptions {
   config: AppConfig;
@@ -61,6 +66,10 @@ export interface Services {
   account: AccountService;
   catalogue: CatalogueService;
   order: OrderService;
+  material: MaterialService;
+  interview: InterviewService;
+  insurance: InsuranceService;
+  address: AddressService;
 }
 
 declare module 'fastify' {
@@ -93,10 +102,18 @@ export async function buildApp({
     },
   });
 
+  // Uploaded materials: JSON calls and the multipart upload in /www, stored files under /files/material/.
+  const materials = createMaterialModule({ db: database.db, config, now, log: app.log });
+
+  // The services the signed operations call, and the login-only pages too (in process, server/web/customer-reads.ts).
   const services: Services = {
     account: createAccountService(database.db, { idleMs: config.SESSION_IDLE_MINUTES * 60_000, absoluteMs: config.SESSION_ABSOLUTE_HOURS * 3_600_000 }, now),
     catalogue: createCatalogueService(database.db),
     order: createOrderService(database.db, { now }),
+    material: materials.service,
+    interview: createInterviewService(database.db, { now }),
+    insurance: createInsuranceService(database.db, { now }),
+    address: createAddressService(database.db, { now }),
   };
 
   // API answers, the address library and static files; pages compress themselves.
@@ -108,6 +125,7 @@ export async function buildApp({
   });
   installErrorHandling(app);
   installJsonParser(app);
+  installSecurityHeaders(app, { appEnv: config.APP_ENV, analyticsScriptUrl: config.ANALYTICS_SCRIPT_URL ?? null });
   // zod validates payloads (with Chinese messages); the JSON schemas on the
   // routes are there for the API reference only.
   app.setValidatorCompiler(() => () => true);
@@ -132,9 +150,14 @@ export async function buildApp({
   await app.register(fastifySwaggerUi, { routePrefix: '/docs/api' });
   app.get('/docs/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
-  const replayStore = createDatabaseReplayStore(database.db);
   const rateLimiter = createRateLimiter(database.db);
   const skewMs = config.SIGNATURE_MAX_SKEW_SECONDS * 1000;
+  // An id must be remembered as long as its X-Date is accepted: twice the skew (decision 0016).
+  const replayStore = config.REDIS_URL
+    ? await createRedisReplayStore(config.REDIS_URL, 2 * skewMs)
+    : config.database.kind === 'sqlite'
+      ? createSqliteReplayStore(replayFileOf(config.database.file))
+      : createDatabaseReplayStore(database.db);
   const verifySignature = createSignatureCheck({ clients: config.API_CLIENTS, maxSkewMs: skewMs, replayStore, now });
   const purge = setInterval(() => {
     // Twice the window: an id must be remembered as long as its X-Date is accepted.
@@ -149,13 +172,13 @@ export async function buildApp({
     clearInterval(purge);
     stopOrderExpiry();
     mailer.close();
+    await replayStore.close();
   });
 
   // Payments: the provider's pages and notification endpoint live outside the signed /www scope.
   const payments = await installPayments(app, { config, db: database.db, now });
-
-  // Uploaded materials: JSON calls and the multipart upload in /www, stored files under /files/material/.
-  const materials = createMaterialModule({ db: database.db, config, now, log: app.log });
+  // Couriers: the provider's route push endpoint lives outside /www too; the order side uses app.courier.service.
+  await installCourier(app, { config, db: database.db, now });
 
   await app.register(async (api) => {
     api.addHook('onRequest', async (request) => {
@@ -175,9 +198,9 @@ export async function buildApp({
       ...orderOperations(services.order),
       ...materials.operations,
       ...payments.operations,
-      ...interviewOperations(createInterviewService(database.db, { now })),
-      ...addressOperations(createAddressService(database.db, { now })),
-      ...insuranceOperations(createInsuranceService(database.db)),
+      ...interviewOperations(services.interview),
+      ...addressOperations(services.address),
+      ...insuranceOperations(services.insurance),
       ...confirmOperations(createOrderConfirm(database.db, { now })),
     ];
     for (const operation of operations) {
@@ -204,8 +227,13 @@ export async function buildApp({
       wildcard: false,
       index: false,
       preCompressed: true,
+      // Build files under /assets/ have the hash of their content in their name:
+      // a year, never revalidated. Everything else (favicon, samples) is
+      // revalidated on every use, as before. send's own header is off, or it
+      // would overwrite this one (it did: max-age=0 on every asset).
+      cacheControl: false,
       setHeaders: (res, path) => {
-        if (path.includes('/assets/')) res.setHeader('cache-control', 'public, max-age=31536000, immutable');
+        res.setHeader('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'public, max-age=0');
       },
     });
     const publicConfig: PublicConfig = {
@@ -222,6 +250,9 @@ export async function buildApp({
       { maxEntries: 2_000, maxBytes: 256 * 1024 * 1024 },
     );
     registerPages(app, pages.build, pageCache, (request): WebLoadContext => {
+      // The page request's session, authenticated once however many loaders ask.
+      let session: Promise<AuthenticatedAccount | null> | undefined;
+      const account = () => (session ??= services.account.authenticate(cookieValue(request, STORAGE_KEYS.tokenCookie)));
       let user: ReturnType<WebLoadContext['currentUser']> | undefined;
       return {
         publicConfig,
@@ -231,11 +262,13 @@ export async function buildApp({
           const found = locateProvince(request.ip);
           return found ? { province_code: found.province_code, name: found.province_name } : null;
         },
+        cspNonce: cspNonce(request),
         logError: (error) => request.log.error({ err: error }, 'page error'),
-        currentUser: () =>
-          (user ??= services.account
-            .authenticate(cookieValue(request, STORAGE_KEYS.tokenCookie))
-            .then((account) => (account ? services.account.userInfo(account.accountId) : null))),
+        currentUser: () => (user ??= account().then((found) => (found ? services.account.userInfo(found.accountId) : null))),
+        customerReads: async () => {
+          const found = await account();
+          return found ? customerReads(services, customer(found.accountId, found.enterpriseId)) : null;
+        },
       };
     });
   }

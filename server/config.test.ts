@@ -20,6 +20,10 @@ describe('configuration', () => {
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
     [{ API_CLIENTS: '4:key:short' }, 'API_CLIENTS'],
     [{ CS_EMAIL: 'not-an-email' }, 'CS_EMAIL'],
+    [{ COURIER_SANDBOX_DUPLICATE_RATE: '1.5' }, 'COURIER_SANDBOX_DUPLICATE_RATE'],
+    [{ COURIER_SANDBOX_CHECK_WORD: 'short' }, 'COURIER_SANDBOX_CHECK_WORD'],
+    [{ COURIER_SANDBOX_PARTNER_ID: 'has space' }, 'COURIER_SANDBOX_PARTNER_ID'],
+    [{ COURIER_QUERY_AFTER_MS: '5' }, 'COURIER_QUERY_AFTER_MS'],
   ])('names the bad variable in %o', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(name);
@@ -29,7 +33,14 @@ describe('configuration', () => {
     expect(() => loadConfig({ APP_ENV: 'prod' })).toThrow(/API_CLIENTS/);
     // The sandbox payment provider takes no money: production refuses it unless a staging site says so.
     expect(() => loadConfig({ APP_ENV: 'prod', API_CLIENTS: '4:prod-key:a-long-production-secret' })).toThrow(/PAYMENT_PROVIDER/);
-    expect(loadConfig({ APP_ENV: 'prod', API_CLIENTS: '4:prod-key:a-long-production-secret', PAYMENT_SANDBOX_IN_PROD: 'true' }).APP_ENV).toBe('prod');
+    // The sandbox courier books no courier: the same rule.
+    expect(() => loadConfig({ APP_ENV: 'prod', API_CLIENTS: '4:prod-key:a-long-production-secret', PAYMENT_SANDBOX_IN_PROD: 'true' })).toThrow(
+      /COURIER_PROVIDER/,
+    );
+    expect(
+      loadConfig({ APP_ENV: 'prod', API_CLIENTS: '4:prod-key:a-long-production-secret', PAYMENT_SANDBOX_IN_PROD: 'true', COURIER_SANDBOX_IN_PROD: 'true' })
+        .APP_ENV,
+    ).toBe('prod');
   });
 
   it('needs an API client for the web platform', () => {

@@ -42,6 +42,11 @@ const schema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// (leave it unset for SQLite)')
     .optional(),
   SQLITE_FILE: z.string().min(1).default('data/visa.db'),
+  /** Shared store of used request ids for several instances (optional). */
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must start with redis:// or rediss:// (leave it unset for the embedded store)')
+    .optional(),
   API_CLIENTS: apiClients.prefault(DEV_API_CLIENTS),
   WEB_PLATFORM: z.string().regex(/^\d+$/).default('4'),
   SIGNATURE_MAX_SKEW_SECONDS: z.coerce.number().int().min(60).max(3600).default(900),
@@ -97,6 +102,27 @@ const schema = z.object({
   PAYMENT_SANDBOX_NOTIFY_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(800),
   /** The sandbox lets anyone "pay" without money: production refuses it unless this says otherwise (a staging site). */
   PAYMENT_SANDBOX_IN_PROD: flag.default(false),
+  // Couriers: only the sandbox provider exists so far (SF Express open platform style).
+  COURIER_PROVIDER: z.enum(['sandbox']).default('sandbox'),
+  /** SF's 顾客编码 (partnerID) the sandbox's pushes carry, and its 校验码 (check word) that signs them. */
+  COURIER_SANDBOX_PARTNER_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9_]{4,64}$/)
+    .default('YQT_SANDBOX'),
+  COURIER_SANDBOX_CHECK_WORD: z.string().min(16).default('sandbox-courier-checkword-change-me-5d2e'),
+  /** Time between two tracking events of a sandbox parcel (揽收 → … → 签收 is five steps). */
+  COURIER_SANDBOX_STEP_MS: z.coerce.number().int().min(0).max(86_400_000).default(4_000),
+  /** Share of the sandbox's pushes it sends twice (exercises idempotency). */
+  COURIER_SANDBOX_DUPLICATE_RATE: z.coerce.number().min(0).max(1).default(0.25),
+  /** The sandbox books no courier: production refuses it unless this says otherwise (a staging site). */
+  COURIER_SANDBOX_IN_PROD: flag.default(false),
+  /** A tracked parcel without a tracking event this long is asked about (the query fallback). */
+  COURIER_QUERY_AFTER_MS: z.coerce
+    .number()
+    .int()
+    .min(10_000)
+    .max(7 * 86_400_000)
+    .default(600_000),
 });
 
 export type RawConfig = z.infer<typeof schema>;
@@ -125,6 +151,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (raw.APP_ENV === 'prod' && raw.PAYMENT_PROVIDER === 'sandbox' && !raw.PAYMENT_SANDBOX_IN_PROD) {
     throw new ConfigError(
       'Invalid configuration:\n  PAYMENT_PROVIDER: the sandbox takes no money; configure a real provider for production (or PAYMENT_SANDBOX_IN_PROD=true for a staging site)',
+    );
+  }
+  if (raw.APP_ENV === 'prod' && raw.COURIER_PROVIDER === 'sandbox' && !raw.COURIER_SANDBOX_IN_PROD) {
+    throw new ConfigError(
+      'Invalid configuration:\n  COURIER_PROVIDER: the sandbox books no courier; configure a real provider for production (or COURIER_SANDBOX_IN_PROD=true for a staging site)',
     );
   }
   return {

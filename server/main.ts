@@ -11,6 +11,7 @@ import { seedCatalogue } from './db/seed/catalogue/index.ts';
 import { seedDemoAccounts } from './db/seed/demo-accounts.ts';
 import { seedNationalDays } from './db/seed/national-days.ts';
 import { seedInsurancePlans } from './db/seed/insurance-plans.ts';
+import { seedReceivingAddresses } from './db/seed/receiving-addresses.ts';
 
 async function main() {
   let config;
@@ -46,6 +47,8 @@ async function main() {
     if (catalogue.countries > 0) app.log.info(catalogue, 'demo catalogue seeded');
     const plans = await seedInsurancePlans(database.db);
     if (plans > 0) app.log.info({ plans }, 'demo insurance plans seeded');
+    const receiving = await seedReceivingAddresses(database.db, Date.now());
+    if (receiving > 0) app.log.info({ receiving }, 'demo receiving addresses seeded');
   }
   // Every environment: consulate closing days of the countries present (adds only for countries without any).
   const nationalDays = await seedNationalDays(database.db);

@@ -72,7 +72,7 @@ export function AppDialog({
     >
       <div style={{ flex: 1, minWidth: 0 }}>
         {title}
-        {subtitle != null && <div style={{ fontSize: 12, fontWeight: 'normal', color: 'rgba(0, 0, 0, 0.45)' }}>{subtitle}</div>}
+        {subtitle != null && <div style={{ fontSize: 12, fontWeight: 'normal', color: 'var(--text-secondary)' }}>{subtitle}</div>}
       </div>
       {headerRight}
     </div>

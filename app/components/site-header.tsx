@@ -1,8 +1,9 @@
-import { DownOutlined, MenuOutlined, UserOutlined } from '@ant-design/icons';
-import { Button, Dropdown } from 'antd';
-import { Link, NavLink, useRouteLoaderData } from 'react-router';
-import type { UserInfo } from '../../common/web-context';
-import { logout, openLoginDialog, useSession } from '../features/account/session';
+import { MenuOutlined } from '@ant-design/icons';
+import { lazy, Suspense } from 'react';
+import { Link, NavLink, useLocation, useRouteLoaderData } from 'react-router';
+import type { UserInfo } from '../../common/contracts/account';
+import { logout, openLoginDialog, useSession } from '../lib/session';
+import { UserButton } from './user-button';
 import './site-header.css';
 
 const NAVIGATION = [
@@ -22,32 +23,35 @@ function useShownUser(): UserInfo | null {
   return session.started ? session.user : (rootData?.user ?? null);
 }
 
+// The user's hover menu (antd Dropdown) is loaded only for a logged-in user.
+const UserMenu = lazy(() => import('./user-menu'));
+
 export function SiteHeader({ transparent }: { transparent: boolean }) {
   const user = useShownUser();
+  const { pathname } = useLocation();
   return (
     <header className={`site-header${transparent ? ' site-header--transparent' : ''}`}>
       <div className="site-header-inner">
         <Link to="/" className="site-header-logo" aria-label="易签通 首页">
-          <span className="site-header-logo-mark">签</span>
+          <span className="site-header-logo-mark" aria-hidden="true">
+            签
+          </span>
           <span className="site-header-logo-text">易签通</span>
         </Link>
-        <Dropdown
-          trigger={['click']}
-          menu={{
-            items: NAVIGATION.map((item) => ({
-              key: item.to,
-              label: (
-                <Link className="site-header-menu-link" to={item.to}>
-                  {item.label}
-                </Link>
-              ),
-            })),
-          }}
-        >
-          <button type="button" className="site-header-menu-button" aria-label="打开导航菜单">
+        {/* The narrow screen's menu: a native disclosure, so it opens without
+            JavaScript; keyed by the path so that it closes after navigating. */}
+        <details className="site-header-menu" key={pathname}>
+          <summary className="site-header-menu-button" aria-label="打开导航菜单">
             <MenuOutlined />
-          </button>
-        </Dropdown>
+          </summary>
+          <nav className="site-header-menu-panel" aria-label="导航菜单">
+            {NAVIGATION.map((item) => (
+              <NavLink key={item.to} to={item.to} end={item.end} className="site-header-menu-item">
+                {item.label}
+              </NavLink>
+            ))}
+          </nav>
+        </details>
         <nav className="site-header-nav" aria-label="主导航">
           {NAVIGATION.map((item) => (
             <NavLink key={item.to} to={item.to} end={item.end} className="site-header-link">
@@ -57,52 +61,13 @@ export function SiteHeader({ transparent }: { transparent: boolean }) {
         </nav>
         <div className="site-header-account">
           {user ? (
-            <Dropdown
-              trigger={['hover', 'click']}
-              menu={{
-                // Real links, stretched over the whole row (site-header.css): they
-                // still navigate when the menu is already fading out.
-                items: [
-                  {
-                    key: 'center',
-                    label: (
-                      <Link className="site-header-menu-link" to="/user/personal-center">
-                        个人中心
-                      </Link>
-                    ),
-                  },
-                  {
-                    key: 'orders',
-                    label: (
-                      <Link className="site-header-menu-link" to="/order/order-list">
-                        我的订单
-                      </Link>
-                    ),
-                  },
-                  { type: 'divider' },
-                  {
-                    key: 'logout',
-                    // A real button for the same reason: the menu's own onClick is lost on a fading menu.
-                    label: (
-                      <button type="button" className="site-header-menu-link site-header-menu-action" onClick={() => void logout()}>
-                        退出
-                      </button>
-                    ),
-                  },
-                ],
-              }}
-            >
-              <button type="button" className="site-header-user" data-testid="header-user">
-                <UserOutlined />
-                <span className="site-header-user-name">{user.name || user.account}</span>
-                <span className="site-header-user-enterprise">{user.enterprise.name}</span>
-                <DownOutlined />
-              </button>
-            </Dropdown>
+            <Suspense fallback={<UserButton user={user} />}>
+              <UserMenu user={user} onLogout={() => void logout()} />
+            </Suspense>
           ) : (
-            <Button type="primary" onClick={openLoginDialog} data-testid="header-login">
+            <button type="button" className="site-header-login" onClick={openLoginDialog} data-testid="header-login">
               登录
-            </Button>
+            </button>
           )}
         </div>
       </div>

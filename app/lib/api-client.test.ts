@@ -1,8 +1,18 @@
 // The browser's request client (spec §7, §8), with fetch, storage and toasts
 // replaced by recorders. Each test loads fresh modules: the client keeps state.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { z } from 'zod';
+import type { Contract } from '../../common/contracts/define';
 import { signRequest } from '../../common/signing';
 import type { PublicConfig } from '../../common/web-context';
+
+/** A registry of made-up calls: the client is one factory call per registry (the back office will have its own). */
+type Call<Path extends string, Payload> = Contract<Path, z.ZodType<unknown, Payload>, z.ZodType<unknown>, 'json'>;
+type TestCalls = {
+  '/www/sys_config_get': Call<'/www/sys_config_get', { x: number }>;
+  '/www/a': Call<'/www/a', object>;
+  '/www/b': Call<'/www/b', object>;
+};
 
 const CONFIG: PublicConfig = {
   appEnv: 'test',
@@ -42,9 +52,12 @@ async function loadClient(answer: (url: string) => Response | Promise<Response>)
     return undefined as never;
   };
   toastModule.setToastApi({ error: record('error'), warning: record('warning'), success: record('success') } as never);
-  const client = await import('./api-client');
-  client.configureApiClient(CONFIG);
+  const module = await import('./api-client');
+  // The site's own client (sys-config below uses it) and one of the test registry.
+  module.configureApiClient(CONFIG);
+  const client = module.createApiClient<TestCalls>({ config: () => CONFIG, tokenHeader: 'X-Token' });
   const logout = vi.fn();
+  module.connectSession({ token: () => 'token-123', logout });
   client.connectSession({ token: () => 'token-123', logout });
   return { client, logout };
 }
@@ -66,7 +79,7 @@ afterEach(() => {
 describe('signed requests', () => {
   it('POSTs JSON to {baseUrl}{path} with the spec §7 headers and a valid signature', async () => {
     const { client } = await loadClient(() => respond(200, { ret: 0, msg: 'ok', body: { a: 1 } }));
-    await expect(client.apiRequest('/www/sys_config_get', { x: 1 })).resolves.toEqual({ a: 1 });
+    await expect(client.request('/www/sys_config_get', { x: 1 })).resolves.toEqual({ a: 1 });
     const { url, init } = calls[0]!;
     expect(url).toBe('http://api.test/www/sys_config_get');
     expect(init.method).toBe('POST');
@@ -87,8 +100,8 @@ describe('signed requests', () => {
 
   it('uses a new request id for every call', async () => {
     const { client } = await loadClient(() => respond(200, { ret: 0, msg: 'ok', body: null }));
-    await client.apiRequest('/www/a');
-    await client.apiRequest('/www/a');
+    await client.request('/www/a');
+    await client.request('/www/a');
     const ids = calls.map((call) => (call.init.headers as Record<string, string>)['X-Request-Id']);
     expect(new Set(ids).size).toBe(2);
   });
@@ -99,8 +112,8 @@ describe('errors (spec §8)', () => {
     const { client } = await loadClient((url) =>
       respond(200, url.endsWith('/a') ? { ret: 1301, msg: '账号或密码错误', body: null } : { ret: 9, msg: '', body: null }),
     );
-    await expect(client.apiRequest('/www/a')).rejects.toMatchObject({ ret: 1301, message: '账号或密码错误' });
-    await expect(client.apiRequest('/www/b')).rejects.toMatchObject({ ret: 9, message: '请求错误' });
+    await expect(client.request('/www/a')).rejects.toMatchObject({ ret: 1301, message: '账号或密码错误' });
+    await expect(client.request('/www/b')).rejects.toMatchObject({ ret: 9, message: '请求错误' });
     expect(toasts).toEqual([
       { kind: 'error', content: '账号或密码错误', duration: undefined },
       { kind: 'error', content: '请求错误', duration: undefined },
@@ -109,7 +122,7 @@ describe('errors (spec §8)', () => {
 
   it('stays silent when the caller asks for no toast', async () => {
     const { client } = await loadClient(() => respond(200, { ret: 1301, msg: '账号或密码错误', body: null }));
-    await expect(client.apiRequest('/www/a', {}, { toast: false })).rejects.toMatchObject({ ret: 1301 });
+    await expect(client.request('/www/a', {}, { toast: false })).rejects.toMatchObject({ ret: 1301 });
     expect(toasts).toEqual([]);
   });
 
@@ -117,16 +130,16 @@ describe('errors (spec §8)', () => {
     const { client } = await loadClient((url) =>
       url.endsWith('/a') ? Promise.reject(new TypeError('Failed to fetch')) : new Response('<html>', { status: 502 }),
     );
-    await expect(client.apiRequest('/www/a')).rejects.toMatchObject({ message: '请求错误' });
-    await expect(client.apiRequest('/www/b')).rejects.toMatchObject({ message: '请求错误' });
+    await expect(client.request('/www/a')).rejects.toMatchObject({ message: '请求错误' });
+    await expect(client.request('/www/b')).rejects.toMatchObject({ message: '请求错误' });
     expect(toasts.map((t) => t.content)).toEqual(['请求错误', '请求错误']);
   });
 
   it('on 401 toasts 登录已过期，请重新登录 for 2 s, then logs out once', async () => {
     vi.useFakeTimers();
     const { client, logout } = await loadClient(() => respond(401, { ret: 1201, msg: '登录已过期，请重新登录', body: null }));
-    await expect(client.apiRequest('/www/a')).rejects.toMatchObject({ httpStatus: 401 });
-    await expect(client.apiRequest('/www/b')).rejects.toMatchObject({ httpStatus: 401 });
+    await expect(client.request('/www/a')).rejects.toMatchObject({ httpStatus: 401 });
+    await expect(client.request('/www/b')).rejects.toMatchObject({ httpStatus: 401 });
     expect(toasts).toEqual([{ kind: 'error', content: '登录已过期，请重新登录', duration: 2 }]);
     vi.advanceTimersByTime(1999);
     expect(logout).not.toHaveBeenCalled();
@@ -136,14 +149,14 @@ describe('errors (spec §8)', () => {
 
   it('on 401 with toasts off logs out at once', async () => {
     const { client, logout } = await loadClient(() => respond(401, { ret: 1201, msg: '', body: null }));
-    await expect(client.apiRequest('/www/a', {}, { toast: false })).rejects.toMatchObject({ httpStatus: 401 });
+    await expect(client.request('/www/a', {}, { toast: false })).rejects.toMatchObject({ httpStatus: 401 });
     expect(toasts).toEqual([]);
     expect(logout).toHaveBeenCalledTimes(1);
   });
 
   it('leaves a 401 to the caller when asked (silent login)', async () => {
     const { client, logout } = await loadClient(() => respond(401, { ret: 1201, msg: '', body: null }));
-    await expect(client.apiRequest('/www/a', {}, { toast: false, logoutOnUnauthorized: false })).rejects.toMatchObject({ httpStatus: 401 });
+    await expect(client.request('/www/a', {}, { toast: false, logoutOnUnauthorized: false })).rejects.toMatchObject({ httpStatus: 401 });
     expect(logout).not.toHaveBeenCalled();
   });
 });

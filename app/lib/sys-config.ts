@@ -1,20 +1,16 @@
 // System config and the address library (spec §3, §7). The config is fetched
 // once; concurrent callers share the one request. The address library is kept
 // in localStorage and reused while its URL is unchanged and key 86 exists.
+import type { SysConfig } from '../../common/contracts/system';
 import { ADDRESS_ROOT_REGION, STORAGE_KEYS } from '../../common/constants';
-import { apiRequest } from './api-client';
-
-export interface SysConfig {
-  addr_download_url: string;
-  address_root_region: string;
-}
+import { api } from './api-client';
 
 export type AddressLibrary = Record<string, Record<string, string>>;
 
 let configRequest: Promise<SysConfig> | null = null;
 
 export function getSysConfig(): Promise<SysConfig> {
-  configRequest ??= apiRequest<SysConfig>('/www/sys_config_get').catch((error: unknown) => {
+  configRequest ??= api('/www/sys_config_get').catch((error: unknown) => {
     configRequest = null; // a failure is not cached: the next caller retries
     throw error;
   });

@@ -10,6 +10,9 @@ export function setToastApi(instance: MessageInstance): void {
   api = instance;
 }
 
+/** What a form says when its own checks fail on submit (login, create order). */
+export const CHECK_FIELDS_MESSAGE = '请检查标红字段';
+
 /** duration in seconds, as antd counts it. */
 export const toast = {
   error: (content: string, duration?: number) => api?.error(content, duration),

@@ -1,8 +1,13 @@
 // /ordering/choose-interview-time/:userOrderId (spec 2.4, footer hidden). The
-// consulate's free times are read in the browser with the session's token
+// loader reads the consulate's free times in process as the session's
+// customer; a product without an interview goes on to the confirm page
 // (app/features/ordering/interview).
+import { redirect } from 'react-router';
+import { ErrorCode } from '../../common/error-codes';
+import { LoadErrorBoundary } from '../components/load-error-boundary';
 import { InterviewPage } from '../features/ordering/interview/interview-page';
-import { requireUser } from '../lib/require-user';
+import { loaded } from '../lib/loaded';
+import { requireCustomer } from '../lib/require-user';
 import { requireNumericParam } from '../lib/route-params';
 import type { Route } from './+types/choose-interview-time';
 
@@ -12,11 +17,17 @@ export const meta: Route.MetaFunction = () => [{ title: '选择面签时间 - �
 
 export async function loader({ params, context }: Route.LoaderArgs) {
   const userOrderId = requireNumericParam(params.userOrderId);
-  await requireUser(context);
-  return { userOrderId };
+  const reads = await requireCustomer(context);
+  const answer = await reads.interviewSlots(userOrderId);
+  if (!answer.ok && answer.ret === ErrorCode.INTERVIEW_NOT_NEEDED) throw redirect(`/ordering/order-confirm/${userOrderId}`);
+  return { userOrderId, list: loaded(answer) };
 }
 
 export default function Screen({ loaderData }: Route.ComponentProps) {
   // Keyed: another order starts afresh (its applicants and choices).
-  return <InterviewPage key={loaderData.userOrderId} userOrderId={loaderData.userOrderId} />;
+  return <InterviewPage key={loaderData.userOrderId} userOrderId={loaderData.userOrderId} list={loaderData.list} />;
+}
+
+export function ErrorBoundary() {
+  return <LoadErrorBoundary subject="可预约时间" />;
 }

@@ -102,17 +102,17 @@ export default function Download() {
                     </div>
                   </div>
                   <div className="dl-phone-grid">
-                    <span style={{ background: '#ff4b4d' }}>亚洲</span>
-                    <span style={{ background: '#3fa2f5' }}>欧洲</span>
-                    <span style={{ background: '#14bc99' }}>美洲</span>
-                    <span style={{ background: '#26c6da' }}>大洋洲</span>
-                    <span style={{ background: '#fb8339' }}>非洲</span>
-                    <span style={{ background: '#8c8c8c' }}>全部</span>
+                    <span style={{ background: '#d13039' }}>亚洲</span>
+                    <span style={{ background: '#2471be' }}>欧洲</span>
+                    <span style={{ background: '#047e6c' }}>美洲</span>
+                    <span style={{ background: '#00838f' }}>大洋洲</span>
+                    <span style={{ background: '#b94f1c' }}>非洲</span>
+                    <span style={{ background: '#666' }}>全部</span>
                   </div>
                   <div className="dl-phone-card">
                     <Flex justify="space-between">
                       <span>我的签证订单</span>
-                      <span style={{ color: '#14bc99' }}>办理中</span>
+                      <span style={{ color: '#047e6c' }}>办理中</span>
                     </Flex>
                     <div className="dl-phone-card-bar">
                       <i style={{ width: '60%' }} />
@@ -121,10 +121,10 @@ export default function Download() {
                   <div className="dl-phone-card">
                     <Flex justify="space-between">
                       <span>面签预约</span>
-                      <span style={{ color: '#fb8339' }}>待选择</span>
+                      <span style={{ color: '#b94f1c' }}>待选择</span>
                     </Flex>
                     <div className="dl-phone-card-bar">
-                      <i style={{ width: '30%', background: '#fb8339' }} />
+                      <i style={{ width: '30%', background: '#b94f1c' }} />
                     </div>
                   </div>
                 </div>

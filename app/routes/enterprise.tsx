@@ -19,7 +19,7 @@ import {
 
 import { NavButton } from '../components/nav-button';
 import { ProcessSteps } from '../components/process-steps';
-import { openLoginDialog } from '../features/account/session';
+import { openLoginDialog } from '../lib/session';
 import type { Route } from './+types/enterprise';
 
 const { Title, Paragraph, Text } = Typography;

@@ -1,7 +1,9 @@
-// /order/order-detail/:userOrderId (spec 2.4, footer hidden). The order is
-// read in the browser with the session's token (app/features/order).
+// /order/order-detail/:userOrderId (spec 2.4, footer hidden). The loader
+// reads the order in process as the session's customer (app/features/order).
+import { LoadErrorBoundary } from '../components/load-error-boundary';
 import { OrderDetailPage } from '../features/order/order-detail-page';
-import { requireUser } from '../lib/require-user';
+import { loaded } from '../lib/loaded';
+import { requireCustomer } from '../lib/require-user';
 import { requireNumericParam } from '../lib/route-params';
 import type { Route } from './+types/order-detail';
 
@@ -11,11 +13,15 @@ export const meta: Route.MetaFunction = () => [{ title: '订单详情 - 易签�
 
 export async function loader({ params, context }: Route.LoaderArgs) {
   const userOrderId = requireNumericParam(params.userOrderId);
-  await requireUser(context);
-  return { userOrderId };
+  const reads = await requireCustomer(context);
+  return { order: loaded(await reads.orderDetail(userOrderId)) };
 }
 
 export default function Screen({ loaderData }: Route.ComponentProps) {
   // Keyed: moving to another order starts its page afresh (dialog state, "asked once").
-  return <OrderDetailPage key={loaderData.userOrderId} userOrderId={loaderData.userOrderId} />;
+  return <OrderDetailPage key={loaderData.order.user_order_id} order={loaderData.order} />;
+}
+
+export function ErrorBoundary() {
+  return <LoadErrorBoundary subject="订单" />;
 }

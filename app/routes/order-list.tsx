@@ -1,16 +1,31 @@
-// /order/order-list (spec 2.1): status tabs and order cards. The orders are
-// read in the browser with the session's token (app/features/order).
+// /order/order-list (spec 2.1): status tabs and order cards. The loader reads
+// the tab and page of the URL in process as the session's customer
+// (app/features/order).
+import { redirect } from 'react-router';
+import { LoadErrorBoundary } from '../components/load-error-boundary';
 import { OrderListPage } from '../features/order/order-list-page';
-import { requireUser } from '../lib/require-user';
+import { lastPage, orderListPath, parsePage, parseTab } from '../features/order/order-list-params';
+import { loaded } from '../lib/loaded';
+import { requireCustomer } from '../lib/require-user';
 import type { Route } from './+types/order-list';
 
 export const meta: Route.MetaFunction = () => [{ title: '我的订单 - 易签通' }];
 
-export async function loader({ context }: Route.LoaderArgs) {
-  await requireUser(context);
-  return null;
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const reads = await requireCustomer(context);
+  const search = new URL(request.url).searchParams;
+  const tab = parseTab(search.get('tab'));
+  const page = parsePage(search.get('page'));
+  const list = loaded(await reads.orderList(tab, page));
+  // A page past the end (the last order of the last page was cancelled, an old link): the last page.
+  if (page > lastPage(list.total_count)) throw redirect(orderListPath(tab, lastPage(list.total_count)));
+  return { tab, page, list };
 }
 
-export default function Screen() {
-  return <OrderListPage />;
+export default function Screen({ loaderData }: Route.ComponentProps) {
+  return <OrderListPage tab={loaderData.tab} page={loaderData.page} list={loaderData.list} />;
+}
+
+export function ErrorBoundary() {
+  return <LoadErrorBoundary subject="订单" />;
 }

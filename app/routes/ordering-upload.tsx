@@ -1,8 +1,11 @@
 // /ordering/upload/:userOrderId (spec 2.1, footer hidden): the checklist of
-// each applicant's identity and its uploads, read and written in the browser
-// with the session's token (app/features/ordering/upload).
+// each applicant's identity and its uploads. The loader reads the checklist
+// and the order in process as the session's customer; uploads and deletes
+// are signed calls from the browser (app/features/ordering/upload).
+import { LoadErrorBoundary } from '../components/load-error-boundary';
 import { UploadPage } from '../features/ordering/upload/upload-page';
-import { requireUser } from '../lib/require-user';
+import { loaded } from '../lib/loaded';
+import { requireCustomer } from '../lib/require-user';
 import { requireNumericParam } from '../lib/route-params';
 import type { Route } from './+types/ordering-upload';
 
@@ -12,11 +15,16 @@ export const meta: Route.MetaFunction = () => [{ title: '上传资料 - 易签�
 
 export async function loader({ params, context }: Route.LoaderArgs) {
   const userOrderId = requireNumericParam(params.userOrderId);
-  await requireUser(context);
-  return { userOrderId };
+  const reads = await requireCustomer(context);
+  const [list, order] = await Promise.all([reads.materialList(userOrderId), reads.orderDetail(userOrderId)]);
+  return { userOrderId, list: loaded(list), order: loaded(order) };
 }
 
 export default function Screen({ loaderData }: Route.ComponentProps) {
   // Keyed: another order starts afresh.
-  return <UploadPage key={loaderData.userOrderId} userOrderId={loaderData.userOrderId} />;
+  return <UploadPage key={loaderData.userOrderId} userOrderId={loaderData.userOrderId} list={loaderData.list} order={loaderData.order} />;
+}
+
+export function ErrorBoundary() {
+  return <LoadErrorBoundary subject="资料清单" />;
 }

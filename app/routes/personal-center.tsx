@@ -4,7 +4,8 @@ import { Card, Descriptions, Skeleton } from 'antd';
 import dayjs from 'dayjs';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
-import { apiRequest } from '../lib/api-client';
+import type { CustomerService } from '../../common/contracts/account';
+import { api } from '../lib/api-client';
 import { requireUser } from '../lib/require-user';
 import type { Route } from './+types/personal-center';
 
@@ -16,19 +17,11 @@ export async function loader({ context }: Route.LoaderArgs) {
   return { user: await requireUser(context) };
 }
 
-interface CustomerService {
-  hotline: string;
-  working_hours: string;
-  wechat: string;
-  email: string;
-  consultant: { name: string; phone: string | null } | null;
-}
-
 export default function PersonalCenter({ loaderData }: Route.ComponentProps) {
   const { user } = loaderData;
   const [service, setService] = useState<CustomerService | null>(null);
   useEffect(() => {
-    apiRequest<CustomerService>('/www/user/user_cs_query').then(setService, () => undefined);
+    api('/www/user/user_cs_query').then(setService, () => undefined);
   }, []);
 
   return (

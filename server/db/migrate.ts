@@ -7,6 +7,8 @@ import * as rateLimit from './migrations/2026-11-21-003-rate-limit.ts';
 import * as orders from './migrations/2026-11-21-004-orders.ts';
 import * as ordering from './migrations/2026-11-21-005-ordering.ts';
 import * as paymentSandbox from './migrations/2026-11-21-006-payment-sandbox.ts';
+import * as lifecycle from './migrations/2026-11-22-007-lifecycle.ts';
+import * as courier from './migrations/2026-11-24-008-courier.ts';
 
 const migrations: Record<string, Migration> = {
   '2026-11-21-001-accounts': accounts,
@@ -15,6 +17,8 @@ const migrations: Record<string, Migration> = {
   '2026-11-21-004-orders': orders,
   '2026-11-21-005-ordering': ordering,
   '2026-11-21-006-payment-sandbox': paymentSandbox,
+  '2026-11-22-007-lifecycle': lifecycle,
+  '2026-11-24-008-courier': courier,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,6 +1,13 @@
 // Table types for Kysely. Times are epoch milliseconds (bigint on PostgreSQL,
 // integer on SQLite) so both databases compare and sort them the same way.
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { InsuranceItem, InsuranceSnapshot, ReturnAddressSnapshot } from '../../common/contracts/order.ts';
+import type { AddressKind } from '../../common/address.ts';
+import type { MaterialContentType, MaterialReviewStatus } from '../../common/material.ts';
+import type { CourierCompany, CourierContact, ShipmentArrangement, ShipmentDirection, ShipmentStatus } from '../../common/courier.ts';
+import type { ApplicantStatus, OrderActor, OrderEventName, OrderStatus, OrderStep } from '../../common/order.ts';
+import type { PaymentChannel, PaymentStatus } from '../../common/ordering.ts';
+import type { Flag, Json } from './json.ts';
 
 export interface EnterpriseTable {
   id: Generated<number>;
@@ -58,7 +65,7 @@ export interface LoginThrottleTable {
   locked_until: number | null;
 }
 
-export interface Database extends CatalogueTables, RateLimitTables, OrderTables, OrderingTables {
+export interface Database extends CatalogueTables, RateLimitTables, OrderTables, OrderingTables, CourierTables {
   enterprise: EnterpriseTable;
   account: AccountTable;
   account_session: AccountSessionTable;
@@ -258,18 +265,18 @@ export interface UserOrderTable {
   account_id: number;
   visa_product_id: number;
   consular_district_id: number | null;
-  /** draft, pending_payment, processing, completed, cancelled, refunded (common/order.ts). */
-  status: string;
+  /** Changed only by the order lifecycle (server/modules/order/lifecycle.ts). */
+  status: OrderStatus;
   /** The sub-step of processing; null otherwise. */
-  step: string | null;
+  step: OrderStep | null;
   /** 'YYYY-MM-DD', China time. */
   departure_date: string;
   order_date: string;
   product_title: string;
   country: string;
   visa_type: string;
-  need_interview: number;
-  reject_refund: number;
+  need_interview: Flag;
+  reject_refund: Flag;
   /** cents */
   unit_price: number;
   applicant_count: number;
@@ -287,14 +294,15 @@ export interface UserOrderTable {
   /** unit_price × applicant_count (cents). total_amount = product_amount + insurance_amount − discount_amount. */
   product_amount: Generated<number>;
   insurance_plan_id: number | null;
-  /** JSON InsuranceSnapshot (common/ordering.ts). */
-  insurance_snapshot: string | null;
+  insurance_snapshot: Json<InsuranceSnapshot> | null;
   insurance_amount: Generated<number>;
   discount_amount: Generated<number>;
-  /** JSON ReturnAddressSnapshot (common/ordering.ts). */
-  return_address: string | null;
+  return_address: Json<ReturnAddressSnapshot> | null;
   confirmed_at: number | null;
   paid_at: number | null;
+  // Migration 007.
+  /** When the order entered its current status/step (the back office's time in step counts from it). */
+  step_entered_at: number | null;
 }
 
 export interface OrderApplicantTable {
@@ -305,25 +313,27 @@ export interface OrderApplicantTable {
   mobile_phone: string;
   email: string | null;
   passport_no: string | null;
-  status: Generated<string>;
+  status: Generated<ApplicantStatus>;
   sort: number;
   // Migration 005.
   interview_slot_id: number | null;
   /** 1 when the order's insurance plan covers this applicant. */
-  insured: Generated<number>;
+  insured: Generated<Flag>;
 }
 
 export interface OrderEventTable {
   event_id: Generated<number>;
   user_order_id: number;
-  /** customer, operator or system. */
-  actor: string;
+  actor: OrderActor;
+  /** Account id of a customer, operator id of an operator, null for the system. */
   actor_id: number | null;
-  event: string;
-  from_status: string | null;
-  to_status: string | null;
-  /** JSON */
-  detail: string | null;
+  event: OrderEventName;
+  from_status: OrderStatus | null;
+  to_status: OrderStatus | null;
+  // Migration 007.
+  from_step: OrderStep | null;
+  to_step: OrderStep | null;
+  detail: Json<Record<string, unknown>> | null;
   created_at: number;
 }
 
@@ -342,16 +352,14 @@ export interface OrderMaterialFileTable {
   applicant_id: number;
   /** null = the applicant's visa photo. */
   material_id: number | null;
-  /** 'material' or 'photo'. */
-  kind: string;
+  kind: 'material' | 'photo';
   storage_key: string;
   file_name: string;
-  /** Detected from the bytes: image/jpeg, image/png, application/pdf. */
-  content_type: string;
+  /** Detected from the bytes. */
+  content_type: MaterialContentType;
   size_bytes: number;
   sha256: string;
-  /** pending, passed, no_pass. */
-  review_status: Generated<string>;
+  review_status: Generated<MaterialReviewStatus>;
   no_pass_memo: string | null;
   account_id: number;
   created_at: number;
@@ -379,8 +387,7 @@ export interface AddressTable {
   address_id: Generated<number>;
   enterprise_id: number;
   account_id: number;
-  /** 'return' or 'peer'. */
-  kind: string;
+  kind: AddressKind;
   company_name: string | null;
   name: string;
   mobile_phone: string;
@@ -402,8 +409,7 @@ export interface InsurancePlanTable {
   price_per_day: number;
   min_days: number;
   max_days: number;
-  /** JSON [{ name, amount }] */
-  items: string;
+  items: Json<InsuranceItem[]>;
   sort: number;
   status: Generated<number>;
 }
@@ -413,11 +419,9 @@ export interface PaymentTable {
   user_order_id: number;
   out_trade_no: string;
   provider: string;
-  /** 'wechat' or 'alipay'. */
-  channel: string;
+  channel: PaymentChannel;
   amount: number;
-  /** pending, paid, closed, refund_pending. */
-  status: string;
+  status: PaymentStatus;
   provider_trade_no: string | null;
   code_url: string;
   account_id: number;
@@ -446,4 +450,94 @@ export interface OrderingTables {
   insurance_plan: InsurancePlanTable;
   payment: PaymentTable;
   payment_notification: PaymentNotificationTable;
+}
+
+// ── Couriers (migration 008) ─────────────────────────────────────────────
+
+export interface ShipmentTable {
+  shipment_id: Generated<number>;
+  shipment_no: string;
+  user_order_id: number;
+  direction: ShipmentDirection;
+  arrangement: ShipmentArrangement;
+  /** The tracking provider ('sandbox'); null for self-arranged parcels. */
+  provider: string | null;
+  courier_company: CourierCompany;
+  courier_company_name: string;
+  waybill_no: string;
+  sender: Json<CourierContact> | null;
+  receiver: Json<CourierContact>;
+  parcel: string;
+  pickup_start: number | null;
+  pickup_end: number | null;
+  status: ShipmentStatus;
+  status_at: number;
+  announced_status: ShipmentStatus;
+  announce_until: number | null;
+  last_route_at: number | null;
+  next_query_at: number | null;
+  created_by: OrderActor;
+  created_by_id: number | null;
+  created_at: number;
+  updated_at: number;
+  cancelled_at: number | null;
+}
+
+export interface ShipmentApplicantTable {
+  shipment_id: number;
+  applicant_id: number;
+}
+
+export type RouteSource = 'push' | 'query' | 'customer' | 'operator';
+
+export interface ShipmentRouteTable {
+  shipment_route_id: Generated<number>;
+  shipment_id: number;
+  op_code: string;
+  event_time: number;
+  status: ShipmentStatus | null;
+  remark: string;
+  location: string;
+  provider_route_id: string | null;
+  source: RouteSource;
+  received_at: number;
+}
+
+export interface CourierPushTable {
+  courier_push_id: Generated<number>;
+  provider: string;
+  request_id: string | null;
+  waybill_nos: string | null;
+  body: string;
+  signature_valid: Flag;
+  outcome: string;
+  new_routes: number;
+  received_at: number;
+}
+
+export interface ReceivingAddressTable {
+  receiving_address_id: Generated<number>;
+  /** null: the service's central address (districts without their own). */
+  consular_district_id: number | null;
+  company_name: string;
+  name: string;
+  mobile_phone: string;
+  province_code: string;
+  city_code: string;
+  county_code: string;
+  province_name: string;
+  city_name: string;
+  county_name: string;
+  detail: string;
+  note: string;
+  updated_at: number;
+}
+
+/** Tables of migration 008 (modules/courier; the sandbox's ledger is typed in its own module). */
+export interface CourierTables {
+  shipment: ShipmentTable;
+  shipment_applicant: ShipmentApplicantTable;
+  shipment_route: ShipmentRouteTable;
+  courier_push: CourierPushTable;
+  receiving_address: ReceivingAddressTable;
 }

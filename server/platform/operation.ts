@@ -1,9 +1,14 @@
-// Declares an API operation once: its path, payload and result schemas (zod),
-// whether it needs a session, and the error codes it can answer. The same
+// An API operation: a call's contract (common/contracts: path, payload and
+// result schemas) spread into what only the server knows — whether it needs a
+// session, the error codes it can answer, the reference's words and the
+// handler, whose answer must be the contract's result type. The same
 // declaration validates requests, types the handler and feeds the OpenAPI
 // reference.
+//
+//   defineOperation({ ...orderDetailGet, tag, summary, auth: 'customer', errors, handle })
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import type { Contract } from '../../common/contracts/define.ts';
 import { ERROR_CATALOGUE, ErrorCode, type ErrorCodeValue } from '../../common/error-codes.ts';
 import { AppError } from './errors.ts';
 import type { Customer } from './principal.ts';
@@ -20,14 +25,12 @@ export interface OperationContext<A extends OperationAuth = OperationAuth> {
   caller: CallerOf<A>;
 }
 
-export interface Operation<P extends z.ZodType, R extends z.ZodType, A extends OperationAuth = OperationAuth> {
-  path: `/www/${string}`;
+/** A JSON call's contract plus the server's side of it (multipart uploads are routes of their own). */
+export interface Operation<P extends z.ZodType, R extends z.ZodType, A extends OperationAuth = OperationAuth> extends Contract<string, P, R, 'json'> {
   summary: string;
   description?: string;
   tag: string;
   auth: A;
-  payload: P;
-  result: R;
   errors: ErrorCodeValue[];
   handle(payload: z.output<P>, context: OperationContext<A>): Promise<z.input<R>>;
 }

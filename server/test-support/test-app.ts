@@ -5,6 +5,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import type { Contract, PayloadOf, ResultOf } from '../../common/contracts/define.ts';
+import { WWW_CONTRACTS } from '../../common/contracts/index.ts';
 import { API_VERSION } from '../../common/constants.ts';
 import { newRequestId, sha256Hex, signRequest } from '../../common/signing.ts';
 import { buildApp } from '../app.ts';
@@ -118,6 +120,11 @@ export async function createTestApp(testDb?: TestDatabase, options: TestAppOptio
   const { app, services } = await buildApp({ config: database.config, database: handle, now: () => clock.now, mailer: options.mailer });
   await app.ready();
 
+  /**
+   * A signed call. An answer with ret 0 must parse with the call's contract
+   * result (common/contracts), or the test fails here; the body is returned as
+   * sent (unparsed), so a test can still see a field the contract lacks.
+   */
   async function call(path: string, payload: unknown = {}, options: SignedOptions = {}) {
     const response = await app.inject({
       method: 'POST',
@@ -126,7 +133,16 @@ export async function createTestApp(testDb?: TestDatabase, options: TestAppOptio
       payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
       ...(options.remoteAddress ? { remoteAddress: options.remoteAddress } : {}),
     });
-    return { status: response.statusCode, body: response.json() as { ret: number; msg: string; body: any }, raw: response };
+    const body = response.json() as { ret: number; msg: string; body: any };
+    const contract: Contract | undefined = (WWW_CONTRACTS as Record<string, Contract>)[path];
+    if (contract && body.ret === 0) contract.result.parse(body.body);
+    return { status: response.statusCode, body, raw: response };
+  }
+
+  /** A call typed by its contract: the payload checked by TypeScript, a ret 0 body parsed into the result type. */
+  async function callContract<C extends Contract>(contract: C, payload: PayloadOf<C>, options: SignedOptions = {}) {
+    const answer = await call(contract.path, payload, options);
+    return { ...answer, result: answer.body.ret === 0 ? (contract.result.parse(answer.body.body) as ResultOf<C>) : null };
   }
 
   let accounts = 0;
@@ -158,6 +174,7 @@ export async function createTestApp(testDb?: TestDatabase, options: TestAppOptio
     kind: database.kind,
     clock,
     call,
+    callContract,
     createAccount,
     login,
     async close(dropDatabase = !testDb) {

@@ -1,21 +1,26 @@
-// Compression of rendered pages. A page body is compressed once per encoding
-// and kept with the page, so cache hits never compress again.
+// Compression of rendered pages: the encoding a client accepts, and a freshly
+// rendered body compressed for its one response (a cached page is spliced
+// instead: page-template.ts).
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 export type Encoding = 'br' | 'gzip' | 'identity';
 
-/** The best encoding the client accepts (br over gzip), honouring q=0. */
-export function negotiateEncoding(acceptEncoding: string | undefined): Encoding {
-  if (!acceptEncoding) return 'identity';
+/** Whether the client accepts this encoding (honouring q=0 and *). */
+export function acceptsEncoding(acceptEncoding: string | undefined, name: 'br' | 'gzip'): boolean {
+  if (!acceptEncoding) return false;
   const accepted = new Map<string, number>();
   for (const part of acceptEncoding.split(',')) {
-    const [name, ...params] = part.trim().toLowerCase().split(';');
+    const [coding, ...params] = part.trim().toLowerCase().split(';');
     const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)).find(Boolean);
-    if (name) accepted.set(name, q ? Number(q[1]) : 1);
+    if (coding) accepted.set(coding, q ? Number(q[1]) : 1);
   }
-  const ok = (name: string) => (accepted.get(name) ?? accepted.get('*') ?? 0) > 0;
-  if (ok('br')) return 'br';
-  if (ok('gzip')) return 'gzip';
+  return (accepted.get(name) ?? accepted.get('*') ?? 0) > 0;
+}
+
+/** The best encoding the client accepts (br over gzip), honouring q=0. */
+export function negotiateEncoding(acceptEncoding: string | undefined): Encoding {
+  if (acceptsEncoding(acceptEncoding, 'br')) return 'br';
+  if (acceptsEncoding(acceptEncoding, 'gzip')) return 'gzip';
   return 'identity';
 }
 

@@ -1,18 +1,19 @@
 // Cache of server-rendered pages for guests. An entry is served only while
 // the version its page was rendered from is still current: the version is
 // read from the database on every request (one indexed query), so an edit can
-// never leave a stale page behind, on any instance.
-import type { EncodedBodies } from './encoding.ts';
+// never leave a stale page behind, on any instance. A page is kept without
+// its CSP nonce (a template): each response gets a fresh one (decision 0013).
+import { type PageTemplate, templateBytes } from './page-template.ts';
 
 export interface CachedPage {
   status: number;
   headers: Array<[string, string]>;
-  /** The body as rendered, plus compressed copies made on first use. */
-  bodies: EncodedBodies;
+  /** The body as rendered, split where the nonce stood; its compressed parts are made on first use. */
+  template: PageTemplate;
 }
 
 function sizeOf(page: CachedPage): number {
-  return page.bodies.identity.length + (page.bodies.br?.length ?? 0) + (page.bodies.gzip?.length ?? 0);
+  return templateBytes(page.template);
 }
 
 export interface CacheRule {

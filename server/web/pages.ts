@@ -5,8 +5,10 @@ import { type AppLoadContext, createRequestHandler, type ServerBuild } from 'rea
 import { STORAGE_KEYS } from '../../common/constants.ts';
 import type { WebLoadContext } from '../../common/web-context.ts';
 import { cookieValue } from './cookies.ts';
-import { encodedBody, negotiateEncoding } from './encoding.ts';
+import { acceptsEncoding, encodedBody, negotiateEncoding } from './encoding.ts';
 import type { CachedPage, PageCache } from './page-cache.ts';
+import { fillGzip, fillIdentity, templateOf } from './page-template.ts';
+import { cspNonce } from './security-headers.ts';
 
 export type LoadContextFactory = (request: FastifyRequest) => WebLoadContext;
 
@@ -19,15 +21,36 @@ function toHeaders(request: FastifyRequest): Headers {
   return headers;
 }
 
-function send(request: FastifyRequest, reply: FastifyReply, page: CachedPage, cacheState: string) {
-  reply.status(page.status);
-  for (const [name, value] of page.headers) reply.header(name, value);
+function acceptEncoding(request: FastifyRequest): string | undefined {
+  const accept = request.headers['accept-encoding'];
+  return typeof accept === 'string' ? accept : undefined;
+}
+
+function sendHead(reply: FastifyReply, status: number, headers: Array<[string, string]>, cacheState: string) {
+  reply.status(status);
+  for (const [name, value] of headers) reply.header(name, value);
   reply.header('x-page-cache', cacheState);
   reply.header('vary', 'Accept-Encoding, Cookie');
-  const accept = request.headers['accept-encoding'];
-  const { body, encoding } = encodedBody(page.bodies, negotiateEncoding(typeof accept === 'string' ? accept : undefined));
+}
+
+/** A page rendered for this response: it already carries this response's nonce. */
+function sendRendered(request: FastifyRequest, reply: FastifyReply, status: number, headers: Array<[string, string]>, body: Buffer, cacheState: string) {
+  sendHead(reply, status, headers, cacheState);
+  const { body: sent, encoding } = encodedBody({ identity: body }, negotiateEncoding(acceptEncoding(request)));
   if (encoding !== 'identity') reply.header('content-encoding', encoding);
-  return reply.send(body);
+  return reply.send(sent);
+}
+
+/** A cached page, filled with this response's nonce. */
+function sendCached(request: FastifyRequest, reply: FastifyReply, page: CachedPage) {
+  sendHead(reply, page.status, page.headers, 'hit');
+  const nonce = cspNonce(request);
+  // gzip is the compression that can be spliced around the nonce (page-template.ts).
+  if (acceptsEncoding(acceptEncoding(request), 'gzip')) {
+    reply.header('content-encoding', 'gzip');
+    return reply.send(fillGzip(page.template, nonce));
+  }
+  return reply.send(fillIdentity(page.template, nonce));
 }
 
 export function registerPages(app: FastifyInstance, build: ServerBuild, cache: PageCache, getLoadContext: LoadContextFactory): void {
@@ -36,7 +59,7 @@ export function registerPages(app: FastifyInstance, build: ServerBuild, cache: P
     method: ['GET', 'HEAD'],
     url: '/*',
     schema: { hide: true },
-    // Pages compress themselves (server/web/encoding.ts), once per cached page.
+    // Pages compress themselves (server/web/encoding.ts, page-template.ts).
     compress: false,
     handler: async (request, reply) => {
       const url = new URL(request.url, `${request.protocol}://${request.host}`);
@@ -45,7 +68,7 @@ export function registerPages(app: FastifyInstance, build: ServerBuild, cache: P
       const version = guest ? await cache.versionOf(url.pathname) : null;
       if (version) {
         const hit = cache.get(request.url, version);
-        if (hit) return send(request, reply, hit, 'hit');
+        if (hit) return sendCached(request, reply, hit);
       }
 
       const controller = new AbortController();
@@ -57,17 +80,14 @@ export function registerPages(app: FastifyInstance, build: ServerBuild, cache: P
         getLoadContext(request) as AppLoadContext,
       );
       const cookies = response.headers.getSetCookie();
-      const page: CachedPage = {
-        status: response.status,
-        headers: [...response.headers].filter(([name]) => name !== 'set-cookie'),
-        bodies: { identity: Buffer.from(await response.arrayBuffer()) },
-      };
+      const headers = [...response.headers].filter(([name]) => name !== 'set-cookie');
+      const body = Buffer.from(await response.arrayBuffer());
       if (cookies.length > 0) reply.header('set-cookie', cookies);
       if (version && response.status === 200 && cookies.length === 0) {
-        cache.set(request.url, version, page);
-        return send(request, reply, page, 'miss');
+        cache.set(request.url, version, { status: response.status, headers, template: templateOf(body, cspNonce(request)) });
+        return sendRendered(request, reply, response.status, headers, body, 'miss');
       }
-      return send(request, reply, page, version ? 'bypass' : 'off');
+      return sendRendered(request, reply, response.status, headers, body, version ? 'bypass' : 'off');
     },
   });
 }

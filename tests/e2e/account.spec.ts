@@ -113,10 +113,12 @@ test('an order page opened directly sends the token at once, even with only the 
   await page.goto('/order/order-list');
   await expect(page.getByTestId('order-list-page')).toBeVisible();
   await expect(page.getByTestId('header-user')).toContainText(DEMO.name);
-  // The server renders from the cookie; a browser that lost localStorage's copy still sends that token.
+  // The server renders from the cookie (the orders are read by the page's loader); a browser that lost
+  // localStorage's copy still sends that token with its first signed call (the session's user info).
   await page.evaluate(() => localStorage.removeItem('login_data'));
-  const listed = page.waitForResponse((response) => response.url().endsWith('/www/order/order_list'));
+  const listed = page.waitForResponse((response) => response.url().endsWith('/www/user/user_info_query'));
   await page.goto('/order/order-list?tab=unpaid');
+  await expect(page.getByTestId('order-list-page')).toBeVisible();
   const response = await listed;
   expect(response.status()).toBe(200);
   expect(response.request().headers()['x-token']).toBeTruthy();

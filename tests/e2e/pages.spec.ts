@@ -52,8 +52,14 @@ test('pages read without JavaScript (server-rendered)', async ({ browser }) => {
   const page = await context.newPage();
   await page.goto('/about');
   await expect(page.getByRole('heading', { level: 1 }).first()).toHaveText(/关于易签通/);
-  // antd's styles are inlined by the server: the primary button is already red.
+  // The stylesheets come with the page: the login button has its fill (the
+  // brand's text shade, decision 0015) and antd's cards their rounded border.
   const color = await page.getByTestId('header-login').evaluate((el) => getComputedStyle(el).backgroundColor);
-  expect(color).toBe('rgb(255, 75, 77)');
+  expect(color).toBe('rgb(209, 48, 57)');
+  const radius = await page
+    .locator('.ant-card')
+    .first()
+    .evaluate((el) => getComputedStyle(el).borderTopLeftRadius);
+  expect(radius).not.toBe('0px');
   await context.close();
 });

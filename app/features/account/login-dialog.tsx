@@ -3,11 +3,12 @@ import { LockOutlined, UserOutlined } from '@ant-design/icons';
 import { Button, Checkbox, Form, Input } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { LOGIN_DIALOG_WIDTH_PX, LOGIN_FIELD_MAX_LENGTH } from '../../../common/constants';
+import { LOGIN_FIELD_MAX_LENGTH } from '../../../common/contracts/rules';
+import { LOGIN_DIALOG_WIDTH_PX } from '../../../common/constants';
 import { AppDialog } from '../../components/app-dialog';
 import { TrimmedInput } from '../../components/trimmed-input';
-import { toast } from '../../lib/toast';
-import { closeLoginDialog, login, useSession } from './session';
+import { CHECK_FIELDS_MESSAGE, toast } from '../../lib/toast';
+import { closeLoginDialog, login, useSession } from '../../lib/session';
 import './login-dialog.css';
 
 interface LoginForm {
@@ -17,7 +18,6 @@ interface LoginForm {
 }
 
 export const AGREEMENT_MESSAGE = '请阅读并同意《用户协议》';
-export const CHECK_FIELDS_MESSAGE = '请检查标红字段';
 
 export function LoginDialog() {
   const { loginDialogOpen } = useSession();

@@ -5,9 +5,10 @@ import { Alert, Button, DatePicker, Form } from 'antd';
 import type { Dayjs } from 'dayjs';
 import dayjs from 'dayjs';
 import { useState } from 'react';
-import { type DepartureWarning, ORDER_LIMITS, addDays, chinaDate } from '../../../common/order';
+import { ORDER_LIMITS } from '../../../common/contracts/rules';
+import { addDays, chinaDate } from '../../../common/order';
 import { AppDialog } from '../../components/app-dialog';
-import { apiRequest } from '../../lib/api-client';
+import { api } from '../../lib/api-client';
 import { toast } from '../../lib/toast';
 
 interface DepartureDateDialogProps {
@@ -35,7 +36,7 @@ export function DepartureDateDialog({ open, onClose, order, onChanged }: Departu
   const submit = async ({ departure_date }: { departure_date: Dayjs }) => {
     setSaving(true);
     try {
-      const result = await apiRequest<{ departure_warning: DepartureWarning | null }>('/www/order/order_departure_date_update', {
+      const result = await api('/www/order/order_departure_date_update', {
         user_order_id: order.user_order_id,
         departure_date: departure_date.format('YYYY-MM-DD'),
       });
@@ -45,7 +46,7 @@ export function DepartureDateDialog({ open, onClose, order, onChanged }: Departu
       onClose();
       onChanged();
     } catch {
-      // apiRequest has shown the server's message.
+      // api has shown the server's message.
     } finally {
       setSaving(false);
     }

@@ -1,8 +1,8 @@
 // Order detail (spec 2.4): applicant infos — identity, contact, status,
 // interview time, uploaded files, and what a draft still misses.
 import { Tag } from 'antd';
+import type { OrderApplicant, OrderDetail } from '../../../common/contracts/order';
 import { THEME_COLORS } from '../../../common/constants';
-import type { OrderApplicant, OrderDetail } from '../../../common/order';
 import { DetailSection } from './detail-info-sections';
 
 const APPLICANT_STATUS_COLORS: Record<string, string> = {

@@ -2,8 +2,10 @@
 // order's audit log as a timeline).
 import { Descriptions, Timeline } from 'antd';
 import type { ReactNode } from 'react';
-import { type OrderActor, type OrderDetail, UNPAID_STATUSES, statusLabel } from '../../../common/order';
-import { formatDateTime, scheduleEntries } from './order-format';
+import type { OrderDetail } from '../../../common/contracts/order';
+import { type OrderActor, UNPAID_STATUSES, statusLabel } from '../../../common/order';
+import { formatDateTime } from '../../../common/format';
+import { scheduleEntries } from './order-format';
 import { OrderStatusTag } from './order-status-tag';
 
 export function DetailSection({ title, testId, extra, children }: { title: string; testId: string; extra?: ReactNode; children: ReactNode }) {

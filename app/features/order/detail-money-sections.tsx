@@ -1,12 +1,10 @@
 // Order detail (spec 2.4): insurance detail and payment (the amounts and the
 // payment records).
 import { Descriptions, Tag } from 'antd';
+import type { OrderDetail, PaymentView } from '../../../common/contracts/order';
 import { THEME_COLORS } from '../../../common/constants';
-import { formatPrice } from '../../../common/format';
-import type { OrderDetail } from '../../../common/order';
-import type { PaymentView } from '../../../common/ordering';
+import { formatDateTime, formatPrice } from '../../../common/format';
 import { DetailSection } from './detail-info-sections';
-import { formatDateTime } from './order-format';
 import { PriceText } from './price-text';
 
 export function InsuranceSection({ order }: { order: OrderDetail }) {

@@ -4,9 +4,9 @@
 import { App, Button, type ButtonProps } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import type { OrderAction, OrderDetail } from '../../../common/order';
+import type { OrderAction } from '../../../common/order';
 import { type OrderingStep, orderingPath } from '../../../common/ordering';
-import { apiRequest } from '../../lib/api-client';
+import { api } from '../../lib/api-client';
 import { toast } from '../../lib/toast';
 import { ACTION_LABELS, actionPath, orderDetailPath } from './order-format';
 
@@ -35,10 +35,10 @@ export function useCancelOrder() {
       okButtonProps: { danger: true, 'data-testid': 'order-cancel-confirm' } as ButtonProps,
       onOk: async () => {
         try {
-          await apiRequest('/www/order/order_cancel', { user_order_id: userOrderId });
+          await api('/www/order/order_cancel', { user_order_id: userOrderId });
           toast.success(CANCELLED_TEXT);
         } catch {
-          // apiRequest has shown the server's message (e.g. 订单已取消).
+          // api has shown the server's message (e.g. 订单已取消).
         }
         onDone();
       },
@@ -72,10 +72,10 @@ export function OrderActions({ order, onChanged, onChooseDepartureDate, showDeta
     }
     setResolving(true);
     try {
-      const detail = await apiRequest<OrderDetail>('/www/order/order_detail_get', { user_order_id: id });
+      const detail = await api('/www/order/order_detail_get', { user_order_id: id });
       navigate(detail.ordering_step ? orderingPath(id, detail.ordering_step) : orderDetailPath(id));
     } catch {
-      // apiRequest has shown the error.
+      // api has shown the error.
     } finally {
       setResolving(false);
     }

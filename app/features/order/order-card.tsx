@@ -3,9 +3,11 @@
 // applicants with their own status, and the action buttons.
 import { ClockCircleOutlined, UserOutlined } from '@ant-design/icons';
 import { Link } from 'react-router';
-import { type OrderSummary, UNPAID_STATUSES } from '../../../common/order';
+import type { OrderSummary } from '../../../common/contracts/order';
+import { UNPAID_STATUSES } from '../../../common/order';
 import { OrderActions } from './order-actions';
-import { expiryText, formatDateTime, orderDetailPath } from './order-format';
+import { expiryText, formatDateTime } from '../../../common/format';
+import { orderDetailPath } from './order-format';
 import { OrderStatusTag } from './order-status-tag';
 import { PriceText } from './price-text';
 

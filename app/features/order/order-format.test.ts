@@ -1,31 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ACTION_LABELS, actionPath, expiryText, formatDateTime, scheduleEntries } from './order-format';
+import { ACTION_LABELS, actionPath, scheduleEntries } from './order-format';
 import { earliestNewDeparture } from './departure-date-dialog';
-
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
-
-describe('formatDateTime', () => {
-  it('shows China time whatever the zone', () => {
-    expect(formatDateTime(Date.parse('2026-12-01T02:05:00Z'))).toBe('2026-12-01 10:05');
-    expect(formatDateTime(Date.parse('2026-12-01T16:30:00Z'))).toBe('2026-12-02 00:30');
-  });
-});
-
-describe('expiryText', () => {
-  const now = Date.parse('2026-12-01T02:00:00Z');
-  it('counts hours and minutes, rounding minutes up', () => {
-    expect(expiryText(now + 24 * HOUR, now)).toBe('24小时0分后自动取消');
-    expect(expiryText(now + 23 * HOUR + 59 * MINUTE + 1, now)).toBe('24小时0分后自动取消');
-    expect(expiryText(now + 2 * HOUR + 5 * MINUTE, now)).toBe('2小时5分后自动取消');
-    expect(expiryText(now + 30_000, now)).toBe('1分后自动取消');
-    expect(expiryText(now + 59 * MINUTE, now)).toBe('59分后自动取消');
-  });
-  it('says it is about to go once the time is up', () => {
-    expect(expiryText(now, now)).toBe('即将自动取消');
-    expect(expiryText(now - HOUR, now)).toBe('即将自动取消');
-  });
-});
 
 describe('actions', () => {
   it('links the page actions and leaves continue and cancel to code', () => {

@@ -1,30 +1,7 @@
-// Pure helpers of the order pages (list, detail): times in China time, the
-// unpaid order's countdown, and what each action button says and where it
-// leads. No React here, so the rules are unit-tested.
+// Pure helpers of the order pages (list, detail): what each action button
+// says and where it leads, and the schedule's runs. No React here, so the
+// rules are unit-tested. (Times and the countdown text: common/format.ts.)
 import type { OrderAction } from '../../../common/order';
-
-const CHINA_OFFSET_MS = 8 * 3_600_000;
-const MINUTE_MS = 60_000;
-
-/** Epoch ms → 'YYYY-MM-DD HH:mm' in China time, the same on the server and in any browser zone. */
-export function formatDateTime(epochMs: number): string {
-  const iso = new Date(epochMs + CHINA_OFFSET_MS).toISOString();
-  return `${iso.slice(0, 10)} ${iso.slice(11, 16)}`;
-}
-
-/**
- * The countdown of an unpaid order: 'x小时x分后自动取消'. Minutes are rounded
- * up, so the text never claims less time than is left.
- */
-export function expiryText(expiresAt: number, now: number): string {
-  const left = expiresAt - now;
-  if (left <= 0) return '即将自动取消';
-  const totalMinutes = Math.ceil(left / MINUTE_MS);
-  const hours = Math.floor(totalMinutes / 60);
-  const minutes = totalMinutes % 60;
-  if (hours === 0) return `${minutes}分后自动取消`;
-  return `${hours}小时${minutes}分后自动取消`;
-}
 
 export const ACTION_LABELS: Record<OrderAction, string> = {
   continue: '继续办理',

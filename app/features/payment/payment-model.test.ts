@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PaymentQueryResult } from '../../../common/payment';
+import type { PaymentQueryResult } from '../../../common/contracts/payment';
 import { countdownText, verdictOf } from './payment-model';
 
 const base: PaymentQueryResult = {

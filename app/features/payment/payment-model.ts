@@ -1,6 +1,6 @@
 // Pure rules of the payment dialog (no React): the countdown text and what a
 // payment_query answer means for the dialog.
-import type { PaymentQueryResult } from '../../../common/payment';
+import type { PaymentQueryResult } from '../../../common/contracts/payment';
 
 /** Milliseconds left → 'mm:ss' (rounded up, so it never shows 00:00 while time is left). */
 export function countdownText(msLeft: number): string {

@@ -3,10 +3,11 @@
 // open and the code is live, ask once more at once on '我已支付' or when the
 // code runs out. Everything stops when the dialog closes or unmounts.
 import { useCallback, useEffect, useRef, useState } from 'react';
+import type { PaymentCreateResult } from '../../../common/contracts/payment';
 import { ErrorCode } from '../../../common/error-codes';
 import type { PaymentChannel } from '../../../common/ordering';
-import { PAYMENT_LIMITS, type PaymentCreateResult, type PaymentQueryResult } from '../../../common/payment';
-import { ApiError, apiRequest } from '../../lib/api-client';
+import { PAYMENT_LIMITS } from '../../../common/payment';
+import { ApiError, api } from '../../lib/api-client';
 import { verdictOf } from './payment-model';
 
 export type PaymentPhase =
@@ -40,7 +41,7 @@ export function usePayment(userOrderId: number, open: boolean) {
     const abort = new AbortController();
     controller.current = abort;
     setPhase({ kind: 'creating' });
-    apiRequest<PaymentCreateResult>('/www/payment/payment_create', { user_order_id: userOrderId, channel }, { signal: abort.signal, toast: false })
+    api('/www/payment/payment_create', { user_order_id: userOrderId, channel }, { signal: abort.signal, toast: false })
       .then((payment) => {
         if (!abort.signal.aborted) setPhase({ kind: 'waiting', payment });
       })
@@ -59,11 +60,7 @@ export function usePayment(userOrderId: number, open: boolean) {
   const check = useCallback(
     async (signal?: AbortSignal): Promise<boolean> => {
       if (!outTradeNo) return false;
-      const result = await apiRequest<PaymentQueryResult>(
-        '/www/payment/payment_query',
-        { user_order_id: userOrderId, out_trade_no: outTradeNo },
-        { toast: false, signal },
-      );
+      const result = await api('/www/payment/payment_query', { user_order_id: userOrderId, out_trade_no: outTradeNo }, { toast: false, signal });
       if (signal?.aborted) return false;
       const verdict = verdictOf(result);
       if (verdict.kind === 'paid') setPhase({ kind: 'paid' });

@@ -5,8 +5,9 @@
 // Idempotent: does nothing once the table has rows, so plans edited or
 // withdrawn later are never brought back.
 import type { Kysely } from 'kysely';
-import type { InsuranceItem } from '../../../common/ordering.ts';
+import type { InsuranceItem } from '../../../common/contracts/order.ts';
 import type { Database } from '../schema.ts';
+import { toJson } from '../json.ts';
 
 interface PlanSeed {
   name: string;
@@ -89,7 +90,7 @@ export async function seedInsurancePlans(db: Kysely<Database>): Promise<number> 
     if (existing) return 0;
     await trx
       .insertInto('insurance_plan')
-      .values(INSURANCE_PLANS.map((plan, sort) => ({ ...plan, items: JSON.stringify(plan.items), sort, status: 0 })))
+      .values(INSURANCE_PLANS.map((plan, sort) => ({ ...plan, items: toJson(plan.items), sort, status: 0 })))
       .execute();
     return INSURANCE_PLANS.length;
   });

@@ -2,9 +2,10 @@
 // (add or edit), delete. Every account of the enterprise shares it; another
 // enterprise's address answers like a missing one (1861).
 import type { Kysely } from 'kysely';
-import { ADDRESS_LIMITS, type AddressKind, type AddressSaveInput, type AddressView } from '../../../common/address.ts';
+import type { AddressSaveInput, AddressView } from '../../../common/contracts/address.ts';
+import { ADDRESS_LIMITS, MOBILE_PHONE_PATTERN } from '../../../common/contracts/rules.ts';
+import { type AddressKind } from '../../../common/address.ts';
 import { ErrorCode } from '../../../common/error-codes.ts';
-import { MOBILE_PHONE_PATTERN } from '../../../common/order.ts';
 import { normalizeInputText } from '../../../common/text.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../platform/errors.ts';

@@ -2,7 +2,7 @@
 // (TEST_DATABASE_URL): validation against the address library, one default
 // per kind, the per-kind limit, and enterprise scoping.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADDRESS_LIMITS } from '../../../common/address.ts';
+import { ADDRESS_LIMITS } from '../../../common/contracts/rules.ts';
 import { ErrorCode } from '../../../common/error-codes.ts';
 import { createTestApp, type TestApp } from '../../test-support/test-app.ts';
 import { resolveRegion } from './address-region.ts';

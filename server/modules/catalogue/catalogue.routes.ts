@@ -1,35 +1,36 @@
-import { z } from 'zod';
+import {
+  visaContinentList,
+  visaCountryGet,
+  visaProductDetailGet,
+  visaProductList,
+  visaProductMaterialSend,
+  visaProductReviewList,
+} from '../../../common/contracts/catalogue.ts';
+import { EMAIL_PATTERN } from '../../../common/contracts/rules.ts';
 import { ErrorCode } from '../../../common/error-codes.ts';
-import { EMAIL_PATTERN, normalizeInputText } from '../../../common/text.ts';
+import { normalizeInputText } from '../../../common/text.ts';
 import type { RateLimiter } from '../../platform/rate-limit.ts';
 import type { Mailer } from '../notification/mailer.ts';
 import { renderMaterialListEmail } from '../notification/material-list-email.ts';
 import { defineOperation } from '../../platform/operation.ts';
 import { AppError } from '../../platform/errors.ts';
-import { continentListSchema, countryDetailSchema, idField, productListSchema, reviewPageSchema, visaProductDetailSchema } from './catalogue.schemas.ts';
 import type { CatalogueService } from './catalogue.service.ts';
-
-const provinceCode = z.string().regex(/^\d{6}$/);
 
 export function catalogueOperations(service: CatalogueService) {
   return [
     defineOperation({
-      path: '/www/visa_continent_list',
+      ...visaContinentList,
       tag: '签证目录',
       summary: '按大洲列出目的地国家（含在售产品数与最低价）',
       auth: 'none',
-      payload: z.object({}),
-      result: continentListSchema,
       errors: [],
       handle: async () => ({ continents: await service.continents() }),
     }),
     defineOperation({
-      path: '/www/visa_country_get',
+      ...visaCountryGet,
       tag: '签证目录',
       summary: '国家详情：领区（及其受理省份）、签证类型与标签筛选项',
       auth: 'none',
-      payload: z.object({ visa_country_id: idField }),
-      result: countryDetailSchema,
       errors: [ErrorCode.VISA_COUNTRY_NOT_FOUND],
       handle: async ({ visa_country_id }) => {
         const country = await service.country(visa_country_id);
@@ -38,29 +39,20 @@ export function catalogueOperations(service: CatalogueService) {
       },
     }),
     defineOperation({
-      path: '/www/visa_product_list',
+      ...visaProductList,
       tag: '签证目录',
       summary: '国家的在售签证产品：按居住省份（决定领区）、签证类型和标签筛选',
       description: 'province_code 为地址库中的省级代码；不传则列出所有领区的产品。已下架产品不在列表中。',
       auth: 'none',
-      payload: z.object({
-        visa_country_id: idField,
-        province_code: provinceCode.optional(),
-        visa_type_id: idField.optional(),
-        tag_id: idField.optional(),
-      }),
-      result: productListSchema,
       errors: [],
       handle: (payload) => service.products(payload),
     }),
     defineOperation({
-      path: '/www/visa_product_detail_get',
+      ...visaProductDetailGet,
       tag: '签证目录',
       summary: '签证产品详情（规格见产品说明书第 3 节）',
       description: '缺少或非数字的 visa_product_id 返回 1001 参数错误。已下架产品照常返回（status 为 1 或 channel 为 99）。',
       auth: 'none',
-      payload: z.object({ visa_product_id: idField }),
-      result: visaProductDetailSchema,
       errors: [ErrorCode.VISA_PRODUCT_NOT_FOUND],
       handle: async ({ visa_product_id }) => {
         const detail = await service.productDetail(visa_product_id);
@@ -69,12 +61,10 @@ export function catalogueOperations(service: CatalogueService) {
       },
     }),
     defineOperation({
-      path: '/www/visa_product_review_list',
+      ...visaProductReviewList,
       tag: '签证目录',
       summary: '签证产品的用户评价，每页 10 条，最新在前',
       auth: 'none',
-      payload: z.object({ visa_product_id: idField, page: z.number().int().min(1).max(100_000).default(1) }),
-      result: reviewPageSchema,
       errors: [],
       handle: ({ visa_product_id, page }) => service.reviews(visa_product_id, page),
     }),
@@ -95,17 +85,11 @@ export const MATERIAL_EMAIL_LIMITS = { perAddressPerHour: 5, perClientPerHour: 2
 
 export function materialEmailOperation({ service, mailer, rateLimiter, siteUrl, now }: MaterialEmailDeps) {
   return defineOperation({
-    path: '/www/visa_product_material_send',
+    ...visaProductMaterialSend,
     tag: '签证目录',
     summary: '把某一身份的资料清单发送到邮箱',
     description: `同一邮箱每小时最多 ${MATERIAL_EMAIL_LIMITS.perAddressPerHour} 封，同一来源地址每小时最多 ${MATERIAL_EMAIL_LIMITS.perClientPerHour} 封。`,
     auth: 'none',
-    payload: z.object({
-      visa_product_id: idField,
-      email: z.string().max(100),
-      identity_id: z.number().int().min(0).max(4),
-    }),
-    result: z.object({}),
     errors: [ErrorCode.EMAIL_INVALID, ErrorCode.VISA_PRODUCT_NOT_FOUND, ErrorCode.TOO_MANY_REQUESTS, ErrorCode.EMAIL_NOT_SENT],
     handle: async ({ visa_product_id, email, identity_id }, { request }) => {
       const address = normalizeInputText(email);

@@ -1,17 +1,15 @@
 // The catalogue as pages and API calls read it (spec §3 shapes).
 import type { Kysely } from 'kysely';
-import {
-  type ContinentWithCountries,
-  ENTRY_LABELS,
-  type IdentityMaterial,
-  type Material,
-  type ReviewPage,
-  type VisaCountryDetail,
-  type VisaProductDetail,
-  type VisaProductListItem,
-  isDelisted,
-  productTitle,
-} from '../../../common/catalogue.ts';
+import type {
+  ContinentWithCountries,
+  IdentityMaterial,
+  Material,
+  ReviewPage,
+  VisaCountryDetail,
+  VisaProductDetail,
+  VisaProductListItem,
+} from '../../../common/contracts/catalogue.ts';
+import { ENTRY_LABELS, isDelisted, productTitle } from '../../../common/catalogue.ts';
 import { REVIEW_PAGE_SIZE } from '../../../common/constants.ts';
 import { maskMobilePhone } from '../../../common/text.ts';
 import type { Database } from '../../db/schema.ts';

@@ -1,12 +1,13 @@
 // Insurance plans: the ones on sale (status 0), in their display order.
 import type { Kysely, Selectable } from 'kysely';
-import type { InsuranceItem } from '../../../common/ordering.ts';
+import type { InsuranceItem } from '../../../common/contracts/order.ts';
+import { fromJson } from '../../db/json.ts';
 import type { Database, InsurancePlanTable } from '../../db/schema.ts';
 
 export type InsurancePlanRow = Omit<Selectable<InsurancePlanTable>, 'items'> & { items: InsuranceItem[] };
 
 function parsed(row: Selectable<InsurancePlanTable>): InsurancePlanRow {
-  return { ...row, items: JSON.parse(row.items) as InsuranceItem[] };
+  return { ...row, items: fromJson(row.items) };
 }
 
 export function createInsuranceRepository(db: Kysely<Database>) {

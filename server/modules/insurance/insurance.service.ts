@@ -2,21 +2,26 @@
 // suggested from the trip (the product's stay, brought into the plan's
 // range) and what that costs for every applicant of the order.
 import type { Kysely } from 'kysely';
-import { ErrorCode } from '../../../common/error-codes.ts';
-import { clampDays, insuranceAmount, type InsurancePlanListResult, tripDays } from '../../../common/insurance.ts';
+import type { InsurancePlanListResult } from '../../../common/contracts/insurance.ts';
+import { clampDays, insuranceAmount, tripDays } from '../../../common/insurance.ts';
 import type { Database } from '../../db/schema.ts';
-import { AppError } from '../../platform/errors.ts';
-import { createOrderRepository } from '../order/order.repository.ts';
-import { createInsuranceRepository } from './insurance.repository.ts';
+import type { Customer } from '../../platform/principal.ts';
+import { createOrderLifecycle } from '../order/lifecycle.ts';
+import { createInsuranceRepository, type InsurancePlanRow } from './insurance.repository.ts';
 
-export function createInsuranceService(db: Kysely<Database>) {
+export function createInsuranceService(db: Kysely<Database>, deps: { now: () => number }) {
   const repo = createInsuranceRepository(db);
-  const orders = createOrderRepository(db);
+  const lifecycle = createOrderLifecycle(db, deps);
 
   return {
-    async planList(customer: { enterpriseId: number }, userOrderId: number): Promise<InsurancePlanListResult> {
-      const order = await orders.findOrder(customer.enterpriseId, userOrderId);
-      if (!order) throw new AppError(ErrorCode.ORDER_NOT_FOUND);
+    /** A plan that can be bought now (the confirm step's snapshot); undefined when missing or withdrawn. */
+    planOnSale(insurancePlanId: number): Promise<InsurancePlanRow | undefined> {
+      return repo.findOnSale(insurancePlanId);
+    },
+
+    async planList(customer: Customer, userOrderId: number): Promise<InsurancePlanListResult> {
+      // Read like every step reads its order: an unpaid order past its 24 h is expired first.
+      const order = await lifecycle.current(customer, userOrderId);
       const [plans, stay] = await Promise.all([repo.onSale(), repo.stayDays(order.visa_product_id)]);
       const trip = tripDays(stay);
       return {

@@ -16,27 +16,6 @@ export interface SlotChange {
 
 export function createInterviewRepository(db: Kysely<Database>) {
   return {
-    /** The order with what the interview step needs, if it belongs to the enterprise. */
-    order(enterpriseId: number, userOrderId: number) {
-      return db
-        .selectFrom('user_order')
-        .innerJoin('visa_product', 'visa_product.visa_product_id', 'user_order.visa_product_id')
-        .select([
-          'user_order.user_order_id',
-          'user_order.status',
-          'user_order.version',
-          'user_order.expires_at',
-          'user_order.need_interview',
-          'user_order.order_date',
-          'user_order.departure_date',
-          'user_order.consular_district_id',
-          'visa_product.consular_district_id as product_district_id',
-        ])
-        .where('user_order.user_order_id', '=', userOrderId)
-        .where('user_order.enterprise_id', '=', enterpriseId)
-        .executeTakeFirst();
-    },
-
     district(consularDistrictId: number) {
       return db.selectFrom('consular_district').selectAll().where('consular_district_id', '=', consularDistrictId).executeTakeFirst();
     },
@@ -111,22 +90,6 @@ export function createInterviewRepository(db: Kysely<Database>) {
 }
 
 /**
- * Takes the order for a change: bumps its version if it is still the draft
- * the decision was taken on. On PostgreSQL this also locks the order row
- * until the transaction ends, so cancelling and choosing never interleave.
- */
-export async function claimDraft(trx: Transaction<Database>, userOrderId: number, expectedVersion: number, at: number): Promise<boolean> {
-  const result = await trx
-    .updateTable('user_order')
-    .set((eb) => ({ version: eb('version', '+', 1), updated_at: at }))
-    .where('user_order_id', '=', userOrderId)
-    .where('version', '=', expectedVersion)
-    .where('status', '=', 'draft')
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
-}
-
-/**
  * Applies the counter changes in ascending slot id order. A positive change
  * only happens while the places last (`booked + n <= capacity`: the row lock
  * of the UPDATE serialises concurrent bookings of one slot, and the loser
@@ -147,21 +110,4 @@ export async function applySlotChanges(trx: Db, changes: SlotChange[]): Promise<
   return null;
 }
 
-export function insertOrderEvent(trx: Db, row: { userOrderId: number; actorId: number; event: string; status: string; detail: unknown; at: number }) {
-  return trx
-    .insertInto('order_event')
-    .values({
-      user_order_id: row.userOrderId,
-      actor: 'customer',
-      actor_id: row.actorId,
-      event: row.event,
-      from_status: row.status,
-      to_status: row.status,
-      detail: JSON.stringify(row.detail),
-      created_at: row.at,
-    })
-    .execute();
-}
-
 export type InterviewRepository = ReturnType<typeof createInterviewRepository>;
-export type InterviewOrder = NonNullable<Awaited<ReturnType<InterviewRepository['order']>>>;

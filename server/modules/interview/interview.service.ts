@@ -2,30 +2,27 @@
 // booking one per applicant, all or nothing. Rules: docs/order-rules.md
 // ("Interview slots").
 import type { Kysely } from 'kysely';
+import type {
+  ApplicantInterviewChoice,
+  InterviewChooseInput,
+  InterviewChooseResult,
+  InterviewDateView,
+  InterviewSlotListResult,
+} from '../../../common/contracts/interview.ts';
 import { ErrorCode } from '../../../common/error-codes.ts';
-import {
-  type ApplicantInterviewChoice,
-  type InterviewChooseInput,
-  type InterviewChooseResult,
-  type InterviewDateView,
-  type InterviewSlotListResult,
-  weekdayLabel,
-} from '../../../common/interview.ts';
+import { weekdayLabel } from '../../../common/interview.ts';
 import { chinaDate } from '../../../common/order.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
-import { currentOrder } from '../order/expiry.ts';
+import { checkAllowed, createOrderLifecycle, type OrderRow } from '../order/lifecycle.ts';
 import { consulateDay, openDays } from './calendar.ts';
-import { applySlotChanges, claimDraft, createInterviewRepository, type InterviewOrder, insertOrderEvent, type SlotChange } from './interview.repository.ts';
+import { applySlotChanges, createInterviewRepository, type SlotChange } from './interview.repository.ts';
 import { bookingWindow, inWindow } from './slot-plan.ts';
 import type { Customer } from '../../platform/principal.ts';
 
 export interface InterviewServiceDeps {
   now: () => number;
 }
-
-/** How often a choice is re-decided after another change to the order won the race. */
-const MAX_ATTEMPTS = 3;
 
 /** SQLite's and PostgreSQL's answer to a CHECK constraint violation. */
 export function isCheckViolation(error: unknown): boolean {
@@ -37,21 +34,14 @@ function slotText(slot: { slot_date: string; start_time: string; end_time: strin
   return `${slot.slot_date}（${weekdayLabel(slot.slot_date)}）${slot.start_time}–${slot.end_time}`;
 }
 
-/** Thrown inside the booking transaction to roll it back. */
-class Retry extends Error {}
-
 export function createInterviewService(db: Kysely<Database>, deps: InterviewServiceDeps) {
   const repo = createInterviewRepository(db);
+  const lifecycle = createOrderLifecycle(db, deps);
   const { now } = deps;
 
-  /** The customer's order, expired first if its time has come (as the order module reads it). */
-  function load(customer: Customer, userOrderId: number, at: number): Promise<InterviewOrder> {
-    return currentOrder(db, at, userOrderId, () => repo.order(customer.enterpriseId, userOrderId));
-  }
-
   /** The consulate the order's applicants go to: the order's district, else the product's own. */
-  async function consulateOf(order: InterviewOrder) {
-    if (order.need_interview !== 1) throw new AppError(ErrorCode.INTERVIEW_NOT_NEEDED);
+  async function consulateOf(order: OrderRow) {
+    if (!order.need_interview) throw new AppError(ErrorCode.INTERVIEW_NOT_NEEDED);
     const districtId = order.consular_district_id ?? order.product_district_id;
     const district = districtId === null ? undefined : await repo.district(districtId);
     if (!district) throw new AppError(ErrorCode.INTERVIEW_NO_DISTRICT);
@@ -60,9 +50,8 @@ export function createInterviewService(db: Kysely<Database>, deps: InterviewServ
 
   return {
     async list(customer: Customer, userOrderId: number): Promise<InterviewSlotListResult> {
-      const at = now();
-      const today = chinaDate(at);
-      const order = await load(customer, userOrderId, at);
+      const order = await lifecycle.current(customer, userOrderId);
+      const today = chinaDate(now());
       const { district, nationalDays } = await consulateOf(order);
       const editable = order.status === 'draft';
       const window = bookingWindow(today, order.order_date, order.departure_date);
@@ -137,99 +126,79 @@ export function createInterviewService(db: Kysely<Database>, deps: InterviewServ
         chosenFor.set(choice.applicant_id, choice.interview_slot_id);
       }
 
-      for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
-        const at = now();
-        const today = chinaDate(at);
-        const order = await load(customer, userOrderId, at);
-        if (order.status === 'cancelled') throw new AppError(ErrorCode.ORDER_ALREADY_CANCELLED);
-        if (order.status !== 'draft') throw new AppError(ErrorCode.INTERVIEW_ORDER_LOCKED);
-        const { district, nationalDays } = await consulateOf(order);
+      let applicants: Array<{ applicant_id: number; name: string }> = [];
+      let slots = new Map<number, Awaited<ReturnType<typeof repo.slotsById>>[number]>();
+      try {
+        await lifecycle.change(customer, userOrderId, async (order, at) => {
+          const today = chinaDate(at);
+          checkAllowed('interview_choose', order, customer, at);
+          const { district, nationalDays } = await consulateOf(order);
 
-        const applicants = await repo.applicants(userOrderId);
-        const ofOrder = new Set(applicants.map((a) => a.applicant_id));
-        if ([...chosenFor.keys()].some((id) => !ofOrder.has(id))) throw new AppError(ErrorCode.INTERVIEW_APPLICANT_NOT_FOUND);
-        const missing = applicants.filter((a) => !chosenFor.has(a.applicant_id));
-        if (missing.length > 0) throw new AppError(ErrorCode.INTERVIEW_CHOICES_INCOMPLETE, `请为${missing.map((a) => a.name).join('、')}选择面试时间`);
+          const held = await repo.applicants(userOrderId);
+          applicants = held;
+          const ofOrder = new Set(held.map((a) => a.applicant_id));
+          if ([...chosenFor.keys()].some((id) => !ofOrder.has(id))) throw new AppError(ErrorCode.INTERVIEW_APPLICANT_NOT_FOUND);
+          const missing = held.filter((a) => !chosenFor.has(a.applicant_id));
+          if (missing.length > 0) throw new AppError(ErrorCode.INTERVIEW_CHOICES_INCOMPLETE, `请为${missing.map((a) => a.name).join('、')}选择面试时间`);
 
-        const slots = new Map((await repo.slotsById([...new Set(chosenFor.values())])).map((slot) => [slot.interview_slot_id, slot]));
-        const window = bookingWindow(today, order.order_date, order.departure_date);
-        for (const slotId of chosenFor.values()) {
-          const slot = slots.get(slotId);
-          if (!slot || slot.consular_district_id !== district.consular_district_id) throw new AppError(ErrorCode.INTERVIEW_SLOT_NOT_FOUND);
-          // Checked again now: the day may have passed, the departure date moved, or the calendar learned of a holiday.
-          if (!inWindow(window, slot.slot_date)) throw new AppError(ErrorCode.INTERVIEW_SLOT_UNAVAILABLE, `${slot.slot_date} 不在可预约范围内，请重新选择`);
-          const day = consulateDay(slot.slot_date, nationalDays);
-          if (!day.open) throw new AppError(ErrorCode.INTERVIEW_SLOT_UNAVAILABLE, `${slot.slot_date} 领馆不办公（${day.closedFor}），请重新选择`);
-        }
+          slots = new Map((await repo.slotsById([...new Set(chosenFor.values())])).map((slot) => [slot.interview_slot_id, slot]));
+          const window = bookingWindow(today, order.order_date, order.departure_date);
+          for (const slotId of chosenFor.values()) {
+            const slot = slots.get(slotId);
+            if (!slot || slot.consular_district_id !== district.consular_district_id) throw new AppError(ErrorCode.INTERVIEW_SLOT_NOT_FOUND);
+            // Checked again now: the day may have passed, the departure date moved, or the calendar learned of a holiday.
+            if (!inWindow(window, slot.slot_date)) throw new AppError(ErrorCode.INTERVIEW_SLOT_UNAVAILABLE, `${slot.slot_date} 不在可预约范围内，请重新选择`);
+            const day = consulateDay(slot.slot_date, nationalDays);
+            if (!day.open) throw new AppError(ErrorCode.INTERVIEW_SLOT_UNAVAILABLE, `${slot.slot_date} 领馆不办公（${day.closedFor}），请重新选择`);
+          }
 
-        try {
-          await db.transaction().execute(async (trx) => {
-            if (!(await claimDraft(trx, userOrderId, order.version, at))) throw new Retry();
-            // Read under the order's lock: nobody else changes these applicants now.
-            const held = await trx
-              .selectFrom('order_applicant')
-              .select(['applicant_id', 'interview_slot_id'])
-              .where('user_order_id', '=', userOrderId)
-              .execute();
-            // Applicants changed since they were read (the version would have moved too): decide again.
-            if (held.length !== applicants.length || held.some((row) => !chosenFor.has(row.applicant_id))) throw new Retry();
-            const delta = new Map<number, number>();
-            for (const row of held) {
-              const next = chosenFor.get(row.applicant_id)!;
-              if (row.interview_slot_id === next) continue;
-              if (row.interview_slot_id !== null) delta.set(row.interview_slot_id, (delta.get(row.interview_slot_id) ?? 0) - 1);
-              delta.set(next, (delta.get(next) ?? 0) + 1);
-            }
-            const changes: SlotChange[] = [...delta].map(([interviewSlotId, d]) => ({ interviewSlotId, delta: d }));
-            const fullSlot = await applySlotChanges(trx, changes);
-            if (fullSlot !== null) throw new AppError(ErrorCode.INTERVIEW_SLOT_FULL, `${slotText(slots.get(fullSlot)!)} 已约满，请重新选择`);
-            for (const row of held) {
-              const next = chosenFor.get(row.applicant_id)!;
-              if (row.interview_slot_id === next) continue;
-              await trx
-                .updateTable('order_applicant')
-                .set({ interview_slot_id: next })
-                .where('applicant_id', '=', row.applicant_id)
-                .where('user_order_id', '=', userOrderId)
-                .execute();
-            }
-            await insertOrderEvent(trx, {
-              userOrderId,
-              actorId: customer.accountId,
-              event: 'interview_choose',
-              status: 'draft',
-              at,
-              detail: {
-                consular_district_id: district.consular_district_id,
-                choices: applicants.map((a) => {
-                  const slot = slots.get(chosenFor.get(a.applicant_id)!)!;
-                  return { applicant_id: a.applicant_id, interview_slot_id: slot.interview_slot_id, slot_date: slot.slot_date, start_time: slot.start_time };
-                }),
-              },
-            });
-          });
-        } catch (error) {
-          if (error instanceof Retry) continue;
-          // The CHECK (booked <= capacity) is the second guard: never a 500.
-          if (isCheckViolation(error)) throw new AppError(ErrorCode.INTERVIEW_SLOT_FULL);
-          throw error;
-        }
-
-        return {
-          user_order_id: userOrderId,
-          applicants: applicants.map((a) => {
-            const slot = slots.get(chosenFor.get(a.applicant_id)!)!;
-            return {
-              applicant_id: a.applicant_id,
-              interview_slot_id: slot.interview_slot_id,
-              slot_date: slot.slot_date,
-              start_time: slot.start_time,
-              end_time: slot.end_time,
-            };
-          }),
-        };
+          // The net change per slot: an applicant moving from A to B gives A a place back and takes
+          // one of B; keeping a time changes nothing, so a full time stays with whoever holds it.
+          // (Read before the transaction: any other change of the applicants moves the order's version.)
+          const moving = held.filter((row) => row.interview_slot_id !== chosenFor.get(row.applicant_id));
+          const delta = new Map<number, number>();
+          for (const row of moving) {
+            if (row.interview_slot_id !== null) delta.set(row.interview_slot_id, (delta.get(row.interview_slot_id) ?? 0) - 1);
+            const next = chosenFor.get(row.applicant_id)!;
+            delta.set(next, (delta.get(next) ?? 0) + 1);
+          }
+          const changes: SlotChange[] = [...delta].map(([interviewSlotId, d]) => ({ interviewSlotId, delta: d }));
+          return {
+            event: 'interview_choose',
+            // The order row first, then the slots by ascending id: the lock order of cancel and expiry too.
+            within: async (trx) => {
+              const fullSlot = await applySlotChanges(trx, changes);
+              if (fullSlot !== null) throw new AppError(ErrorCode.INTERVIEW_SLOT_FULL, `${slotText(slots.get(fullSlot)!)} 已约满，请重新选择`);
+            },
+            applicants: moving.map((row) => ({ applicant_id: row.applicant_id, set: { interview_slot_id: chosenFor.get(row.applicant_id)! } })),
+            detail: {
+              consular_district_id: district.consular_district_id,
+              choices: held.map((a) => {
+                const slot = slots.get(chosenFor.get(a.applicant_id)!)!;
+                return { applicant_id: a.applicant_id, interview_slot_id: slot.interview_slot_id, slot_date: slot.slot_date, start_time: slot.start_time };
+              }),
+            },
+          };
+        });
+      } catch (error) {
+        // The CHECK (booked <= capacity) is the second guard: never a 500.
+        if (isCheckViolation(error)) throw new AppError(ErrorCode.INTERVIEW_SLOT_FULL);
+        throw error;
       }
-      throw new AppError(ErrorCode.ORDER_CONFLICT);
+
+      return {
+        user_order_id: userOrderId,
+        applicants: applicants.map((a) => {
+          const slot = slots.get(chosenFor.get(a.applicant_id)!)!;
+          return {
+            applicant_id: a.applicant_id,
+            interview_slot_id: slot.interview_slot_id,
+            slot_date: slot.slot_date,
+            start_time: slot.start_time,
+            end_time: slot.end_time,
+          };
+        }),
+      };
     },
   };
 }

@@ -4,11 +4,14 @@
 // race of twenty customers.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { InterviewSlotListResult } from '../../../common/contracts/interview.ts';
 import { ErrorCode } from '../../../common/error-codes.ts';
-import { INTERVIEW_TIMES, type InterviewSlotListResult } from '../../../common/interview.ts';
+import { INTERVIEW_TIMES } from '../../../common/interview.ts';
 import { seedCatalogue } from '../../db/seed/catalogue/index.ts';
 import { createTestApp, type TestApp } from '../../test-support/test-app.ts';
-import { applicantInterviews, applicantsWithoutInterview, releaseInterviewSlots } from './order-interview.ts';
+import { customer as principal } from '../../platform/principal.ts';
+import { createOrderService } from '../order/order.service.ts';
+import { applicantInterviews, applicantsWithoutInterview } from './order-interview.ts';
 
 /** Tuesday 1 December 2026, 10:00 in China. */
 const T0 = Date.parse('2026-12-01T02:00:00Z');
@@ -242,8 +245,15 @@ describe(`interview slots (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQL
     });
     expect(await applicantsWithoutInterview(t.db, id)).toEqual([]);
 
-    // Cancelling (the lead's order module) gives the places back in its own transaction.
-    const freed = await t.db.transaction().execute((trx) => releaseInterviewSlots(trx, id));
+    // Cancelling (the order module) gives the places back in its own transaction.
+    await createOrderService(t.db, { now: () => t.clock.now }).cancel(principal(carol.accountId, carol.enterpriseId), id);
+    const cancel = await t.db
+      .selectFrom('order_event')
+      .select('detail')
+      .where('user_order_id', '=', id)
+      .where('event', '=', 'cancel')
+      .executeTakeFirstOrThrow();
+    const freed = JSON.parse(cancel.detail!).interview_places_released;
     expect(freed).toBe(2);
     expect([(await slot(b!.interview_slot_id)).booked, (await slot(c.interview_slot_id)).booked]).toEqual([0, 0]);
     expect((await applicantsWithoutInterview(t.db, id)).map((x) => x.name)).toEqual(['面签人1', '面签人2']);

@@ -1,14 +1,12 @@
-// Queries of the material module. Reads of an order are scoped to an
-// enterprise; every write runs inside the caller's transaction, which first
-// touches the order row (status re-checked, version bumped) so it is
-// serialised with the order's own state changes and with other uploads.
+// Queries of the material module. The order itself is the lifecycle's
+// (server/modules/order/lifecycle.ts): file writes run inside its
+// transactions, after it has taken the order row, so they serialise with the
+// order's own state changes and with other uploads.
 import type { Kysely, Transaction } from 'kysely';
+import type { MaterialContentType } from '../../../common/material.ts';
 import type { Database } from '../../db/schema.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
-
-/** What the order row must still look like for a material change to commit. */
-export type OrderGuard = { status: 'draft'; notExpiredAt: number } | { status: 'processing'; step: 'reupload_needed' };
 
 export interface NewFileRow {
   user_order_id: number;
@@ -17,7 +15,7 @@ export interface NewFileRow {
   kind: 'material' | 'photo';
   storage_key: string;
   file_name: string;
-  content_type: string;
+  content_type: MaterialContentType;
   size_bytes: number;
   sha256: string;
   account_id: number;
@@ -42,28 +40,6 @@ const FILE_COLUMNS = [
 
 export function createMaterialRepository(db: Kysely<Database>) {
   return {
-    order(enterpriseId: number, userOrderId: number) {
-      return db
-        .selectFrom('user_order')
-        .innerJoin('visa_product', 'visa_product.visa_product_id', 'user_order.visa_product_id')
-        .select([
-          'user_order.user_order_id',
-          'user_order.status',
-          'user_order.step',
-          'user_order.version',
-          'user_order.expires_at',
-          'user_order.order_date',
-          'user_order.departure_date',
-          'user_order.effect_date',
-          'user_order.need_interview',
-          'user_order.visa_product_id',
-          'visa_product.visa_photo_id',
-        ])
-        .where('user_order.user_order_id', '=', userOrderId)
-        .where('user_order.enterprise_id', '=', enterpriseId)
-        .executeTakeFirst();
-    },
-
     applicants(userOrderId: number) {
       return db
         .selectFrom('order_applicant')
@@ -145,23 +121,6 @@ export function createMaterialRepository(db: Kysely<Database>) {
         .executeTakeFirst();
     },
 
-    transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
-      return db.transaction().execute(work);
-    },
-
-    /** Bumps the order's version while it still matches the guard; false when it no longer does. */
-    async touchOrder(trx: Db, userOrderId: number, guard: OrderGuard, at: number): Promise<boolean> {
-      let update = trx
-        .updateTable('user_order')
-        .set((eb) => ({ version: eb('version', '+', 1), updated_at: at }))
-        .where('user_order_id', '=', userOrderId)
-        .where('status', '=', guard.status);
-      if (guard.status === 'draft') update = update.where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', guard.notExpiredAt)]));
-      else update = update.where('step', '=', guard.step);
-      const result = await update.executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
-    },
-
     /** Files of one applicant for one material (material_id) or their photos (null). */
     async countFiles(trx: Db, userOrderId: number, applicantId: number, materialId: number | null): Promise<number> {
       let query = trx
@@ -200,26 +159,8 @@ export function createMaterialRepository(db: Kysely<Database>) {
       const result = await trx.deleteFrom('order_material_file').where('file_id', '=', fileId).where('storage_key', '=', expectedKey).executeTakeFirst();
       return Number(result.numDeletedRows) === 1;
     },
-
-    async insertEvent(trx: Db, userOrderId: number, event: { actorId: number; event: string; detail: Record<string, unknown>; at: number }): Promise<void> {
-      await trx
-        .insertInto('order_event')
-        .values({
-          user_order_id: userOrderId,
-          actor: 'customer',
-          actor_id: event.actorId,
-          event: event.event,
-          // A material change is no status change.
-          from_status: null,
-          to_status: null,
-          detail: JSON.stringify(event.detail),
-          created_at: event.at,
-        })
-        .execute();
-    },
   };
 }
 
 export type MaterialRepository = ReturnType<typeof createMaterialRepository>;
-export type MaterialOrderRow = NonNullable<Awaited<ReturnType<MaterialRepository['order']>>>;
 export type MaterialFileRow = NonNullable<Awaited<ReturnType<MaterialRepository['file']>>>;

@@ -9,6 +9,8 @@
 import fastifyMultipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
+import type { ResultOf } from '../../../common/contracts/define.ts';
+import { effectDateSet, materialDelete, materialList, materialUpload } from '../../../common/contracts/material.ts';
 import { STORAGE_KEYS } from '../../../common/constants.ts';
 import { ErrorCode } from '../../../common/error-codes.ts';
 import type { MaterialContentType } from '../../../common/material.ts';
@@ -16,46 +18,33 @@ import type { AppConfig } from '../../config.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import { customer as principalCustomer } from '../../platform/principal.ts';
-import { defineOperation, type OperationContext } from '../../platform/operation.ts';
+import { defineOperation } from '../../platform/operation.ts';
 import { cookieValue } from '../../web/cookies.ts';
 import type { AuthenticatedAccount } from '../account/account.types.ts';
 import { contentDisposition } from './file-name.ts';
-import {
-  effectDatePayload,
-  effectDateResult,
-  materialDeletePayload,
-  materialDeleteResult,
-  materialListPayload,
-  materialListResult,
-  uploadFields,
-} from './material.schemas.ts';
 import { createMaterialService, type FileViewer, type Logger, type MaterialService, type UploadInput } from './material.service.ts';
 import { createFileStorage, type FileStorage } from './storage.ts';
 
 const TAG = '资料上传';
-export const UPLOAD_PATH = '/www/order/material_upload';
+export const UPLOAD_PATH = materialUpload.path;
 export const FILE_ROUTE_PREFIX = '/files/material/';
 
 export function materialOperations(service: MaterialService) {
   return [
     defineOperation({
-      path: '/www/order/material_list',
+      ...materialList,
       tag: TAG,
       summary: '订单资料清单：每位申请人按身份的电子资料（含已上传文件）、邮寄和赴馆资料、签证照片规格、尚缺的必需资料',
       auth: 'customer',
-      payload: materialListPayload,
-      result: materialListResult,
       errors: [ErrorCode.ORDER_NOT_FOUND],
       handle: ({ user_order_id }, context) => service.list(context.caller, user_order_id),
     }),
     defineOperation({
-      path: '/www/order/material_delete',
+      ...materialDelete,
       tag: TAG,
       summary: '删除一个已上传的文件（草稿订单；待重新上传时只能删除审核未通过的文件）',
       description: '删除与“删除资料”记录在同一个事务中写入；存储中的文件在提交后删除。',
       auth: 'customer',
-      payload: materialDeletePayload,
-      result: materialDeleteResult,
       errors: [
         ErrorCode.ORDER_NOT_FOUND,
         ErrorCode.ORDER_ALREADY_CANCELLED,
@@ -67,12 +56,10 @@ export function materialOperations(service: MaterialService) {
       handle: ({ user_order_id, file_id }, context) => service.remove(context.caller, user_order_id, file_id),
     }),
     defineOperation({
-      path: '/www/order/effect_date_set',
+      ...effectDateSet,
       tag: TAG,
       summary: '选择签证生效日期（草稿订单）：办理日期至出发日期之间；null = 出发日期生效',
       auth: 'customer',
-      payload: effectDatePayload,
-      result: effectDateResult,
       errors: [
         ErrorCode.ORDER_NOT_FOUND,
         ErrorCode.ORDER_ALREADY_CANCELLED,
@@ -119,7 +106,7 @@ function toAppError(error: unknown): unknown {
 
 /** The form's text fields → the upload's target, with a precise message for each mistake. */
 function parseFields(fields: Record<string, string>): UploadInput {
-  const parsed = uploadFields.safeParse(fields);
+  const parsed = materialUpload.payload.safeParse(fields);
   if (!parsed.success) {
     const missing = ['user_order_id', 'applicant_id'].filter((name) => !fields[name]);
     throw new AppError(ErrorCode.INVALID_PARAMS, missing.length > 0 ? `缺少 ${missing.join('、')}（请在文件之前发送）` : '上传参数错误：编号须为正整数');
@@ -174,7 +161,7 @@ function drainRequest(request: FastifyRequest, reply: FastifyReply): Promise<voi
   });
 }
 
-async function handleUpload(service: MaterialService, request: FastifyRequest) {
+async function handleUpload(service: MaterialService, request: FastifyRequest): Promise<ResultOf<typeof materialUpload>> {
   if (!request.isMultipart()) throw new AppError(ErrorCode.UNSUPPORTED_MEDIA_TYPE, '请使用 multipart/form-data 上传文件');
   if (!request.account) throw new AppError(ErrorCode.NOT_LOGGED_IN);
   const customer = principalCustomer(request.account.accountId, request.account.enterpriseId);

@@ -10,32 +10,31 @@
 // object is deleted after the commit (a crash in between leaves an orphan
 // object, never a row without its object).
 import type { Kysely } from 'kysely';
+import type {
+  ApplicantMaterials,
+  ChecklistItem,
+  EffectDateResult,
+  MaterialDeleteResult,
+  MaterialFileView,
+  MaterialListResult,
+  MaterialUploadResult,
+} from '../../../common/contracts/material.ts';
 import { IDENTITIES as APPLICANT_IDENTITIES } from '../../../common/constants.ts';
 import { ErrorCode } from '../../../common/error-codes.ts';
 import {
-  type ApplicantMaterials,
-  type ChecklistItem,
-  type EffectDateResult,
   formatBytes,
   MATERIAL_LIMITS,
   MATERIAL_REVIEW_STATUSES,
-  type MaterialContentType,
-  type MaterialDeleteResult,
   type MaterialEditMode,
-  type MaterialFileView,
-  type MaterialListResult,
-  type MaterialReviewStatus,
-  type MaterialUploadResult,
   PHOTO_CONTENT_TYPES,
   photoColorName,
 } from '../../../common/material.ts';
 import { isCalendarDate, type OrderStatus, statusLabel } from '../../../common/order.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
-import { currentOrder } from '../order/expiry.ts';
-import { createOrderRepository } from '../order/order.repository.ts';
+import { createOrderLifecycle, type OrderRow } from '../order/lifecycle.ts';
 import { cleanFileName } from './file-name.ts';
-import { createMaterialRepository, type MaterialFileRow, type MaterialOrderRow, type OrderGuard } from './material.repository.ts';
+import { createMaterialRepository, type MaterialFileRow } from './material.repository.ts';
 import { missingMaterials } from './material-progress.ts';
 import { type FileStorage, newStorageKey } from './storage.ts';
 import { inspectUpload } from './upload-stream.ts';
@@ -75,8 +74,6 @@ export interface MaterialServiceDeps {
   log: Logger;
 }
 
-const MAX_ATTEMPTS = 3;
-
 const LOCKED_MESSAGES: Partial<Record<OrderStatus, string>> = {
   pending_payment: '订单已确认，资料不能再修改',
   processing: '订单正在办理，资料不能再修改',
@@ -90,13 +87,9 @@ function editMode(order: { status: string; step: string | null }): MaterialEditM
   return 'closed';
 }
 
-function lockedError(order: { status: string }): AppError {
+function lockedError(order: { status: OrderStatus }): AppError {
   if (order.status === 'cancelled') return new AppError(ErrorCode.ORDER_ALREADY_CANCELLED);
-  return new AppError(ErrorCode.MATERIAL_ORDER_LOCKED, LOCKED_MESSAGES[order.status as OrderStatus]);
-}
-
-function guardOf(mode: Exclude<MaterialEditMode, 'closed'>, at: number): OrderGuard {
-  return mode === 'draft' ? { status: 'draft', notExpiredAt: at } : { status: 'processing', step: 'reupload_needed' };
+  return new AppError(ErrorCode.MATERIAL_ORDER_LOCKED, LOCKED_MESSAGES[order.status]);
 }
 
 export function fileUrl(file: { file_id: number; sha256: string }): string {
@@ -105,31 +98,67 @@ export function fileUrl(file: { file_id: number; sha256: string }): string {
 }
 
 export function fileView(row: MaterialFileRow): MaterialFileView {
-  const review = row.review_status as MaterialReviewStatus;
   return {
     file_id: row.file_id,
-    kind: row.kind === 'photo' ? 'photo' : 'material',
+    kind: row.kind,
     material_id: row.material_id,
     file_name: row.file_name,
-    content_type: row.content_type as MaterialContentType,
+    content_type: row.content_type,
     size: row.size_bytes,
     url: fileUrl(row),
-    review_status: review,
-    review_status_label: MATERIAL_REVIEW_STATUSES[review] ?? row.review_status,
+    review_status: row.review_status,
+    review_status_label: MATERIAL_REVIEW_STATUSES[row.review_status],
     no_pass_memo: row.no_pass_memo,
     created_at: row.created_at,
   };
 }
 
+/** What an upload will do, decided on the order as it stands (again on every retry). */
+interface UploadPlan {
+  mode: Exclude<MaterialEditMode, 'closed'>;
+  applicant: { applicant_id: number; name: string };
+  isPhoto: boolean;
+  materialName: string;
+  replacing: MaterialFileRow | null;
+}
+
 export function createMaterialService(db: Kysely<Database>, deps: MaterialServiceDeps) {
   const repo = createMaterialRepository(db);
-  const orders = createOrderRepository(db);
-  const { now, storage, maxBytes, log } = deps;
+  const lifecycle = createOrderLifecycle(db, deps);
+  const { storage, maxBytes, log } = deps;
   const tooLarge = () => new AppError(ErrorCode.MATERIAL_FILE_TOO_LARGE, `文件过大，单个文件不能超过 ${formatBytes(maxBytes)}`);
 
-  /** The order as the customer's enterprise sees it, expired first if its time has come. */
-  function loadOrder(customer: Customer, userOrderId: number, at: number): Promise<MaterialOrderRow> {
-    return currentOrder(db, at, userOrderId, () => repo.order(customer.enterpriseId, userOrderId));
+  /** The guards of an upload that depend on the order and its files; throws the refusal. */
+  async function planUpload(order: OrderRow, input: UploadInput): Promise<UploadPlan> {
+    const mode = editMode(order);
+    if (mode === 'closed') throw lockedError(order);
+    const applicant = await repo.applicant(order.user_order_id, input.applicant_id);
+    if (!applicant) throw new AppError(ErrorCode.MATERIAL_APPLICANT_NOT_FOUND);
+    const isPhoto = input.material_id === null;
+    let materialName = '签证照片';
+    if (isPhoto) {
+      if (order.visa_photo_id === 0) throw new AppError(ErrorCode.MATERIAL_PHOTO_NOT_NEEDED);
+    } else {
+      const material = await repo.material(order.visa_product_id, input.material_id!);
+      if (!material || material.identity_id !== applicant.identity_id) throw new AppError(ErrorCode.MATERIAL_NOT_IN_CHECKLIST);
+      if (material.attr !== 0) throw new AppError(ErrorCode.MATERIAL_NOT_ELECTRONIC);
+      materialName = material.name;
+    }
+    const existing = await repo.filesOf(order.user_order_id, applicant.applicant_id, input.material_id);
+    let replacing: MaterialFileRow | null = null;
+    if (input.replace_file_id !== null) {
+      replacing = existing.find((file) => file.file_id === input.replace_file_id) ?? null;
+      if (!replacing) throw new AppError(ErrorCode.MATERIAL_FILE_NOT_FOUND, '要替换的文件不存在');
+    } else if (isPhoto && existing.length > 0) {
+      // One photo per applicant: a new one replaces it.
+      replacing = existing[0]!;
+    }
+    if (mode === 'reupload') {
+      const noPass = replacing ? replacing.review_status === 'no_pass' : existing.some((file) => file.review_status === 'no_pass');
+      if (!noPass) throw new AppError(ErrorCode.MATERIAL_ALREADY_REVIEWED);
+    }
+    if (!replacing && existing.length >= MATERIAL_LIMITS.maxFilesPerMaterial) throw new AppError(ErrorCode.MATERIAL_TOO_MANY_FILES);
+    return { mode, applicant, isPhoto, materialName, replacing };
   }
 
   /** Best effort: a failure leaves an orphan object (logged), never a broken row. */
@@ -141,15 +170,9 @@ export function createMaterialService(db: Kysely<Database>, deps: MaterialServic
     }
   }
 
-  /** After a guard failed inside the transaction: the precise reason, from the order as it is now. */
-  async function raceError(customer: Customer, userOrderId: number): Promise<AppError> {
-    const order = await loadOrder(customer, userOrderId, now());
-    return editMode(order) === 'closed' ? lockedError(order) : new AppError(ErrorCode.ORDER_CONFLICT);
-  }
-
   return {
     async list(customer: Customer, userOrderId: number): Promise<MaterialListResult> {
-      const order = await loadOrder(customer, userOrderId, now());
+      const order = await lifecycle.current(customer, userOrderId);
       const mode = editMode(order);
       const [applicants, materials, files, photo, missing] = await Promise.all([
         repo.applicants(userOrderId),
@@ -173,7 +196,7 @@ export function createMaterialService(db: Kysely<Database>, deps: MaterialServic
         status_label: statusLabel(order.status),
         step: order.step,
         mode,
-        need_interview: order.need_interview === 1,
+        need_interview: order.need_interview,
         order_date: order.order_date,
         departure_date: order.departure_date,
         effect_date: order.effect_date,
@@ -218,38 +241,8 @@ export function createMaterialService(db: Kysely<Database>, deps: MaterialServic
     },
 
     async upload(customer: Customer, input: UploadInput, source: UploadSource): Promise<MaterialUploadResult> {
-      const at = now();
-      const order = await loadOrder(customer, input.user_order_id, at);
-      const mode = editMode(order);
-      if (mode === 'closed') throw lockedError(order);
-
-      const applicant = await repo.applicant(order.user_order_id, input.applicant_id);
-      if (!applicant) throw new AppError(ErrorCode.MATERIAL_APPLICANT_NOT_FOUND);
-      const isPhoto = input.material_id === null;
-      let materialName = '签证照片';
-      if (isPhoto) {
-        if (order.visa_photo_id === 0) throw new AppError(ErrorCode.MATERIAL_PHOTO_NOT_NEEDED);
-      } else {
-        const material = await repo.material(order.visa_product_id, input.material_id!);
-        if (!material || material.identity_id !== applicant.identity_id) throw new AppError(ErrorCode.MATERIAL_NOT_IN_CHECKLIST);
-        if (material.attr !== 0) throw new AppError(ErrorCode.MATERIAL_NOT_ELECTRONIC);
-        materialName = material.name;
-      }
-
-      const existing = await repo.filesOf(order.user_order_id, applicant.applicant_id, input.material_id);
-      let replacing: MaterialFileRow | null = null;
-      if (input.replace_file_id !== null) {
-        replacing = existing.find((file) => file.file_id === input.replace_file_id) ?? null;
-        if (!replacing) throw new AppError(ErrorCode.MATERIAL_FILE_NOT_FOUND, '要替换的文件不存在');
-      } else if (isPhoto && existing.length > 0) {
-        // One photo per applicant: a new one replaces it.
-        replacing = existing[0]!;
-      }
-      if (mode === 'reupload') {
-        const noPass = replacing ? replacing.review_status === 'no_pass' : existing.some((file) => file.review_status === 'no_pass');
-        if (!noPass) throw new AppError(ErrorCode.MATERIAL_ALREADY_REVIEWED);
-      }
-      if (!replacing && existing.length >= MATERIAL_LIMITS.maxFilesPerMaterial) throw new AppError(ErrorCode.MATERIAL_TOO_MANY_FILES);
+      const order = await lifecycle.current(customer, input.user_order_id);
+      const { isPhoto } = await planUpload(order, input);
 
       // The bytes: type from the first ones, then stream to storage under a new key.
       const upload = await inspectUpload(source.stream, { maxBytes, tooLarge });
@@ -272,81 +265,85 @@ export function createMaterialService(db: Kysely<Database>, deps: MaterialServic
       }
 
       const fileName = cleanFileName(source.fileName);
-      const content = {
-        storage_key: key,
-        file_name: fileName,
-        content_type: contentType,
-        size_bytes: size,
-        sha256,
-        account_id: customer.accountId,
-        created_at: at,
-      };
-      let fileId: number;
+      let fileId = 0;
+      let replaced: MaterialFileRow | null = null;
       try {
-        fileId = await repo.transaction(async (trx) => {
-          if (!(await repo.touchOrder(trx, order.user_order_id, guardOf(mode, at), at))) throw await raceError(customer, order.user_order_id);
-          let id: number;
-          if (replacing) {
-            if (!(await repo.replaceFile(trx, replacing.file_id, replacing.storage_key, content))) throw new AppError(ErrorCode.ORDER_CONFLICT);
-            id = replacing.file_id;
-          } else {
-            // Re-counted under the order row's lock: two parallel uploads cannot both take the
-            // last place, nor both become an applicant's only photo.
-            const count = await repo.countFiles(trx, order.user_order_id, applicant.applicant_id, input.material_id);
-            if (isPhoto && count > 0) throw new AppError(ErrorCode.ORDER_CONFLICT);
-            if (count >= MATERIAL_LIMITS.maxFilesPerMaterial) throw new AppError(ErrorCode.MATERIAL_TOO_MANY_FILES);
-            id = await repo.insertFile(trx, {
-              ...content,
-              user_order_id: order.user_order_id,
-              applicant_id: applicant.applicant_id,
+        // Decided again on the order as it is now: it may have been confirmed, cancelled or reviewed meanwhile.
+        await lifecycle.change(customer, order.user_order_id, async (fresh, at) => {
+          const plan = await planUpload(fresh, input);
+          replaced = plan.replacing;
+          const content = {
+            storage_key: key,
+            file_name: fileName,
+            content_type: contentType,
+            size_bytes: size,
+            sha256,
+            account_id: customer.accountId,
+            created_at: at,
+          };
+          return {
+            event: plan.replacing ? 'material_replace' : 'material_upload',
+            // Uploads of one order serialise on its row instead of failing each other.
+            concurrency: 'place',
+            within: async (trx) => {
+              if (plan.replacing) {
+                if (!(await repo.replaceFile(trx, plan.replacing.file_id, plan.replacing.storage_key, content))) throw new AppError(ErrorCode.ORDER_CONFLICT);
+                fileId = plan.replacing.file_id;
+                return;
+              }
+              // Re-counted under the order row's lock: two parallel uploads cannot both take the
+              // last place, nor both become an applicant's only photo.
+              const count = await repo.countFiles(trx, fresh.user_order_id, plan.applicant.applicant_id, input.material_id);
+              if (plan.isPhoto && count > 0) throw new AppError(ErrorCode.ORDER_CONFLICT);
+              if (count >= MATERIAL_LIMITS.maxFilesPerMaterial) throw new AppError(ErrorCode.MATERIAL_TOO_MANY_FILES);
+              fileId = await repo.insertFile(trx, {
+                ...content,
+                user_order_id: fresh.user_order_id,
+                applicant_id: plan.applicant.applicant_id,
+                material_id: input.material_id,
+                kind: plan.isPhoto ? 'photo' : 'material',
+              });
+            },
+            detail: () => ({
+              file_id: fileId,
+              applicant_id: plan.applicant.applicant_id,
+              applicant_name: plan.applicant.name,
               material_id: input.material_id,
-              kind: isPhoto ? 'photo' : 'material',
-            });
-          }
-          await repo.insertEvent(trx, order.user_order_id, {
-            actorId: customer.accountId,
-            event: replacing ? 'material_replace' : 'material_upload',
-            at,
-            detail: {
-              file_id: id,
-              applicant_id: applicant.applicant_id,
-              applicant_name: applicant.name,
-              material_id: input.material_id,
-              material_name: materialName,
+              material_name: plan.materialName,
               file_name: fileName,
               content_type: contentType,
               size,
               sha256,
-              ...(replacing ? { replaced_file_name: replacing.file_name, replaced_sha256: replacing.sha256 } : {}),
-            },
-          });
-          return id;
+              ...(plan.replacing ? { replaced_file_name: plan.replacing.file_name, replaced_sha256: plan.replacing.sha256 } : {}),
+            }),
+          };
         });
       } catch (error) {
         await dropObject(key, 'upload not committed');
         throw error;
       }
-      if (replacing) await dropObject(replacing.storage_key, 'replaced');
+      const old = replaced as MaterialFileRow | null;
+      if (old) await dropObject(old.storage_key, 'replaced');
 
       const row = await repo.file(order.user_order_id, fileId);
-      return { file: fileView(row!), replaced: replacing !== null, missing: await missingMaterials(db, order.user_order_id) };
+      return { file: fileView(row!), replaced: old !== null, missing: await missingMaterials(db, order.user_order_id) };
     },
 
     async remove(customer: Customer, userOrderId: number, fileId: number): Promise<MaterialDeleteResult> {
-      const at = now();
-      const order = await loadOrder(customer, userOrderId, at);
-      const mode = editMode(order);
-      if (mode === 'closed') throw lockedError(order);
-      const file = await repo.file(userOrderId, fileId);
-      if (!file) throw new AppError(ErrorCode.MATERIAL_FILE_NOT_FOUND);
-      if (mode === 'reupload' && file.review_status !== 'no_pass') throw new AppError(ErrorCode.MATERIAL_ALREADY_REVIEWED);
-      await repo.transaction(async (trx) => {
-        if (!(await repo.touchOrder(trx, userOrderId, guardOf(mode, at), at))) throw await raceError(customer, userOrderId);
-        if (!(await repo.deleteFile(trx, fileId, file.storage_key))) throw new AppError(ErrorCode.MATERIAL_FILE_NOT_FOUND);
-        await repo.insertEvent(trx, userOrderId, {
-          actorId: customer.accountId,
+      let removed: MaterialFileRow | null = null;
+      await lifecycle.change(customer, userOrderId, async (order) => {
+        const mode = editMode(order);
+        if (mode === 'closed') throw lockedError(order);
+        const file = await repo.file(userOrderId, fileId);
+        if (!file) throw new AppError(ErrorCode.MATERIAL_FILE_NOT_FOUND);
+        if (mode === 'reupload' && file.review_status !== 'no_pass') throw new AppError(ErrorCode.MATERIAL_ALREADY_REVIEWED);
+        removed = file;
+        return {
           event: 'material_delete',
-          at,
+          concurrency: 'place',
+          within: async (trx) => {
+            if (!(await repo.deleteFile(trx, fileId, file.storage_key))) throw new AppError(ErrorCode.MATERIAL_FILE_NOT_FOUND);
+          },
           detail: {
             file_id: fileId,
             applicant_id: file.applicant_id,
@@ -355,43 +352,27 @@ export function createMaterialService(db: Kysely<Database>, deps: MaterialServic
             file_name: file.file_name,
             sha256: file.sha256,
           },
-        });
+        };
       });
-      await dropObject(file.storage_key, 'deleted');
+      await dropObject((removed as MaterialFileRow | null)!.storage_key, 'deleted');
       return { file_id: fileId, missing: await missingMaterials(db, userOrderId) };
     },
 
     /** The date the visa should take effect: from the order date to the departure date; null = the departure date. */
     async setEffectDate(customer: Customer, userOrderId: number, value: string | null): Promise<EffectDateResult> {
       const wanted = value === null || value.trim() === '' ? null : value.trim();
-      for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
-        const at = now();
-        const order = await loadOrder(customer, userOrderId, at);
+      await lifecycle.change(customer, userOrderId, (order) => {
         if (order.status !== 'draft') throw lockedError(order);
         if (wanted !== null) {
           if (!isCalendarDate(wanted)) throw new AppError(ErrorCode.MATERIAL_EFFECT_DATE_INVALID);
           if (wanted < order.order_date) throw new AppError(ErrorCode.MATERIAL_EFFECT_DATE_INVALID, `生效日期不能早于办理日期（${order.order_date}）`);
           if (wanted > order.departure_date) throw new AppError(ErrorCode.MATERIAL_EFFECT_DATE_INVALID, `生效日期不能晚于出发日期（${order.departure_date}）`);
         }
-        if (wanted === order.effect_date) return { effect_date: wanted };
-        const won = await orders.transition({
-          userOrderId,
-          expectedVersion: order.version,
-          expectedStatuses: ['draft'],
-          changes: { effect_date: wanted, updated_at: at },
-          event: {
-            actor: 'customer',
-            actor_id: customer.accountId,
-            event: 'effect_date',
-            from_status: null,
-            to_status: null,
-            detail: { from: order.effect_date, to: wanted },
-            created_at: at,
-          },
-        });
-        if (won) return { effect_date: wanted };
-      }
-      throw new AppError(ErrorCode.ORDER_CONFLICT);
+        // The same value again writes nothing.
+        if (wanted === order.effect_date) return null;
+        return { event: 'effect_date', set: { effect_date: wanted }, detail: { from: order.effect_date, to: wanted } };
+      });
+      return { effect_date: wanted };
     },
 
     /** A stored file the viewer may see, or null (missing and forbidden look the same). */

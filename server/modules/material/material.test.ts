@@ -21,6 +21,7 @@ import {
   T0,
   upload,
 } from './material-fixtures.ts';
+import type { OrderEventName } from '../../../common/order.ts';
 
 let ctx: MaterialTestContext;
 let alice: Customer;
@@ -37,7 +38,7 @@ afterAll(async () => {
 
 const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
-async function events(userOrderId: number, event?: string) {
+async function events(userOrderId: number, event?: OrderEventName) {
   let query = ctx.t.db.selectFrom('order_event').selectAll().where('user_order_id', '=', userOrderId);
   if (event) query = query.where('event', '=', event);
   return query.orderBy('event_id').execute();

@@ -1,6 +1,6 @@
 // The material-list e-mail from a hand-made product detail.
 import { describe, expect, it } from 'vitest';
-import type { VisaProductDetail } from '../../../common/catalogue.ts';
+import type { VisaProductDetail } from '../../../common/contracts/catalogue.ts';
 import { PHOTO_AUTO_CHECK_NOTE, PHOTO_GUIDANCE, escapeHtml, renderMaterialListEmail } from './material-list-email.ts';
 
 const SITE = 'https://www.yiqiantong.example/';

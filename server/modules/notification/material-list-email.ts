@@ -3,7 +3,8 @@
 // ones marked *, with their notes, the photo requirement and a link back to
 // the product. Plain text and HTML carry the same content; every catalogue
 // string is escaped in the HTML.
-import { ENTRY_LABELS, type Material, type VisaProductDetail } from '../../../common/catalogue.ts';
+import type { Material, VisaProductDetail } from '../../../common/contracts/catalogue.ts';
+import { ENTRY_LABELS } from '../../../common/catalogue.ts';
 import { IDENTITIES, MATERIAL_ATTRS, PHOTO_COLORS } from '../../../common/constants.ts';
 
 export interface MaterialListEmail {

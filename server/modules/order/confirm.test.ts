@@ -2,12 +2,13 @@
 // (TEST_DATABASE_URL): each guard, ownership, the snapshots, the totals, and
 // two concurrent confirms of one order.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { InsuranceSnapshot, ReturnAddressSnapshot } from '../../../common/contracts/order.ts';
 import { ErrorCode } from '../../../common/error-codes.ts';
-import type { InsuranceSnapshot, ReturnAddressSnapshot } from '../../../common/ordering.ts';
 import { bookInterviews, completeMaterials } from './confirm-fixtures.ts';
 import { missingMaterialsMessage } from './confirm.ts';
 import { applicant, HOUR, newCustomer, type OrderTestContext, orderTestContext, T0, TODAY } from './order-fixtures.ts';
 import type { Customer } from '../../platform/principal.ts';
+import { toJson } from '../../db/json.ts';
 
 let ctx: OrderTestContext;
 let alice: Customer & { token: string };
@@ -393,7 +394,7 @@ describe(`order confirm (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLit
     );
     await ctx.t.db
       .updateTable('insurance_plan')
-      .set({ price_per_day: 99_999, name: '改名', items: '[]' })
+      .set({ price_per_day: 99_999, name: '改名', items: toJson([]) })
       .where('insurance_plan_id', '=', plan.insurance_plan_id)
       .execute();
     try {
@@ -410,7 +411,7 @@ describe(`order confirm (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLit
     } finally {
       await ctx.t.db
         .updateTable('insurance_plan')
-        .set({ status: 0, price_per_day: plan.price_per_day, name: plan.name, items: JSON.stringify(JSON.parse(kept.insurance_snapshot!).items) })
+        .set({ status: 0, price_per_day: plan.price_per_day, name: plan.name, items: toJson(JSON.parse(kept.insurance_snapshot!).items) })
         .where('insurance_plan_id', '=', plan.insurance_plan_id)
         .execute();
     }

@@ -5,23 +5,21 @@
 // plan afterwards never changes a confirmed order. One conditional UPDATE on
 // the order's version: of two concurrent confirms exactly one wins.
 import type { Kysely, Transaction } from 'kysely';
+import type { OrderConfirmInput, OrderConfirmResult, InsuranceSnapshot, ReturnAddressSnapshot } from '../../../common/contracts/order.ts';
 import { ErrorCode } from '../../../common/error-codes.ts';
 import { insuranceAmount, insuranceEndDate } from '../../../common/insurance.ts';
 import { chinaDate } from '../../../common/order.ts';
-import type { OrderConfirmInput, OrderConfirmResult } from '../../../common/order-confirm.ts';
-import type { InsuranceSnapshot, ReturnAddressSnapshot } from '../../../common/ordering.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import { regionNames } from '../address/address-region.ts';
-import { createAddressRepository } from '../address/address.repository.ts';
-import { createInsuranceRepository } from '../insurance/insurance.repository.ts';
+import { createAddressService } from '../address/address.service.ts';
+import { createInsuranceService } from '../insurance/insurance.service.ts';
 import { type MissingMaterial, missingMaterials } from '../material/material-progress.ts';
-import { currentOrder } from './expiry.ts';
-import { createOrderRepository, type OrderRow } from './order.repository.ts';
+import { toJson } from '../../db/json.ts';
+import { createOrderLifecycle, type OrderRow } from './lifecycle.ts';
+import { createOrderRepository } from './order.repository.ts';
 import type { Customer } from '../../platform/principal.ts';
 
-/** How often the decision is taken again after losing a race before giving up (1817). */
-const MAX_ATTEMPTS = 3;
 /** Applicants named in a "materials missing" message before "等". */
 const NAMED_APPLICANTS = 3;
 
@@ -65,7 +63,7 @@ async function interviewProblem(db: Db, userOrderId: number, today: string, depa
 async function checkComplete(db: Db, order: OrderRow, today: string): Promise<void> {
   const missing = await missingMaterials(db, order.user_order_id);
   if (missing.length > 0) throw new AppError(ErrorCode.ORDER_MATERIALS_INCOMPLETE, missingMaterialsMessage(missing));
-  if (order.need_interview === 1) {
+  if (order.need_interview) {
     const problem = await interviewProblem(db, order.user_order_id, today, order.departure_date);
     if (problem) throw new AppError(ErrorCode.ORDER_INTERVIEW_NOT_CHOSEN, problem);
   }
@@ -73,20 +71,16 @@ async function checkComplete(db: Db, order: OrderRow, today: string): Promise<vo
 
 export function createOrderConfirm(db: Kysely<Database>, deps: { now: () => number }) {
   const orders = createOrderRepository(db);
-  const addresses = createAddressRepository(db);
-  const plans = createInsuranceRepository(db);
-
-  /** The order of the customer's enterprise, expired first if its time has come. */
-  function load(customer: Customer, userOrderId: number, at: number): Promise<OrderRow> {
-    return currentOrder(db, at, userOrderId, () => orders.findOrder(customer.enterpriseId, userOrderId));
-  }
+  const lifecycle = createOrderLifecycle(db, deps);
+  const addresses = createAddressService(db, deps);
+  const plans = createInsuranceService(db, deps);
 
   async function returnAddress(customer: Customer, addressId: number): Promise<ReturnAddressSnapshot> {
-    const row = await addresses.find(customer.enterpriseId, addressId);
+    const row = await addresses.find(customer, addressId);
     if (!row) throw new AppError(ErrorCode.ADDRESS_NOT_FOUND, '回寄地址不存在，请重新选择');
     return {
       address_id: row.address_id,
-      kind: row.kind as ReturnAddressSnapshot['kind'],
+      kind: row.kind,
       company_name: row.company_name,
       name: row.name,
       mobile_phone: row.mobile_phone,
@@ -105,7 +99,7 @@ export function createOrderConfirm(db: Kysely<Database>, deps: { now: () => numb
     applicantIds: number[],
   ): Promise<{ snapshot: InsuranceSnapshot; insured: number[] } | null> {
     if (input.insurance_plan_id === null) return null;
-    const plan = await plans.findOnSale(input.insurance_plan_id);
+    const plan = await plans.planOnSale(input.insurance_plan_id);
     if (!plan) throw new AppError(ErrorCode.INSURANCE_PLAN_NOT_FOUND);
     const days = input.insurance_days;
     if (days === null || days === undefined || !Number.isInteger(days) || days < plan.min_days || days > plan.max_days) {
@@ -135,10 +129,9 @@ export function createOrderConfirm(db: Kysely<Database>, deps: { now: () => numb
 
   return {
     async confirm(customer: Customer, input: OrderConfirmInput): Promise<OrderConfirmResult> {
-      for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
-        const at = deps.now();
+      let result: OrderConfirmResult | null = null;
+      await lifecycle.change(customer, input.user_order_id, async (order, at) => {
         const today = chinaDate(at);
-        const order = await load(customer, input.user_order_id, at);
         if (order.status === 'cancelled') throw new AppError(ErrorCode.ORDER_ALREADY_CANCELLED);
         if (order.status === 'pending_payment') throw new AppError(ErrorCode.ORDER_ALREADY_CONFIRMED);
         if (order.status !== 'draft')
@@ -147,69 +140,49 @@ export function createOrderConfirm(db: Kysely<Database>, deps: { now: () => numb
         await checkComplete(db, order, today);
 
         const address = await returnAddress(customer, input.address_id);
-        const applicants = await orders.applicants([order.user_order_id]);
-        const applicantIds = applicants.map((row) => row.applicant_id);
+        const applicantIds = (await orders.applicants([order.user_order_id])).map((row) => row.applicant_id);
         const chosen = await insurance(input, order, applicantIds);
 
         const insuranceTotal = chosen?.snapshot.amount ?? 0;
         const totalAmount = order.product_amount + insuranceTotal - order.discount_amount;
         const insured = new Set(chosen?.insured ?? []);
-        const won = await orders.transition({
-          userOrderId: order.user_order_id,
-          expectedVersion: order.version,
-          expectedStatuses: ['draft'],
-          changes: {
-            status: 'pending_payment',
+        result = {
+          user_order_id: order.user_order_id,
+          status: 'pending_payment',
+          product_amount: order.product_amount,
+          insurance_amount: insuranceTotal,
+          discount_amount: order.discount_amount,
+          total_amount: totalAmount,
+          expires_at: order.expires_at,
+        };
+        return {
+          event: 'confirm',
+          set: {
             insurance_plan_id: chosen?.snapshot.insurance_plan_id ?? null,
-            insurance_snapshot: chosen ? JSON.stringify(chosen.snapshot) : null,
+            insurance_snapshot: chosen ? toJson(chosen.snapshot) : null,
             insurance_amount: insuranceTotal,
-            return_address: JSON.stringify(address),
+            return_address: toJson(address),
             total_amount: totalAmount,
             confirmed_at: at,
-            updated_at: at,
           },
-          alsoWithin: async (trx) => {
-            // An upload deleted or an interview released since the checks above undoes the confirm.
-            await checkComplete(trx, order, today);
-            const insuredIds = applicantIds.filter((id) => insured.has(id));
-            const uninsuredIds = applicantIds.filter((id) => !insured.has(id));
-            if (insuredIds.length > 0) await trx.updateTable('order_applicant').set({ insured: 1 }).where('applicant_id', 'in', insuredIds).execute();
-            if (uninsuredIds.length > 0) await trx.updateTable('order_applicant').set({ insured: 0 }).where('applicant_id', 'in', uninsuredIds).execute();
-          },
-          event: {
-            actor: 'customer',
-            actor_id: customer.accountId,
-            event: 'confirm',
-            from_status: 'draft',
-            to_status: 'pending_payment',
-            detail: {
-              address_id: address.address_id,
-              address_kind: address.kind,
-              insurance_plan_id: chosen?.snapshot.insurance_plan_id ?? null,
-              insurance_days: chosen?.snapshot.days ?? null,
-              insured_count: insured.size,
-              product_amount: order.product_amount,
-              insurance_amount: insuranceTotal,
-              discount_amount: order.discount_amount,
-              total_amount: totalAmount,
-            },
-            created_at: at,
-          },
-        });
-        if (won) {
-          return {
-            user_order_id: order.user_order_id,
-            status: 'pending_payment',
+          applicants: applicantIds.map((id) => ({ applicant_id: id, set: { insured: insured.has(id) ? 1 : 0 } })),
+          // An upload deleted or an interview released since the checks above undoes the confirm.
+          within: (trx) => checkComplete(trx, order, today),
+          detail: {
+            address_id: address.address_id,
+            address_kind: address.kind,
+            insurance_plan_id: chosen?.snapshot.insurance_plan_id ?? null,
+            insurance_days: chosen?.snapshot.days ?? null,
+            insured_count: insured.size,
             product_amount: order.product_amount,
             insurance_amount: insuranceTotal,
             discount_amount: order.discount_amount,
             total_amount: totalAmount,
-            expires_at: order.expires_at,
-          };
-        }
-        // Lost a race (another confirm, an upload, a cancel): decide again on the order as it is now.
-      }
-      throw new AppError(ErrorCode.ORDER_CONFLICT);
+          },
+        };
+      });
+      // Lost races were decided again on the order as it is now; the last decision is the one applied.
+      return result!;
     },
   };
 }

@@ -2,10 +2,11 @@
 // payments, interview times, files) and changing the departure date, on
 // SQLite or PostgreSQL (TEST_DATABASE_URL).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { InsuranceSnapshot } from '../../../common/contracts/order.ts';
 import { ErrorCode } from '../../../common/error-codes.ts';
-import type { InsuranceSnapshot } from '../../../common/ordering.ts';
 import { applicant, expectRefused, newCustomer, type OrderTestContext, orderTestContext, T0 } from './order-fixtures.ts';
 import type { Customer } from '../../platform/principal.ts';
+import { toJson } from '../../db/json.ts';
 
 let ctx: OrderTestContext;
 let alice: Customer;
@@ -125,7 +126,7 @@ describe(`order detail, later steps (${process.env.TEST_DATABASE_URL ? 'PostgreS
     };
     await ctx.t.db
       .updateTable('user_order')
-      .set({ status: 'pending_payment', insurance_snapshot: JSON.stringify(insurance), insurance_amount: 10_000, confirmed_at: T0 })
+      .set({ status: 'pending_payment', insurance_snapshot: toJson(insurance), insurance_amount: 10_000, confirmed_at: T0 })
       .where('user_order_id', '=', id)
       .execute();
     await ctx.t.db
@@ -175,7 +176,7 @@ describe('changing the departure date', () => {
     };
     await ctx.t.db
       .updateTable('user_order')
-      .set({ insurance_snapshot: JSON.stringify(insurance) })
+      .set({ insurance_snapshot: toJson(insurance) })
       .where('user_order_id', '=', id)
       .execute();
     const result = await ctx.service.changeDepartureDate(alice, id, '2027-01-20');

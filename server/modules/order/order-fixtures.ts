@@ -2,12 +2,14 @@
 // with a fixed clock, the order service on it, and catalogue products that fit
 // each case. Not a test file itself.
 import { expect } from 'vitest';
-import type { OrderApplicantInput } from '../../../common/order.ts';
+import type { OrderCreateInput } from '../../../common/contracts/order.ts';
 import { seedCatalogue } from '../../db/seed/catalogue/index.ts';
 import { AppError } from '../../platform/errors.ts';
 import { createTestApp, createTestDatabase, type TestApp, type TestDatabase } from '../../test-support/test-app.ts';
 import { createOrderService, type OrderService } from './order.service.ts';
 import type { Customer } from '../../platform/principal.ts';
+
+type OrderApplicantInput = OrderCreateInput['applicants'][number];
 
 /** Tuesday 1 December 2026, 10:00 in China (02:00 UTC). */
 export const T0 = Date.parse('2026-12-01T02:00:00Z');

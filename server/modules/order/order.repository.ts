@@ -1,23 +1,32 @@
-// Order queries. Every read of an order is scoped to an enterprise; every
-// state change is one conditional UPDATE … WHERE user_order_id = ? AND
-// version = ? plus its audit row, in one transaction.
-import type { ExpressionBuilder, Kysely, Transaction, Updateable } from 'kysely';
-import { CUSTOMER_ACTION_STEPS, type OrderActor, type OrderListTab, PRE_SUBMISSION_STEPS, UNPAID_STATUSES } from '../../../common/order.ts';
-import type { Database, UserOrderTable } from '../../db/schema.ts';
+// Order queries. A customer's reads are scoped to their enterprise (another
+// enterprise's order is simply not found); operators and the system read any.
+// Rows leave here typed: flags as booleans, JSON snapshots parsed. Writes of
+// the order's state are the lifecycle's (lifecycle.ts), in its transactions.
+import type { ExpressionBuilder, Kysely, Transaction } from 'kysely';
+import { CUSTOMER_ACTION_STEPS, type OrderListTab, type OrderStatus, type OrderStep, PRE_SUBMISSION_STEPS, UNPAID_STATUSES } from '../../../common/order.ts';
+import { type Flag, fromJson } from '../../db/json.ts';
+import type { Database } from '../../db/schema.ts';
+
+/** Whose orders a read may see: one enterprise's, or (operators, the system) every one. */
+export interface OrderScope {
+  enterpriseId?: number;
+}
 
 export interface NewOrder {
   enterprise_id: number;
   account_id: number;
   visa_product_id: number;
   consular_district_id: number | null;
-  status: string;
+  status: OrderStatus;
+  step?: OrderStep | null;
+  step_entered_at?: number;
   departure_date: string;
   order_date: string;
   product_title: string;
   country: string;
   visa_type: string;
-  need_interview: number;
-  reject_refund: number;
+  need_interview: Flag;
+  reject_refund: Flag;
   unit_price: number;
   applicant_count: number;
   product_amount: number;
@@ -31,47 +40,6 @@ export interface NewApplicant {
   identity_id: number;
   mobile_phone: string;
   email: string | null;
-}
-
-export interface EventInput {
-  actor: OrderActor;
-  actor_id: number | null;
-  event: string;
-  from_status: string | null;
-  to_status: string | null;
-  detail?: Record<string, unknown> | null;
-  created_at: number;
-}
-
-export interface TransitionInput {
-  userOrderId: number;
-  /** The version the decision was taken on; 0 rows updated when it moved on. */
-  expectedVersion: number;
-  /** Extra guards re-checked by the UPDATE itself. */
-  expectedStatuses?: readonly string[];
-  expiresBy?: number;
-  changes: Omit<Updateable<UserOrderTable>, 'user_order_id' | 'version' | 'enterprise_id'> & { updated_at: number };
-  event: EventInput;
-  /** More writes that belong to the same change (applicant rows, slots…), run in its transaction once the order row is won. */
-  alsoWithin?: (trx: Transaction<Database>) => Promise<void>;
-}
-
-type Db = Kysely<Database> | Transaction<Database>;
-
-function insertEvent(db: Db, userOrderId: number, event: EventInput) {
-  return db
-    .insertInto('order_event')
-    .values({
-      user_order_id: userOrderId,
-      actor: event.actor,
-      actor_id: event.actor_id,
-      event: event.event,
-      from_status: event.from_status,
-      to_status: event.to_status,
-      detail: event.detail ? JSON.stringify(event.detail) : null,
-      created_at: event.created_at,
-    })
-    .execute();
 }
 
 /** The 需要处理 predicate of common/order.ts (needsAction), as SQL. */
@@ -123,17 +91,37 @@ const ORDER_COLUMNS = [
   'user_order.return_address',
   'user_order.confirmed_at',
   'user_order.paid_at',
+  'user_order.step_entered_at',
   'consular_district.name as consular_district_name',
   'visa_product.visa_country_id',
+  'visa_product.visa_photo_id',
+  'visa_product.consular_district_id as product_district_id',
 ] as const;
 
-export function createOrderRepository(db: Kysely<Database>) {
-  const orders = () =>
-    db
-      .selectFrom('user_order')
-      .leftJoin('consular_district', 'consular_district.consular_district_id', 'user_order.consular_district_id')
-      .innerJoin('visa_product', 'visa_product.visa_product_id', 'user_order.visa_product_id');
+function orderQuery(db: Kysely<Database>) {
+  return db
+    .selectFrom('user_order')
+    .leftJoin('consular_district', 'consular_district.consular_district_id', 'user_order.consular_district_id')
+    .innerJoin('visa_product', 'visa_product.visa_product_id', 'user_order.visa_product_id')
+    .select(ORDER_COLUMNS);
+}
 
+type RawOrderRow = Awaited<ReturnType<ReturnType<typeof orderQuery>['executeTakeFirstOrThrow']>>;
+
+/** The repository edge: flags become booleans, JSON snapshots objects. */
+function toOrderRow(raw: RawOrderRow) {
+  return {
+    ...raw,
+    need_interview: raw.need_interview === 1,
+    reject_refund: raw.reject_refund === 1,
+    insurance_snapshot: raw.insurance_snapshot === null ? null : fromJson(raw.insurance_snapshot),
+    return_address: raw.return_address === null ? null : fromJson(raw.return_address),
+  };
+}
+
+export type OrderRow = ReturnType<typeof toOrderRow>;
+
+export function createOrderRepository(db: Kysely<Database>) {
   return {
     /** What an order needs to know about the product at the time it is placed. */
     productForOrder(visaProductId: number) {
@@ -176,30 +164,26 @@ export function createOrderRepository(db: Kysely<Database>) {
         .executeTakeFirst();
     },
 
-    /** The order, its applicants and its 'create' event, all or nothing. */
-    createOrder(order: NewOrder, applicants: NewApplicant[], event: Omit<EventInput, 'created_at'>) {
-      return db.transaction().execute(async (trx) => {
-        const { user_order_id } = await trx
-          .insertInto('user_order')
-          .values({ ...order, step: null, updated_at: order.created_at, cancelled_at: null, cancel_reason: null, version: 0 })
-          .returning('user_order_id')
-          .executeTakeFirstOrThrow();
-        await trx
-          .insertInto('order_applicant')
-          .values(applicants.map((applicant, sort) => ({ ...applicant, user_order_id, passport_no: null, status: 'pending', sort })))
-          .execute();
-        await insertEvent(trx, user_order_id, { ...event, created_at: order.created_at });
-        return user_order_id;
-      });
+    /** Inside the lifecycle's create transaction: the order row and its applicants. */
+    async insertOrder(trx: Transaction<Database>, order: NewOrder, applicants: NewApplicant[]): Promise<number> {
+      const { user_order_id } = await trx
+        .insertInto('user_order')
+        .values({ step: null, ...order, updated_at: order.created_at, cancelled_at: null, cancel_reason: null, version: 0 })
+        .returning('user_order_id')
+        .executeTakeFirstOrThrow();
+      await trx
+        .insertInto('order_applicant')
+        .values(applicants.map((applicant, sort) => ({ ...applicant, user_order_id, passport_no: null, status: 'pending' as const, sort })))
+        .execute();
+      return user_order_id;
     },
 
-    /** One order of one enterprise; another enterprise's order is simply not found. */
-    findOrder(enterpriseId: number, userOrderId: number) {
-      return orders()
-        .select(ORDER_COLUMNS)
-        .where('user_order.user_order_id', '=', userOrderId)
-        .where('user_order.enterprise_id', '=', enterpriseId)
-        .executeTakeFirst();
+    /** One order within the scope; outside it the order is simply not found. */
+    async findOrder(scope: OrderScope, userOrderId: number): Promise<OrderRow | undefined> {
+      let query = orderQuery(db).where('user_order.user_order_id', '=', userOrderId);
+      if (scope.enterpriseId !== undefined) query = query.where('user_order.enterprise_id', '=', scope.enterpriseId);
+      const raw = await query.executeTakeFirst();
+      return raw && toOrderRow(raw);
     },
 
     async listOrders(enterpriseId: number, tab: OrderListTab, today: string, offset: number, limit: number) {
@@ -210,23 +194,17 @@ export function createOrderRepository(db: Kysely<Database>) {
         return q;
       };
       const [rows, count] = await Promise.all([
-        filtered(orders())
-          .select(ORDER_COLUMNS)
-          .orderBy('user_order.created_at', 'desc')
-          .orderBy('user_order.user_order_id', 'desc')
-          .offset(offset)
-          .limit(limit)
-          .execute(),
+        filtered(orderQuery(db)).orderBy('user_order.created_at', 'desc').orderBy('user_order.user_order_id', 'desc').offset(offset).limit(limit).execute(),
         filtered(db.selectFrom('user_order'))
           .select((eb) => eb.fn.countAll<number>().as('count'))
           .executeTakeFirstOrThrow(),
       ]);
-      return { rows, total: Number(count.count) };
+      return { rows: rows.map(toOrderRow), total: Number(count.count) };
     },
 
-    applicants(userOrderIds: number[]) {
-      if (userOrderIds.length === 0) return Promise.resolve([]);
-      return db
+    async applicants(userOrderIds: number[]) {
+      if (userOrderIds.length === 0) return [];
+      const rows = await db
         .selectFrom('order_applicant')
         .selectAll()
         .where('user_order_id', 'in', userOrderIds)
@@ -234,6 +212,7 @@ export function createOrderRepository(db: Kysely<Database>) {
         .orderBy('sort')
         .orderBy('applicant_id')
         .execute();
+      return rows.map((row) => ({ ...row, insured: row.insured === 1 }));
     },
 
     /** Uploaded files per applicant. */
@@ -259,34 +238,11 @@ export function createOrderRepository(db: Kysely<Database>) {
       return db.selectFrom('order_event').selectAll().where('user_order_id', '=', userOrderId).orderBy('event_id').execute();
     },
 
-    /**
-     * Applies a state change decided on `expectedVersion`, with its audit row.
-     * False when the order moved on meanwhile (nothing is written): reload
-     * and decide again. Of two concurrent changes on one version exactly one
-     * updates the row.
-     */
-    transition(input: TransitionInput): Promise<boolean> {
-      return db.transaction().execute(async (trx) => {
-        let update = trx
-          .updateTable('user_order')
-          .set((eb) => ({ ...input.changes, version: eb('version', '+', 1) }))
-          .where('user_order_id', '=', input.userOrderId)
-          .where('version', '=', input.expectedVersion);
-        if (input.expectedStatuses) update = update.where('status', 'in', [...input.expectedStatuses]);
-        if (input.expiresBy !== undefined) update = update.where('expires_at', '<=', input.expiresBy);
-        const result = await update.executeTakeFirst();
-        if (Number(result.numUpdatedRows) !== 1) return false;
-        if (input.alsoWithin) await input.alsoWithin(trx);
-        await insertEvent(trx, input.userOrderId, input.event);
-        return true;
-      });
-    },
-
     /** Unpaid orders whose expiry time has come, oldest first. */
-    dueUnpaidOrders(at: number, limit: number, scope: { enterpriseId?: number; userOrderId?: number } = {}) {
+    async dueUnpaidOrders(at: number, limit: number, scope: OrderScope & { userOrderId?: number } = {}) {
       let query = db
         .selectFrom('user_order')
-        .select(['user_order_id', 'status', 'version', 'expires_at'])
+        .select(['user_order_id', 'status', 'step', 'version', 'expires_at', 'departure_date', 'need_interview'])
         .where('status', 'in', [...UNPAID_STATUSES])
         .where('expires_at', '<=', at)
         // A payment still pending may have been paid in time: the payment
@@ -305,10 +261,10 @@ export function createOrderRepository(db: Kysely<Database>) {
         );
       if (scope.enterpriseId !== undefined) query = query.where('enterprise_id', '=', scope.enterpriseId);
       if (scope.userOrderId !== undefined) query = query.where('user_order_id', '=', scope.userOrderId);
-      return query.orderBy('expires_at').orderBy('user_order_id').limit(limit).execute();
+      const rows = await query.orderBy('expires_at').orderBy('user_order_id').limit(limit).execute();
+      return rows.map((row) => ({ ...row, need_interview: row.need_interview === 1 }));
     },
   };
 }
 
 export type OrderRepository = ReturnType<typeof createOrderRepository>;
-export type OrderRow = NonNullable<Awaited<ReturnType<OrderRepository['findOrder']>>>;

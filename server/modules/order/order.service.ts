@@ -1,29 +1,26 @@
 // Orders: create (with its guards and the snapshot), read, list, cancel.
 // Rules: /work/shared/design/order-lifecycle.md and docs/order-rules.md.
 import type { Kysely } from 'kysely';
+import type {
+  DepartureWarning,
+  OrderApplicant,
+  OrderApplicantSummary,
+  OrderCreateInput,
+  OrderCreateResult,
+  OrderDetail,
+  OrderListResult,
+  OrderSummary,
+} from '../../../common/contracts/order.ts';
+import { MOBILE_PHONE_PATTERN, ORDER_LIMITS, EMAIL_PATTERN } from '../../../common/contracts/rules.ts';
 import { isDelisted, productTitle } from '../../../common/catalogue.ts';
 import { ErrorCode } from '../../../common/error-codes.ts';
 import {
   APPLICANT_IDENTITIES,
   APPLICANT_STATUSES,
-  type DepartureWarning,
-  MOBILE_PHONE_PATTERN,
+  type ApplicantStatus,
   ORDER_EVENTS,
-  ORDER_LIMITS,
   ORDER_LIST_TABS,
-  type OrderActor,
-  type OrderApplicant,
-  type OrderApplicantSummary,
-  type OrderCreateInput,
-  type OrderCreateResult,
-  type OrderDetail,
-  type OrderListResult,
   type OrderListTabKey,
-  type OrderStatus,
-  type OrderStep,
-  type OrderSummary,
-  PRE_SUBMISSION_STEPS,
-  UNPAID_STATUSES,
   addDays,
   chinaDate,
   daysBetween,
@@ -36,31 +33,21 @@ import {
   stepLabel,
   workingDaysBetween,
 } from '../../../common/order.ts';
-import { EMAIL_PATTERN, normalizeInputText } from '../../../common/text.ts';
+import { normalizeInputText } from '../../../common/text.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
-import {
-  type InsuranceSnapshot,
-  type OrderingStep,
-  PAYMENT_CHANNELS,
-  PAYMENT_STATUSES,
-  type PaymentChannel,
-  type PaymentView,
-  type ReturnAddressSnapshot,
-} from '../../../common/ordering.ts';
+import { type OrderingStep, PAYMENT_CHANNELS, PAYMENT_STATUSES } from '../../../common/ordering.ts';
+import { toJson } from '../../db/json.ts';
 import { chinaDay } from '../interview/calendar.ts';
-import { applicantInterviews, releaseInterviewSlots } from '../interview/order-interview.ts';
+import { applicantInterviews } from '../interview/order-interview.ts';
 import { missingMaterials } from '../material/material-progress.ts';
-import { currentOrder, expireUnpaidOrders } from './expiry.ts';
+import { checkAllowed, createOrderLifecycle } from './lifecycle.ts';
 import { createOrderRepository, type NewApplicant, type OrderRow } from './order.repository.ts';
 import type { Customer } from '../../platform/principal.ts';
 
 export interface OrderServiceDeps {
   now: () => number;
 }
-
-/** How often a state change is re-decided after losing a race before giving up. */
-const MAX_ATTEMPTS = 3;
 
 function characters(text: string): number {
   return [...text].length;
@@ -91,14 +78,14 @@ function normalizeApplicants(input: OrderCreateInput['applicants']): NewApplican
   });
 }
 
-function applicantSummary(row: { applicant_id: number; name: string; identity_id: number; status: string }): OrderApplicantSummary {
+function applicantSummary(row: { applicant_id: number; name: string; identity_id: number; status: ApplicantStatus }): OrderApplicantSummary {
   return {
     applicant_id: row.applicant_id,
     name: row.name,
     identity_id: row.identity_id,
     identity_label: APPLICANT_IDENTITIES[row.identity_id as keyof typeof APPLICANT_IDENTITIES] ?? '',
     status: row.status,
-    status_label: APPLICANT_STATUSES[row.status as keyof typeof APPLICANT_STATUSES] ?? row.status,
+    status_label: APPLICANT_STATUSES[row.status],
   };
 }
 
@@ -122,26 +109,21 @@ function departureWarning(orderDate: string, departure: string, needDays: number
 }
 
 /** The departure date can move while unpaid, or while processing before the application is at the embassy. */
-function departureChangeable(order: { status: string; step: string | null }): boolean {
-  if (UNPAID_STATUSES.includes(order.status as OrderStatus)) return true;
-  return order.status === 'processing' && (order.step === null || PRE_SUBMISSION_STEPS.includes(order.step as OrderStep));
-}
-
 /** Where a draft resumes: materials first, then the interview time (when needed), then the confirmation. */
 function orderingStepOf(order: OrderRow, materialsMissing: boolean, applicants: Array<{ interview_slot_id: number | null }>): OrderingStep | null {
   if (order.status === 'pending_payment') return 'pay';
   if (order.status !== 'draft') return null;
   if (materialsMissing) return 'upload';
-  if (order.need_interview === 1 && applicants.some((applicant) => applicant.interview_slot_id === null)) return 'interview';
+  if (order.need_interview && applicants.some((applicant) => applicant.interview_slot_id === null)) return 'interview';
   return 'confirm';
 }
 
 function summaryOf(row: OrderRow, today: string): Omit<OrderSummary, 'applicants'> {
   return {
     user_order_id: row.user_order_id,
-    status: row.status as OrderStatus,
+    status: row.status,
     status_label: statusLabel(row.status),
-    step: row.step as OrderStep | null,
+    step: row.step,
     step_label: stepLabel(row.step),
     visa_product_id: row.visa_product_id,
     product_title: row.product_title,
@@ -163,12 +145,8 @@ function summaryOf(row: OrderRow, today: string): Omit<OrderSummary, 'applicants
 
 export function createOrderService(db: Kysely<Database>, deps: OrderServiceDeps) {
   const repo = createOrderRepository(db);
+  const lifecycle = createOrderLifecycle(db, deps);
   const { now } = deps;
-
-  /** The order as the customer's enterprise sees it, expired first if its time has come. */
-  function load(customer: Customer, userOrderId: number, at: number): Promise<OrderRow> {
-    return currentOrder(db, at, userOrderId, () => repo.findOrder(customer.enterpriseId, userOrderId));
-  }
 
   return {
     async create(customer: Customer, input: OrderCreateInput): Promise<OrderCreateResult> {
@@ -207,44 +185,38 @@ export function createOrderService(db: Kysely<Database>, deps: OrderServiceDeps)
       const unitPrice =
         product.distributor_discount_desc && product.distributor_discount_price !== null ? product.distributor_discount_price : product.sell_price;
       const expiresAt = at + ORDER_LIMITS.unpaidTtlMs;
-      const userOrderId = await repo.createOrder(
+      const totalAmount = unitPrice * applicants.length;
+      const userOrderId = await lifecycle.create(
+        customer,
         {
           enterprise_id: customer.enterpriseId,
           account_id: customer.accountId,
           visa_product_id: product.visa_product_id,
           consular_district_id: consularDistrictId,
-          status: 'draft',
           departure_date: departure,
           order_date: orderDate,
           product_title: productTitle(product),
           country: product.country,
           visa_type: product.visa_type,
-          need_interview: product.need_interview,
-          reject_refund: product.reject_refund,
+          need_interview: product.need_interview === 1 ? 1 : 0,
+          reject_refund: product.reject_refund === 1 ? 1 : 0,
           unit_price: unitPrice,
           applicant_count: applicants.length,
-          product_amount: unitPrice * applicants.length,
-          total_amount: unitPrice * applicants.length,
+          product_amount: totalAmount,
+          total_amount: totalAmount,
           created_at: at,
           expires_at: expiresAt,
         },
         applicants,
-        {
-          actor: 'customer',
-          actor_id: customer.accountId,
-          event: 'create',
-          from_status: null,
-          to_status: 'draft',
-          detail: { unit_price: unitPrice, applicant_count: applicants.length, total_amount: unitPrice * applicants.length },
-        },
+        { unit_price: unitPrice, applicant_count: applicants.length, total_amount: totalAmount },
       );
 
       return { user_order_id: userOrderId, expires_at: expiresAt, departure_warning: departureWarning(orderDate, departure, product.need_days) };
     },
 
     async detail(customer: Customer, userOrderId: number): Promise<OrderDetail> {
+      const order = await lifecycle.current(customer, userOrderId);
       const at = now();
-      const order = await load(customer, userOrderId, at);
       const [applicants, events, interviewOf, fileCounts, payments, missing] = await Promise.all([
         repo.applicants([userOrderId]),
         repo.events(userOrderId),
@@ -257,8 +229,8 @@ export function createOrderService(db: Kysely<Database>, deps: OrderServiceDeps)
       return {
         ...summaryOf(order, chinaDate(at)),
         visa_country_id: order.visa_country_id,
-        need_interview: order.need_interview === 1,
-        reject_refund: order.reject_refund === 1,
+        need_interview: order.need_interview,
+        reject_refund: order.reject_refund,
         updated_at: order.updated_at,
         cancelled_at: order.cancelled_at,
         cancel_reason: order.cancel_reason,
@@ -269,15 +241,15 @@ export function createOrderService(db: Kysely<Database>, deps: OrderServiceDeps)
             mobile_phone: row.mobile_phone,
             email: row.email,
             passport_no: row.passport_no,
-            insured: row.insured === 1,
+            insured: row.insured,
             interview: interviewOf.get(row.applicant_id) ?? null,
             material_file_count: filesOf.get(row.applicant_id) ?? 0,
           };
         }),
         events: events.map((row) => ({
           event: row.event,
-          event_label: ORDER_EVENTS[row.event as keyof typeof ORDER_EVENTS] ?? row.event,
-          actor: row.actor as OrderActor,
+          event_label: ORDER_EVENTS[row.event] ?? row.event,
+          actor: row.actor,
           from_status: row.from_status,
           to_status: row.to_status,
           created_at: row.created_at,
@@ -286,15 +258,15 @@ export function createOrderService(db: Kysely<Database>, deps: OrderServiceDeps)
         product_amount: order.product_amount,
         insurance_amount: order.insurance_amount,
         discount_amount: order.discount_amount,
-        insurance: order.insurance_snapshot ? (JSON.parse(order.insurance_snapshot) as InsuranceSnapshot) : null,
-        return_address: order.return_address ? (JSON.parse(order.return_address) as ReturnAddressSnapshot) : null,
+        insurance: order.insurance_snapshot,
+        return_address: order.return_address,
         payments: payments.map((row) => ({
           out_trade_no: row.out_trade_no,
-          channel: row.channel as PaymentChannel,
-          channel_label: PAYMENT_CHANNELS[row.channel as PaymentChannel] ?? row.channel,
+          channel: row.channel,
+          channel_label: PAYMENT_CHANNELS[row.channel],
           amount: row.amount,
-          status: row.status as PaymentView['status'],
-          status_label: PAYMENT_STATUSES[row.status as PaymentView['status']] ?? row.status,
+          status: row.status,
+          status_label: PAYMENT_STATUSES[row.status],
           created_at: row.created_at,
           paid_at: row.paid_at,
         })),
@@ -310,7 +282,7 @@ export function createOrderService(db: Kysely<Database>, deps: OrderServiceDeps)
       const today = chinaDate(at);
       const tab = ORDER_LIST_TABS.find((candidate) => candidate.key === tabKey) ?? ORDER_LIST_TABS[0]!;
       // The list never shows a payable order whose time is up, even between two sweeps.
-      await expireUnpaidOrders(db, at, { enterpriseId: customer.enterpriseId });
+      await lifecycle.expireDue(at, { enterpriseId: customer.enterpriseId });
       const { rows, total } = await repo.listOrders(customer.enterpriseId, tab, today, (page - 1) * ORDER_LIMITS.pageSize, ORDER_LIMITS.pageSize);
       const applicants = await repo.applicants(rows.map((row) => row.user_order_id));
       return {
@@ -324,81 +296,51 @@ export function createOrderService(db: Kysely<Database>, deps: OrderServiceDeps)
 
     async changeDepartureDate(customer: Customer, userOrderId: number, departureDate: string) {
       const departure = departureDate.trim();
-      for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
-        const at = now();
+      let warningFrom = '';
+      const order = await lifecycle.change(customer, userOrderId, (order, at) => {
         const today = chinaDate(at);
-        const order = await load(customer, userOrderId, at);
-        if (order.status === 'cancelled') throw new AppError(ErrorCode.ORDER_ALREADY_CANCELLED);
-        if (!departureChangeable(order)) throw new AppError(ErrorCode.ORDER_DEPARTURE_NOT_CHANGEABLE);
+        // The state is the lifecycle table's to refuse (1815, 1818), before the date is looked at.
+        checkAllowed('departure_date_update', order, customer, at);
         if (!isCalendarDate(departure)) throw new AppError(ErrorCode.ORDER_DEPARTURE_DATE_INVALID);
         if (departure < today) throw new AppError(ErrorCode.ORDER_DEPARTURE_DATE_PAST);
         if (daysBetween(today, departure) > ORDER_LIMITS.maxDepartureDaysAhead) throw new AppError(ErrorCode.ORDER_DEPARTURE_DATE_TOO_FAR);
         if (order.order_date > departure) throw new AppError(ErrorCode.ORDER_DATE_INVALID, '出发日期不能早于办理日期');
+        warningFrom = order.order_date > today ? order.order_date : today;
         // The insurance keeps its days and price and starts on the new departure date.
-        let insurance = order.insurance_snapshot;
-        if (insurance) {
-          const snapshot = JSON.parse(insurance) as InsuranceSnapshot;
-          insurance = JSON.stringify({ ...snapshot, start_date: departure, end_date: addDays(departure, snapshot.days - 1) });
-        }
-        const won = await repo.transition({
-          userOrderId,
-          expectedVersion: order.version,
-          // An effect date after the new departure no longer fits: back to "from the departure date".
-          changes: {
+        const insurance = order.insurance_snapshot;
+        return {
+          event: 'departure_date_update',
+          set: {
             departure_date: departure,
-            insurance_snapshot: insurance,
+            insurance_snapshot: insurance ? toJson({ ...insurance, start_date: departure, end_date: addDays(departure, insurance.days - 1) }) : null,
+            // An effect date after the new departure no longer fits: back to "from the departure date".
             ...(order.effect_date !== null && order.effect_date > departure ? { effect_date: null } : {}),
-            updated_at: at,
           },
-          event: {
-            actor: 'customer',
-            actor_id: customer.accountId,
-            event: 'departure_date_update',
-            from_status: order.status,
-            to_status: order.status,
-            detail: { from: order.departure_date, to: departure },
-            created_at: at,
-          },
-        });
-        if (won) {
-          const needDays = await repo.productNeedDays(order.visa_product_id);
-          const orderDate = order.order_date > today ? order.order_date : today;
-          return { user_order_id: userOrderId, departure_date: departure, departure_warning: departureWarning(orderDate, departure, needDays) };
-        }
-      }
-      throw new AppError(ErrorCode.ORDER_CONFLICT);
+          detail: { from: order.departure_date, to: departure },
+        };
+      });
+      const needDays = await repo.productNeedDays((await lifecycle.current(customer, order.user_order_id)).visa_product_id);
+      return { user_order_id: userOrderId, departure_date: departure, departure_warning: departureWarning(warningFrom, departure, needDays) };
     },
 
-    /** Only before payment (draft, pending_payment). A second cancel changes nothing and says so. */
+    /** Only before payment (draft, pending_payment); the table refuses the rest (1815, 1816). */
     async cancel(customer: Customer, userOrderId: number, reason?: string | null): Promise<{ user_order_id: number; status: 'cancelled' }> {
       const cancelReason = reason ? normalizeInputText(reason).slice(0, ORDER_LIMITS.cancelReasonMaxLength) || null : null;
-      for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
-        const at = now();
-        const order = await load(customer, userOrderId, at);
-        if (order.status === 'cancelled') throw new AppError(ErrorCode.ORDER_ALREADY_CANCELLED);
-        if (order.status === 'refunded') throw new AppError(ErrorCode.ORDER_NOT_CANCELLABLE, '订单已退款，无法取消');
-        if (!UNPAID_STATUSES.includes(order.status as OrderStatus)) throw new AppError(ErrorCode.ORDER_NOT_CANCELLABLE);
-        const won = await repo.transition({
-          userOrderId,
-          expectedVersion: order.version,
-          expectedStatuses: UNPAID_STATUSES,
-          changes: { status: 'cancelled', step: null, cancelled_at: at, cancel_reason: cancelReason, expires_at: null, updated_at: at },
-          event: {
-            actor: 'customer',
-            actor_id: customer.accountId,
-            event: 'cancel',
-            from_status: order.status,
-            to_status: 'cancelled',
-            detail: cancelReason ? { reason: cancelReason } : null,
-            created_at: at,
-          },
-          // The interview places go back to other customers with the cancellation.
-          alsoWithin: (trx) => releaseInterviewSlots(trx, userOrderId).then(() => undefined),
-        });
-        if (won) return { user_order_id: userOrderId, status: 'cancelled' };
-        // Lost a race: decide again on the order as it is now.
-      }
-      throw new AppError(ErrorCode.ORDER_CONFLICT);
+      await lifecycle.change(customer, userOrderId, async (order, at) => {
+        checkAllowed('cancel', order, customer, at);
+        // The interview places go back to other customers with the cancellation.
+        const { released, ...places } = await lifecycle.interviewPlacesBack(userOrderId);
+        return {
+          event: 'cancel',
+          set: { cancelled_at: at, cancel_reason: cancelReason, expires_at: null },
+          detail:
+            cancelReason || released > 0
+              ? { ...(cancelReason ? { reason: cancelReason } : {}), ...(released > 0 ? { interview_places_released: released } : {}) }
+              : null,
+          ...places,
+        };
+      });
+      return { user_order_id: userOrderId, status: 'cancelled' };
     },
   };
 }

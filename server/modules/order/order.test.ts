@@ -5,12 +5,21 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { productTitle } from '../../../common/catalogue.ts';
 import { ErrorCode } from '../../../common/error-codes.ts';
-import { addDays, chinaDate, earliestDepartureDate, isCalendarDate, ORDER_LIST_TABS, workingDaysBetween } from '../../../common/order.ts';
+import {
+  addDays,
+  chinaDate,
+  earliestDepartureDate,
+  isCalendarDate,
+  ORDER_LIST_TABS,
+  type OrderStatus,
+  type OrderStep,
+  workingDaysBetween,
+} from '../../../common/order.ts';
 import { installErrorHandling, installJsonParser } from '../../platform/error-handler.ts';
 import { AppError } from '../../platform/errors.ts';
 import { registerOperation } from '../../platform/operation.ts';
 import { applicant, expectRefused, HOUR, newCustomer, type OrderTestContext, orderTestContext, T0, TODAY } from './order-fixtures.ts';
-import { createOrderRepository } from './order.repository.ts';
+import { apply, LifecycleConflict } from './lifecycle.ts';
 import { orderOperations } from './order.routes.ts';
 import { createOrderService } from './order.service.ts';
 import type { Customer } from '../../platform/principal.ts';
@@ -351,16 +360,18 @@ describe(`orders (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLite'})`, 
 
   it('never applies a change decided on a stale version', async () => {
     const { user_order_id } = await orderOf(alice);
-    const repo = createOrderRepository(ctx.t.db);
-    const change = (version: number) =>
-      repo.transition({
-        userOrderId: user_order_id,
-        expectedVersion: version,
-        changes: { status: 'pending_payment', updated_at: T0 },
-        event: { actor: 'customer', actor_id: alice.accountId, event: 'confirm', from_status: 'draft', to_status: 'pending_payment', created_at: T0 },
-      });
-    expect(await change(0)).toBe(true);
-    expect(await change(0)).toBe(false);
+    const decidedOn = {
+      user_order_id,
+      status: 'draft' as const,
+      step: null,
+      version: 0,
+      expires_at: T0 + 24 * HOUR,
+      departure_date: DEPARTURE,
+      need_interview: false,
+    };
+    const change = () => ctx.t.db.transaction().execute((trx) => apply(trx, decidedOn, { event: 'confirm' }, alice, T0));
+    await expect(change()).resolves.toMatchObject({ status: 'pending_payment', version: 1 });
+    await expect(change()).rejects.toBeInstanceOf(LifecycleConflict);
     const detail = await ctx.service.detail(alice, user_order_id);
     expect(detail).toMatchObject({ status: 'pending_payment', version: 1, actions: ['pay', 'cancel'] });
     expect(detail.events).toHaveLength(2);
@@ -374,7 +385,7 @@ describe(`orders (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLite'})`, 
       ids.push((await orderOf(carol, { applicants: [applicant(1), applicant(2)] })).user_order_id);
     }
     ctx.t.clock.now = T0 + 60_000;
-    const set = (index: number, values: { status: string; step?: string | null; departure_date?: string }) =>
+    const set = (index: number, values: { status: OrderStatus; step?: OrderStep | null; departure_date?: string }) =>
       ctx.t.db
         .updateTable('user_order')
         .set({ step: null, ...values, expires_at: values.status === 'draft' || values.status === 'pending_payment' ? T0 + 24 * HOUR : null })

@@ -11,6 +11,7 @@ import type { NotifyTransport } from './sandbox-notifier.ts';
 import { sandboxNotificationBody } from './sandbox-notifier.ts';
 import { signedSandboxHeaders } from './sandbox-signature.ts';
 import type { Customer as Principal } from '../../platform/principal.ts';
+import type { OrderEventName } from '../../../common/order.ts';
 
 /** Tuesday 1 December 2026, 10:00 in China (02:00 UTC). */
 export const T0 = Date.parse('2026-12-01T02:00:00Z');
@@ -44,7 +45,7 @@ export interface PaymentTestContext {
   order(userOrderId: number): Promise<{ status: string; step: string | null; version: number; paid_at: number | null; expires_at: number | null }>;
   events(
     userOrderId: number,
-    event?: string,
+    event?: OrderEventName,
   ): Promise<Array<{ event: string; actor: string; from_status: string | null; to_status: string | null; detail: string | null }>>;
   payment(outTradeNo: string): Promise<{ status: string; paid_at: number | null; provider_trade_no: string | null; amount: number; expires_at: number }>;
   notifications(outTradeNo?: string): Promise<Array<{ outcome: string; signature_valid: number; notify_id: string | null }>>;

@@ -2,27 +2,16 @@
 // received, and what the payment module reads of an order. Booking the money
 // (the one transaction that marks a payment and its order paid) is in
 // settlement.ts.
-import type { Insertable, Kysely, Selectable } from 'kysely';
+import type { Insertable, Kysely, Selectable, Transaction } from 'kysely';
+import type { PaymentChannel } from '../../../common/ordering.ts';
 import type { Database, PaymentNotificationTable, PaymentTable } from '../../db/schema.ts';
 
 export type PaymentRow = Selectable<PaymentTable>;
-
-const ORDER_COLUMNS = ['user_order_id', 'enterprise_id', 'status', 'step', 'total_amount', 'expires_at', 'product_title', 'paid_at', 'version'] as const;
 
 export function createPaymentRepository(db: Kysely<Database>) {
   const payments = () => db.selectFrom('payment').selectAll();
 
   return {
-    /** One order of one enterprise; another enterprise's order is simply not found. */
-    findOrder(enterpriseId: number, userOrderId: number) {
-      return db
-        .selectFrom('user_order')
-        .select(ORDER_COLUMNS)
-        .where('user_order_id', '=', userOrderId)
-        .where('enterprise_id', '=', enterpriseId)
-        .executeTakeFirst();
-    },
-
     /** The event that cancelled the order (expire or cancel), if it is cancelled. */
     cancellation(userOrderId: number) {
       return db
@@ -52,7 +41,7 @@ export function createPaymentRepository(db: Kysely<Database>) {
     },
 
     /** A pending QR code of this channel and amount that still has `validAfter` to live. */
-    reusable(userOrderId: number, channel: string, amount: number, validAfter: number) {
+    reusable(userOrderId: number, channel: PaymentChannel, amount: number, validAfter: number) {
       return payments()
         .where('user_order_id', '=', userOrderId)
         .where('status', '=', 'pending')
@@ -64,24 +53,9 @@ export function createPaymentRepository(db: Kysely<Database>) {
         .executeTakeFirst();
     },
 
-    /** The payment and its 'payment_create' event, together. */
-    insert(payment: Insertable<PaymentTable>, event: { actor_id: number; order_status: string }) {
-      return db.transaction().execute(async (trx) => {
-        await trx.insertInto('payment').values(payment).execute();
-        await trx
-          .insertInto('order_event')
-          .values({
-            user_order_id: payment.user_order_id,
-            actor: 'customer',
-            actor_id: event.actor_id,
-            event: 'payment_create',
-            from_status: event.order_status,
-            to_status: event.order_status,
-            detail: JSON.stringify({ out_trade_no: payment.out_trade_no, channel: payment.channel, amount: payment.amount, expires_at: payment.expires_at }),
-            created_at: payment.created_at,
-          })
-          .execute();
-      });
+    /** Inside the lifecycle's 'payment_create' transaction. */
+    async insert(trx: Transaction<Database>, payment: Insertable<PaymentTable>): Promise<void> {
+      await trx.insertInto('payment').values(payment).execute();
     },
 
     /** pending → closed; false when it was paid (or closed) meanwhile. */
@@ -107,4 +81,3 @@ export function createPaymentRepository(db: Kysely<Database>) {
 }
 
 export type PaymentRepository = ReturnType<typeof createPaymentRepository>;
-export type PayableOrder = NonNullable<Awaited<ReturnType<PaymentRepository['findOrder']>>>;

@@ -4,12 +4,10 @@
 // company posts it without our signature or a session, and its own
 // signature is checked over the raw body.
 import type { FastifyInstance } from 'fastify';
+import { paymentCreate, paymentQuery } from '../../../common/contracts/payment.ts';
 import { ErrorCode } from '../../../common/error-codes.ts';
-import { AppError } from '../../platform/errors.ts';
-import { defineOperation, type OperationContext } from '../../platform/operation.ts';
-import { paymentCreatePayload, paymentCreateResult, paymentQueryPayload, paymentQueryResult } from './payment.schemas.ts';
+import { defineOperation } from '../../platform/operation.ts';
 import type { PaymentService } from './payment.service.ts';
-import type { Customer } from '../../platform/principal.ts';
 
 const TAG = '支付';
 /** Notifications are small; anything bigger is not one. */
@@ -18,7 +16,7 @@ const NOTIFY_BODY_LIMIT = 64 * 1024;
 export function paymentOperations(service: PaymentService) {
   return [
     defineOperation({
-      path: '/www/payment/payment_create',
+      ...paymentCreate,
       tag: TAG,
       summary: '发起支付：为待支付订单生成微信支付/支付宝二维码',
       description:
@@ -26,8 +24,6 @@ export function paymentOperations(service: PaymentService) {
         '同一订单、同一支付方式、同一金额且仍有效的二维码会被沿用（reused 为 true），不会重复创建；订单金额变化后旧二维码被关闭。' +
         '支付结果由支付服务商异步通知，页面通过 payment_query 轮询。',
       auth: 'customer',
-      payload: paymentCreatePayload,
-      result: paymentCreateResult,
       errors: [
         ErrorCode.ORDER_NOT_FOUND,
         ErrorCode.ORDER_ALREADY_CANCELLED,
@@ -41,15 +37,13 @@ export function paymentOperations(service: PaymentService) {
       handle: (payload, context) => service.create(context.caller, payload),
     }),
     defineOperation({
-      path: '/www/payment/payment_query',
+      ...paymentQuery,
       tag: TAG,
       summary: '查询支付结果：订单状态和支付状态',
       description:
         '支付仍为待支付时，服务器会向支付服务商查询该笔交易（通知延迟或丢失时的补偿），已支付则按与异步通知相同的规则入账。' +
         '超时未支付的订单在此时被自动取消。',
       auth: 'customer',
-      payload: paymentQueryPayload,
-      result: paymentQueryResult,
       errors: [ErrorCode.ORDER_NOT_FOUND, ErrorCode.PAYMENT_NOT_FOUND],
       handle: (payload, context) => service.query(context.caller, payload),
     }),

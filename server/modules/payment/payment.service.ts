@@ -7,22 +7,15 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import QRCode from 'qrcode';
+import type { PaymentCreateResult, PaymentQueryResult, PaymentState } from '../../../common/contracts/payment.ts';
 import { ErrorCode } from '../../../common/error-codes.ts';
 import { type OrderStatus, type OrderStep, UNPAID_STATUSES, statusLabel } from '../../../common/order.ts';
 import type { PaymentChannel } from '../../../common/ordering.ts';
-import {
-  PAYMENT_LIMITS,
-  type PaymentCreateResult,
-  type PaymentQueryResult,
-  type PaymentState,
-  channelLabel,
-  isPaymentChannel,
-  paymentStatusLabel,
-} from '../../../common/payment.ts';
+import { PAYMENT_LIMITS, channelLabel, isPaymentChannel, paymentStatusLabel } from '../../../common/payment.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
-import { currentOrder } from '../order/expiry.ts';
-import { type PayableOrder, type PaymentRepository, type PaymentRow, createPaymentRepository } from './payment.repository.ts';
+import { createOrderLifecycle, type OrderRow } from '../order/lifecycle.ts';
+import { type PaymentRepository, type PaymentRow, createPaymentRepository } from './payment.repository.ts';
 import type { HeaderBag, NotificationAnswer, PaymentProvider } from './provider.ts';
 import { type SettleResult, type SettleSource, settlePayment } from './settlement.ts';
 import type { Customer } from '../../platform/principal.ts';
@@ -58,6 +51,7 @@ export function paymentState(row: PaymentRow): PaymentState {
 
 export function createPaymentService(db: Kysely<Database>, deps: PaymentServiceDeps) {
   const repo: PaymentRepository = createPaymentRepository(db);
+  const lifecycle = createOrderLifecycle(db, deps);
   const { provider, now, log } = deps;
 
   function settle(input: Parameters<typeof settlePayment>[1]): Promise<SettleResult> {
@@ -127,28 +121,16 @@ export function createPaymentService(db: Kysely<Database>, deps: PaymentServiceD
     for (const payment of await repo.pending(userOrderId)) await reconcile(payment, 'expiry');
   }
 
-  async function findOrder(customer: Customer, userOrderId: number): Promise<PayableOrder> {
-    const order = await repo.findOrder(customer.enterpriseId, userOrderId);
-    if (!order) throw new AppError(ErrorCode.ORDER_NOT_FOUND);
-    return order;
-  }
-
   /**
    * The order as it stands now: an unpaid order whose time is up is expired
    * first — after its pending payments were settled with the provider.
    */
-  function payableOrder(customer: Customer, userOrderId: number, at: number): Promise<PayableOrder> {
-    return currentOrder(
-      db,
-      at,
-      userOrderId,
-      () => repo.findOrder(customer.enterpriseId, userOrderId),
-      () => reconcileOrder(userOrderId),
-    );
+  function payableOrder(customer: Customer, userOrderId: number): Promise<OrderRow> {
+    return lifecycle.current(customer, userOrderId, { beforeExpire: () => reconcileOrder(userOrderId) });
   }
 
   /** Throws the reason an order cannot be paid now. */
-  async function assertPayable(order: PayableOrder): Promise<void> {
+  async function assertPayable(order: OrderRow): Promise<void> {
     switch (order.status) {
       case 'pending_payment':
         if (order.total_amount <= 0) throw new AppError(ErrorCode.PAYMENT_AMOUNT_INVALID);
@@ -177,7 +159,7 @@ export function createPaymentService(db: Kysely<Database>, deps: PaymentServiceD
       if (!isPaymentChannel(input.channel)) throw new AppError(ErrorCode.PAYMENT_CHANNEL_INVALID);
       const channel = input.channel;
       const at = now();
-      const order = await payableOrder(customer, input.user_order_id, at);
+      const order = await payableOrder(customer, input.user_order_id);
       await assertPayable(order);
 
       const reusable = await repo.reusable(order.user_order_id, channel, order.total_amount, at + PAYMENT_LIMITS.reuseMarginMs);
@@ -190,7 +172,7 @@ export function createPaymentService(db: Kysely<Database>, deps: PaymentServiceD
         if (stale.amount === order.total_amount && stale.expires_at > at) continue;
         await closeWithProvider(stale);
       }
-      const after = await findOrder(customer, order.user_order_id);
+      const after = await payableOrder(customer, order.user_order_id);
       await assertPayable(after);
 
       const outTradeNo = newOutTradeNo(at);
@@ -215,7 +197,7 @@ export function createPaymentService(db: Kysely<Database>, deps: PaymentServiceD
         provider: provider.name,
         channel,
         amount: order.total_amount,
-        status: 'pending',
+        status: 'pending' as const,
         provider_trade_no: null,
         code_url: codeUrl,
         account_id: customer.accountId,
@@ -223,18 +205,32 @@ export function createPaymentService(db: Kysely<Database>, deps: PaymentServiceD
         expires_at: expiresAt,
         paid_at: null,
       };
-      await repo.insert(row, { actor_id: customer.accountId, order_status: order.status });
+      await lifecycle.change(
+        customer,
+        order.user_order_id,
+        async (fresh) => {
+          // Still payable, for the same total, now that the provider has the trade.
+          await assertPayable(fresh);
+          if (fresh.total_amount !== row.amount) throw new AppError(ErrorCode.ORDER_CONFLICT);
+          return {
+            event: 'payment_create',
+            within: (trx) => repo.insert(trx, row),
+            detail: { out_trade_no: row.out_trade_no, channel: row.channel, amount: row.amount, expires_at: row.expires_at },
+          };
+        },
+        { beforeExpire: () => reconcileOrder(order.user_order_id) },
+      );
       const stored = await repo.byTradeNo(outTradeNo);
       return created(stored!, false);
     },
 
     async query(customer: Customer, input: { user_order_id: number; out_trade_no?: string | null }): Promise<PaymentQueryResult> {
-      const order = await findOrder(customer, input.user_order_id);
+      const order = await payableOrder(customer, input.user_order_id);
       let payment = input.out_trade_no ? await repo.ofOrder(order.user_order_id, input.out_trade_no) : await repo.latest(order.user_order_id);
       if (input.out_trade_no && !payment) throw new AppError(ErrorCode.PAYMENT_NOT_FOUND);
       // The fallback: our payment is still pending, so ask the provider.
       if (payment?.status === 'pending') await reconcile(payment, 'query');
-      const current = await payableOrder(customer, order.user_order_id, now());
+      const current = await payableOrder(customer, order.user_order_id);
       if (payment) payment = await repo.byTradeNo(payment.out_trade_no);
       return {
         user_order_id: current.user_order_id,

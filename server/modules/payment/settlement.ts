@@ -22,6 +22,8 @@
 // second paid row cannot be stored, whatever happens.
 import { type Kysely, PostgresAdapter, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { SYSTEM } from '../../platform/principal.ts';
+import { apply, type Change, LifecycleConflict } from '../order/lifecycle.ts';
 
 export type SettleSource = 'notify' | 'query' | 'close' | 'sweep' | 'expiry';
 export type SettleOutcome = 'paid' | 'revived' | 'duplicate' | 'refund_due' | 'amount_mismatch' | 'unknown_trade';
@@ -66,10 +68,11 @@ export async function settlePayment(db: Kysely<Database>, input: SettleInput, at
 
       let orderQuery = trx
         .selectFrom('user_order')
-        .select(['user_order_id', 'status', 'total_amount', 'version', 'need_interview'])
+        .select(['user_order_id', 'status', 'step', 'total_amount', 'version', 'need_interview', 'expires_at', 'departure_date'])
         .where('user_order_id', '=', payment.user_order_id);
       if (pg) orderQuery = orderQuery.forUpdate();
-      const order = await orderQuery.executeTakeFirstOrThrow();
+      const locked = await orderQuery.executeTakeFirstOrThrow();
+      const order = { ...locked, need_interview: locked.need_interview === 1 };
 
       const amountFits = payment.amount === order.total_amount;
       let decision: 'pay' | 'revive' | SettleResult['refund_reason'];
@@ -86,7 +89,7 @@ export async function settlePayment(db: Kysely<Database>, input: SettleInput, at
           .executeTakeFirst();
         const paidInTime =
           cancellation?.event === 'expire' && cancellation.from_status === 'pending_payment' && input.paid_at <= payment.expires_at && amountFits;
-        decision = !paidInTime ? 'order_cancelled' : order.need_interview === 0 ? 'revive' : 'order_expired';
+        decision = !paidInTime ? 'order_cancelled' : !order.need_interview ? 'revive' : 'order_expired';
       } else if (order.status === 'processing' || order.status === 'completed') {
         decision = 'order_paid';
       } else {
@@ -111,36 +114,12 @@ export async function settlePayment(db: Kysely<Database>, input: SettleInput, at
             .where('status', '=', payment.status)
             .executeTakeFirst(),
         );
-        expectOne(
-          await trx
-            .updateTable('user_order')
-            .set((eb) => ({
-              status: 'processing',
-              step: PAID_STEP,
-              paid_at: input.paid_at,
-              expires_at: null,
-              updated_at: at,
-              version: eb('version', '+', 1),
-              ...(decision === 'revive' ? { cancelled_at: null, cancel_reason: null } : {}),
-            }))
-            .where('user_order_id', '=', order.user_order_id)
-            .where('status', '=', order.status)
-            .where('version', '=', order.version)
-            .executeTakeFirst(),
-        );
-        await trx
-          .insertInto('order_event')
-          .values({
-            user_order_id: order.user_order_id,
-            actor: 'system',
-            actor_id: null,
-            event: 'pay',
-            from_status: order.status,
-            to_status: 'processing',
-            detail: JSON.stringify(decision === 'revive' ? { ...detail, revived: true } : detail),
-            created_at: at,
-          })
-          .execute();
+        const pay: Change = {
+          event: 'pay',
+          set: { paid_at: input.paid_at, expires_at: null, ...(decision === 'revive' ? { cancelled_at: null, cancel_reason: null } : {}) },
+          detail: decision === 'revive' ? { ...detail, revived: true } : detail,
+        };
+        await apply(trx, order, pay, SYSTEM, at);
         return { outcome: decision === 'revive' ? 'revived' : 'paid', user_order_id: order.user_order_id };
       }
 
@@ -153,19 +132,7 @@ export async function settlePayment(db: Kysely<Database>, input: SettleInput, at
           .where('status', '=', payment.status)
           .executeTakeFirst(),
       );
-      await trx
-        .insertInto('order_event')
-        .values({
-          user_order_id: order.user_order_id,
-          actor: 'system',
-          actor_id: null,
-          event: 'payment_refund_due',
-          from_status: order.status,
-          to_status: order.status,
-          detail: JSON.stringify({ ...detail, reason: decision }),
-          created_at: at,
-        })
-        .execute();
+      await apply(trx, order, { event: 'payment_refund_due', detail: { ...detail, reason: decision } }, SYSTEM, at);
       return { outcome: 'refund_due', user_order_id: order.user_order_id, refund_reason: decision };
     });
 
@@ -175,7 +142,7 @@ export async function settlePayment(db: Kysely<Database>, input: SettleInput, at
     try {
       return await attempt();
     } catch (error) {
-      if (!(error instanceof SettleConflict) || round >= 2) throw error;
+      if (!(error instanceof SettleConflict || error instanceof LifecycleConflict) || round >= 2) throw error;
     }
   }
 }

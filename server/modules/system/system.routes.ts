@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
+import { ipLocationGet, qrcodeGet, sysConfigGet } from '../../../common/contracts/system.ts';
 import { ErrorCode } from '../../../common/error-codes.ts';
 import { AppError } from '../../platform/errors.ts';
 import { defineOperation } from '../../platform/operation.ts';
@@ -23,32 +23,21 @@ const QR_RENDERS_PER_MINUTE = 30;
 export function systemOperations({ miniProgramLinkBase, rateLimiter, now }: SystemDeps) {
   return [
     defineOperation({
-      path: '/www/sys_config_get',
+      ...sysConfigGet,
       tag: '系统',
       summary: '系统配置（地址库下载地址等）',
       description: 'addr_download_url 指向带内容哈希的地址库 JSON（86 → 省 → 市 → 区县），可长期缓存；文件内容变化时地址随之变化。',
       auth: 'none',
-      payload: z.object({}),
-      result: z.object({
-        addr_download_url: z.string().describe('地址库 JSON 的地址'),
-        address_root_region: z.string().describe('地址库根键，86 = 中国'),
-      }),
       errors: [],
       handle: async () => ({ addr_download_url: addressLibraryFile().urlPath, address_root_region: '86' }),
     }),
     defineOperation({
-      path: '/www/qrcode_get',
+      ...qrcodeGet,
       tag: '系统',
       summary: '小程序码：指向小程序页面与场景值的二维码（base64 JPEG）',
       description:
         '网页在访客点击「立即办理」时调用：page 为 pages/visa/visa-detail/visa-detail，scene 为 v={visa_product_id}&u=official，size 为 300。二维码内容为小程序链接 + page + ?scene=（URL 编码）。',
       auth: 'none',
-      payload: z.object({
-        page: z.string().regex(/^[A-Za-z0-9_/-]{1,100}$/),
-        scene: z.string().min(1).max(32).describe('小程序场景值，最多 32 个字符'),
-        size: z.number().int().min(100).max(1280).default(300),
-      }),
-      result: z.object({ qrcode: z.string().describe('base64 编码的 JPEG 图片（不含 data: 前缀）') }),
       errors: [ErrorCode.TOO_MANY_REQUESTS],
       handle: async ({ page, scene, size }, { request }) => {
         const link = miniProgramLink(miniProgramLinkBase, page, scene);
@@ -64,13 +53,11 @@ export function systemOperations({ miniProgramLinkBase, rateLimiter, now }: Syst
       },
     }),
     defineOperation({
-      path: '/www/ip_location_get',
+      ...ipLocationGet,
       tag: '系统',
       summary: '调用方所在省份（离线 IP 库 ip2region），用于预选居住地',
       description: '内网、境外或无法识别的地址返回 null。',
       auth: 'none',
-      payload: z.object({}),
-      result: z.object({ province_code: z.string(), province_name: z.string() }).nullable(),
       errors: [],
       handle: async (_payload, { request }) => locateProvince(request.ip),
     }),

@@ -2,7 +2,7 @@ import './browse.css';
 
 import { Link } from 'react-router';
 import { RightOutlined } from '@ant-design/icons';
-import type { VisaCountryDetail } from '../../../../common/catalogue';
+import type { VisaCountryDetail } from '../../../../common/contracts/catalogue';
 
 /**
  * The country page's banner, drawn from the country's 4x3 flag: a blurred,

@@ -1,8 +1,8 @@
 import './browse.css';
 
 import { Link } from 'react-router';
-import type { CountrySummary } from '../../../../common/catalogue';
 import { formatPrice } from '../../../../common/format';
+import type { CountrySummary } from '../../../../common/contracts/catalogue';
 
 /** A country of the continent grid: flag, names, product count and lowest price. */
 export function CountryCard({ country, continentName }: { country: CountrySummary; continentName?: string }) {

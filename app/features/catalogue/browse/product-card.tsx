@@ -3,9 +3,9 @@ import './browse.css';
 import { Tag } from 'antd';
 import { ClockCircleOutlined, EnvironmentOutlined, SafetyCertificateOutlined, StarFilled } from '@ant-design/icons';
 import { Link } from 'react-router';
-import type { VisaProductListItem } from '../../../../common/catalogue';
 import { formatAverageRating, formatPassRate, formatPrice } from '../../../../common/format';
 import { NavButton } from '../../../components/nav-button';
+import type { VisaProductListItem } from '../../../../common/contracts/catalogue';
 
 const TAG_COLORS = ['red', 'blue', 'green', 'orange', 'purple', 'cyan'] as const;
 

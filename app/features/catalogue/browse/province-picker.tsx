@@ -2,9 +2,10 @@ import './browse.css';
 
 import { Select } from 'antd';
 import { BankOutlined, EnvironmentOutlined, InfoCircleOutlined } from '@ant-design/icons';
-import type { ConsularDistrict } from '../../../../common/catalogue';
 import type { Province } from '../../../../common/web-context';
+import { useCspNonce } from '../../../lib/csp-nonce';
 import { PARAM } from './browse-params';
+import type { ConsularDistrict } from '../../../../common/contracts/catalogue';
 
 export interface ProvincePickerProps {
   provinces: Province[];
@@ -30,6 +31,8 @@ export function ProvincePicker({ provinces, value, source, districts, districtId
   const district = districts.find((d) => d.consular_district_id === districtId) ?? null;
   const provinceName = provinces.find((p) => p.province_code === value)?.name ?? null;
   const provinceNames = new Map(provinces.map((p) => [p.province_code, p.name]));
+  // The no-script style below must carry the page's CSP nonce.
+  const nonce = useCspNonce();
 
   return (
     <div className="browse-province" data-testid="province-picker">
@@ -64,7 +67,7 @@ export function ProvincePicker({ provinces, value, source, districts, districtId
             {Object.entries(keep).map(([name, v]) => (v ? <input key={name} type="hidden" name={name} value={v} /> : null))}
             <button type="submit">查看</button>
           </span>
-          <style>{'.browse-province-select{display:none !important}'}</style>
+          <style nonce={nonce}>{'.browse-province-select{display:none !important}'}</style>
         </noscript>
         {source === 'ip' ? <span className="browse-province-source">已根据您的网络位置自动选择</span> : null}
       </form>

@@ -5,12 +5,13 @@ import { CheckCircleFilled, DownloadOutlined, WechatOutlined } from '@ant-design
 import { Button } from 'antd';
 import { useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { QRCODE_PAGE, isDelisted, qrcodeScene, type VisaProductDetail } from '../../../../common/catalogue';
+import type { VisaProductDetail } from '../../../../common/contracts/catalogue';
+import { QRCODE_PAGE, isDelisted, qrcodeScene } from '../../../../common/catalogue';
 import { QRCODE_SIZE } from '../../../../common/constants';
 import { AppDialog } from '../../../components/app-dialog';
-import { apiRequest } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 import { toast } from '../../../lib/toast';
-import { openLoginDialog, useSession } from '../../account/session';
+import { openLoginDialog, useSession } from '../../../lib/session';
 
 export const SELLING_POINTS = ['免费拍摄签证照', '护照免费顺丰寄送', '资料扫描自动填表，永久复用', '赠送拒签险，全额赔付'] as const;
 
@@ -42,7 +43,7 @@ export function ApplyAction({ product, block = false }: { product: ApplyProduct;
   }
 
   const fetchQrcode = (): Promise<string> => {
-    pending.current ??= apiRequest<{ qrcode: string }>('/www/qrcode_get', {
+    pending.current ??= api('/www/qrcode_get', {
       page: QRCODE_PAGE,
       scene: qrcodeScene(product.visa_product_id),
       size: QRCODE_SIZE,
@@ -74,7 +75,7 @@ export function ApplyAction({ product, block = false }: { product: ApplyProduct;
       setQrcode(await fetchQrcode());
       setQrOpen(true);
     } catch {
-      // apiRequest has shown the error.
+      // api has shown the error.
     } finally {
       setFetching(false);
     }

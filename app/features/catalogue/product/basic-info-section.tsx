@@ -1,4 +1,4 @@
-import type { VisaProductDetail } from '../../../../common/catalogue';
+import type { VisaProductDetail } from '../../../../common/contracts/catalogue';
 import { SECTION_IDS } from './product-model';
 
 /** Spec 2.2 basic info: a list of title/content pairs. */

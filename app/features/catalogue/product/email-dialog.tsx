@@ -4,11 +4,11 @@
 import { CheckCircleFilled, MailOutlined } from '@ant-design/icons';
 import { Button } from 'antd';
 import { useEffect, useRef, useState } from 'react';
+import { EMAIL_MAX_LENGTH, EMAIL_PATTERN } from '../../../../common/contracts/rules';
 import { EMAIL_SUCCESS_DISPLAY_MS } from '../../../../common/constants';
-import { EMAIL_PATTERN } from '../../../../common/text';
 import { AppDialog } from '../../../components/app-dialog';
 import { TrimmedInput } from '../../../components/trimmed-input';
-import { apiRequest } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 import { toast } from '../../../lib/toast';
 
 export const INVALID_EMAIL_TEXT = '请输入正确的邮箱';
@@ -55,9 +55,9 @@ export function EmailDialog({ open, onClose, visaProductId, identityId, identity
     }
     setSending(true);
     try {
-      await apiRequest('/www/visa_product_material_send', { visa_product_id: visaProductId, email, identity_id: identityId });
+      await api('/www/visa_product_material_send', { visa_product_id: visaProductId, email, identity_id: identityId });
     } catch {
-      return; // apiRequest has shown the error; the address stays for another try.
+      return; // api has shown the error; the address stays for another try.
     } finally {
       setSending(false);
     }
@@ -102,7 +102,7 @@ export function EmailDialog({ open, onClose, visaProductId, identityId, identity
               aria-label="邮箱"
               autoComplete="email"
               inputMode="email"
-              maxLength={100}
+              maxLength={EMAIL_MAX_LENGTH}
               value={email}
               onChange={setEmail}
               onPressEnter={() => void send()}

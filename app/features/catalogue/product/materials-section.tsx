@@ -5,7 +5,8 @@
 import { CameraOutlined, FileImageOutlined, MailOutlined } from '@ant-design/icons';
 import { Button, Tabs } from 'antd';
 import { useState, type MouseEvent } from 'react';
-import { productTitle, type VisaProductDetail } from '../../../../common/catalogue';
+import type { VisaProductDetail } from '../../../../common/contracts/catalogue';
+import { productTitle } from '../../../../common/catalogue';
 import { IDENTITIES, PHOTO_COLORS } from '../../../../common/constants';
 import { openImageViewer } from '../../../components/image-viewer';
 import { EmailDialog } from './email-dialog';

@@ -5,7 +5,7 @@
 import { BulbOutlined, DownOutlined, UpOutlined } from '@ant-design/icons';
 import { Button } from 'antd';
 import { useLayoutEffect, useRef, useState, useEffect } from 'react';
-import type { VisaProductDetail } from '../../../../common/catalogue';
+import type { VisaProductDetail } from '../../../../common/contracts/catalogue';
 import { REMINDER_COLLAPSED_HEIGHT_PX } from '../../../../common/constants';
 import { SECTION_IDS, stepNumber } from './product-model';
 

@@ -2,7 +2,7 @@
 // groups, the reviewer's shown name, section anchors.
 import dayjs from 'dayjs';
 import utc from 'dayjs/plugin/utc';
-import type { IdentityMaterial, Material, Review } from '../../../../common/catalogue';
+import type { IdentityMaterial, Material, Review } from '../../../../common/contracts/catalogue';
 import { MATERIAL_ATTRS } from '../../../../common/constants';
 
 /** The in-page sections of the sticky tab bar, in page order. */

@@ -16,7 +16,8 @@ import {
 import { Popover, Tag } from 'antd';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { isDelisted, productTitle, type VisaProductDetail } from '../../../../common/catalogue';
+import type { VisaProductDetail } from '../../../../common/contracts/catalogue';
+import { isDelisted, productTitle } from '../../../../common/catalogue';
 import { formatAverageRating, formatPassRate, formatPrice } from '../../../../common/format';
 import { ApplyAction } from './apply-action';
 import { StarBar } from './star-bar';
@@ -123,7 +124,7 @@ export function ProductSummary({ product }: { product: VisaProductDetail }) {
           <div className="pd-price-row">
             <span className="pd-price-label">价格</span>
             {discount ? (
-              <Tag color="#ff4b4d" variant="solid" className="pd-discount-tag" data-testid="product-discount">
+              <Tag color="#d13039" variant="solid" className="pd-discount-tag" data-testid="product-discount">
                 {discount.desc}
               </Tag>
             ) : null}
@@ -161,8 +162,9 @@ export function ProductSummary({ product }: { product: VisaProductDetail }) {
         </ul>
       ) : null}
 
+      {/* The steps scroll sideways on a phone: focusable, so a keyboard can scroll them too. */}
       {product.procedure.length > 0 ? (
-        <ol className="pd-procedure" data-testid="product-procedure" aria-label="办理步骤">
+        <ol className="pd-procedure" data-testid="product-procedure" aria-label="办理步骤" tabIndex={0}>
           {product.procedure.map((step, index) => (
             <li key={index} className="pd-procedure-step" data-icon={step.icon}>
               <span className="pd-procedure-icon">{PROCEDURE_ICONS[step.icon] ?? <CheckCircleOutlined />}</span>

@@ -4,11 +4,11 @@
 import { UserOutlined } from '@ant-design/icons';
 import { Pagination } from 'antd';
 import { useRef, useState } from 'react';
-import type { ReviewPage } from '../../../../common/catalogue';
+import type { ReviewPage } from '../../../../common/contracts/catalogue';
 import { REVIEW_PAGE_SIZE } from '../../../../common/constants';
 import { formatAverageRating } from '../../../../common/format';
 import { LoadingOverlay } from '../../../components/loading-overlay';
-import { apiRequest } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 import { SITE_HEADER_HEIGHT_PX } from './section-tabs';
 import { SECTION_IDS, formatReviewDate, reviewerName } from './product-model';
 import { StarBar } from './star-bar';
@@ -34,7 +34,7 @@ export function ReviewsSection({ visaProductId, sumScore, reviews, firstPage }: 
     const request = ++latest.current;
     setLoading(true);
     try {
-      const result = await apiRequest<ReviewPage>('/www/visa_product_review_list', { visa_product_id: visaProductId, page: next });
+      const result = await api('/www/visa_product_review_list', { visa_product_id: visaProductId, page: next });
       if (request !== latest.current) return;
       setData(result);
       setPage(next);
@@ -42,7 +42,7 @@ export function ReviewsSection({ visaProductId, sumScore, reviews, firstPage }: 
       const section = sectionRef.current;
       if (section && section.getBoundingClientRect().top < SITE_HEADER_HEIGHT_PX) section.scrollIntoView({ behavior: 'smooth', block: 'start' });
     } catch {
-      // apiRequest has shown the error; the current page stays.
+      // api has shown the error; the current page stays.
     } finally {
       if (request === latest.current) setLoading(false);
     }

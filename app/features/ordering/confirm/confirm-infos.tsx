@@ -1,8 +1,7 @@
 // 确认信息: what is being bought, for whom, and when each applicant goes to
 // the consulate (when the product needs an interview).
 import { Tag } from 'antd';
-import type { OrderDetail } from '../../../../common/order';
-import type { ApplicantInterview } from '../../../../common/ordering';
+import type { OrderDetail, ApplicantInterview } from '../../../../common/contracts/order';
 
 function interviewText(interview: ApplicantInterview): string {
   return `${interview.slot_date} ${interview.start_time}–${interview.end_time}`;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { OrderDetail } from '../../../../common/order';
+import type { OrderDetail } from '../../../../common/contracts/order';
 import { confirmBlockers, priceParts, priceText } from './confirm-model';
 
 const order = { unit_price: 59_900, applicant_count: 2, product_amount: 119_800, discount_amount: 0 };

@@ -1,9 +1,9 @@
 // Pure rules of the confirm page: what stops a draft from being confirmed,
 // and the footer's price text. The server decides again on confirm
 // (server/modules/order/confirm.ts); these only say it first.
+import type { OrderDetail } from '../../../../common/contracts/order';
 import { formatPrice } from '../../../../common/format';
 import { insuranceAmount } from '../../../../common/insurance';
-import type { OrderDetail } from '../../../../common/order';
 import { orderingPath } from '../../../../common/ordering';
 
 export interface Blocker {

@@ -2,25 +2,26 @@
 // the select-address and peer address dialogs), the insurance section and the
 // fixed footer with the price text; '确认并支付' confirms the draft and opens
 // the payment dialog. A confirmed (pending_payment) order shows what was
-// chosen, read-only, with '去支付'.
+// chosen, read-only, with '去支付'. The route's loader reads the order, the
+// insurance offer and the return addresses on the server; confirming (or a
+// refusal that changes what the page shows) revalidates them.
 import { ClockCircleOutlined, LeftOutlined } from '@ant-design/icons';
 import { Alert, Button, Result } from 'antd';
-import { useEffect, useMemo, useState } from 'react';
-import { Link, useNavigate } from 'react-router';
-import type { AddressKind, AddressView } from '../../../../common/address';
+import { type ComponentType, useMemo, useState } from 'react';
+import { Link, useNavigate, useRevalidator } from 'react-router';
+import type { AddressView } from '../../../../common/contracts/address';
+import type { InsurancePlanListResult } from '../../../../common/contracts/insurance';
+import type { OrderDetail } from '../../../../common/contracts/order';
+import type { AddressKind } from '../../../../common/address';
 import { ErrorCode } from '../../../../common/error-codes';
-import type { InsurancePlanListResult } from '../../../../common/insurance';
-import type { OrderDetail } from '../../../../common/order';
-import type { OrderConfirmResult } from '../../../../common/order-confirm';
+import { expiryText } from '../../../../common/format';
+import { AddressBookDialog } from '../../../components/address/address-book-dialog';
+import type { AddressLike } from '../../../components/address/address-card';
 import { LoadingOverlay } from '../../../components/loading-overlay';
-import { ApiError, apiRequest } from '../../../lib/api-client';
+import { OrderingSteps } from '../../../components/ordering-steps';
+import { ApiError, api } from '../../../lib/api-client';
 import { toast } from '../../../lib/toast';
-import { AddressBookDialog } from '../../address/address-book-dialog';
-import type { AddressLike } from '../../address/address-card';
-import { expiryText } from '../../order/order-format';
-import { useNow } from '../../order/use-now';
-import { PaymentDialog } from '../../payment/payment-dialog';
-import { OrderingSteps } from '../ordering-steps';
+import { useNow } from '../../../lib/use-now';
 import { ConfirmFooter } from './confirm-footer';
 import { ConfirmInfos } from './confirm-infos';
 import { confirmBlockers, priceParts } from './confirm-model';
@@ -28,12 +29,6 @@ import { type InsuranceChoice, InsuranceSection, InsuranceSummary } from './insu
 import { ReturnAddressSection } from './return-address-section';
 import '../ordering-page.css';
 import './confirm.css';
-
-type LoadState =
-  | { kind: 'loading' }
-  | { kind: 'ready'; order: OrderDetail; offer: InsurancePlanListResult; returnAddresses: AddressView[] }
-  | { kind: 'missing'; message: string }
-  | { kind: 'failed' };
 
 /** Errors after which the page must show the order as it now is (confirmed, cancelled, incomplete). */
 const RELOAD_ON = new Set<number>([
@@ -50,57 +45,48 @@ function defaultAddress(list: AddressView[]): AddressView | null {
   return list.find((address) => address.is_default) ?? list[0] ?? null;
 }
 
-export function ConfirmPage({ userOrderId }: { userOrderId: number }) {
-  const [state, setState] = useState<LoadState>({ kind: 'loading' });
-  const [loading, setLoading] = useState(true);
-  const [reloads, setReloads] = useState(0);
-  const [address, setAddress] = useState<AddressView | null>(null);
+/** What the confirm page needs of a payment dialog; the route hands in the payment feature's (features do not import each other). */
+export interface PaymentDialogSlot {
+  userOrderId: number;
+  /** cents */
+  amount: number;
+  open: boolean;
+  onClose: () => void;
+  onPaid: () => void;
+}
+
+export interface ConfirmPageProps {
+  order: OrderDetail;
+  offer: InsurancePlanListResult;
+  /** The enterprise's return addresses: the default one is chosen until the customer picks another. */
+  returnAddresses: AddressView[];
+  PaymentDialog: ComponentType<PaymentDialogSlot>;
+}
+
+export function ConfirmPage({ order, offer, returnAddresses, PaymentDialog }: ConfirmPageProps) {
+  const [address, setAddress] = useState<AddressView | null>(() => defaultAddress(returnAddresses));
   const [addressTouched, setAddressTouched] = useState(false);
-  const [choice, setChoice] = useState<InsuranceChoice>({ planId: null, days: 1, insured: [], agreed: false });
+  // The insurance days start from the trip.
+  const [choice, setChoice] = useState<InsuranceChoice>({ planId: null, days: offer.trip_days, insured: [], agreed: false });
   const [dialog, setDialog] = useState<AddressKind | null>(null);
   const [submitting, setSubmitting] = useState(false);
   const [payment, setPayment] = useState<{ amount: number } | null>(null);
   const navigate = useNavigate();
   const now = useNow();
-  const reload = () => setReloads((count) => count + 1);
-  useEffect(() => {
-    const controller = new AbortController();
-    const options = { signal: controller.signal, toast: false };
-    setLoading(true);
-    Promise.all([
-      apiRequest<OrderDetail>('/www/order/order_detail_get', { user_order_id: userOrderId }, options),
-      apiRequest<InsurancePlanListResult>('/www/order/insurance_plan_list', { user_order_id: userOrderId }, options),
-      apiRequest<{ list: AddressView[] }>('/www/address/address_list', { kind: 'return' }, options),
-    ]).then(
-      ([order, offer, addresses]) => {
-        setState({ kind: 'ready', order, offer, returnAddresses: addresses.list });
-        setLoading(false);
-      },
-      (error: unknown) => {
-        if (controller.signal.aborted) return;
-        setLoading(false);
-        if (error instanceof ApiError && error.httpStatus === 401) return; // the session handling takes over
-        setState(error instanceof ApiError && error.ret > 0 ? { kind: 'missing', message: error.message } : { kind: 'failed' });
-      },
-    );
-    return () => controller.abort();
-  }, [userOrderId, reloads]);
+  const revalidator = useRevalidator();
+  const reload = () => void revalidator.revalidate();
 
-  const ready = state.kind === 'ready' ? state : null;
-  const order = ready?.order ?? null;
+  // A revalidation brings the book and the offer as they are now: until the customer picks an address, the default one;
+  // until they pick a plan, the trip's days.
+  const [shown, setShown] = useState({ returnAddresses, offer });
+  if (shown.returnAddresses !== returnAddresses || shown.offer !== offer) {
+    setShown({ returnAddresses, offer });
+    if (!addressTouched) setAddress(defaultAddress(returnAddresses));
+    if (choice.planId === null) setChoice({ ...choice, days: offer.trip_days });
+  }
 
-  // Until the customer picks one, the enterprise's default return address is used.
-  useEffect(() => {
-    if (ready && !addressTouched) setAddress(defaultAddress(ready.returnAddresses));
-  }, [ready, addressTouched]);
-
-  // The insurance days start from the trip once the offer is known.
-  useEffect(() => {
-    if (ready) setChoice((current) => (current.planId === null ? { ...current, days: ready.offer.trip_days } : current));
-  }, [ready]);
-
-  const plan = ready?.offer.plans.find((candidate) => candidate.insurance_plan_id === choice.planId) ?? null;
-  const blockers = useMemo(() => (order && order.status === 'draft' ? confirmBlockers(order) : []), [order]);
+  const plan = offer.plans.find((candidate) => candidate.insurance_plan_id === choice.planId) ?? null;
+  const blockers = useMemo(() => (order.status === 'draft' ? confirmBlockers(order) : []), [order]);
 
   const chooseAddress = (chosen: AddressView) => {
     setAddress(chosen);
@@ -120,7 +106,6 @@ export function ConfirmPage({ userOrderId }: { userOrderId: number }) {
   };
 
   const submit = async () => {
-    if (!order) return;
     if (!address) {
       toast.warning('请选择回寄地址');
       setDialog('return');
@@ -136,7 +121,7 @@ export function ConfirmPage({ userOrderId }: { userOrderId: number }) {
     }
     setSubmitting(true);
     try {
-      const result = await apiRequest<OrderConfirmResult>('/www/order/order_confirm', {
+      const result = await api('/www/order/order_confirm', {
         user_order_id: order.user_order_id,
         address_id: address.address_id,
         insurance_plan_id: plan ? plan.insurance_plan_id : null,
@@ -153,18 +138,8 @@ export function ConfirmPage({ userOrderId }: { userOrderId: number }) {
     }
   };
 
-  const paymentDialog = order ? (
-    <PaymentDialog
-      userOrderId={order.user_order_id}
-      amount={payment?.amount ?? order.total_amount}
-      open={payment !== null}
-      onClose={() => setPayment(null)}
-      onPaid={() => navigate(`/order/order-detail/${order.user_order_id}`)}
-    />
-  ) : null;
-
   const expiry =
-    order && (order.status === 'draft' || order.status === 'pending_payment') && order.expires_at !== null && now !== null ? (
+    (order.status === 'draft' || order.status === 'pending_payment') && order.expires_at !== null && now !== null ? (
       <span className="oc-expiry" data-testid="confirm-expiry">
         <ClockCircleOutlined /> {expiryText(order.expires_at, now)}
       </span>
@@ -172,32 +147,11 @@ export function ConfirmPage({ userOrderId }: { userOrderId: number }) {
 
   return (
     <div className="ordering-page oc-page" data-testid="order-confirm-page">
-      <Link to={`/order/order-detail/${userOrderId}`} className="ordering-back">
+      <Link to={`/order/order-detail/${order.user_order_id}`} className="ordering-back">
         <LeftOutlined /> 订单详情
       </Link>
-      <LoadingOverlay loading={loading} loadingText="正在加载订单">
-        {state.kind === 'missing' ? (
-          <Result
-            status="404"
-            title={state.message}
-            subTitle="订单可能已被删除，或不属于您所在的企业。"
-            extra={
-              <Button type="primary" onClick={() => navigate('/order/order-list')}>
-                返回我的订单
-              </Button>
-            }
-          />
-        ) : state.kind === 'failed' ? (
-          <Result
-            status="warning"
-            title="订单加载失败"
-            extra={
-              <Button type="primary" onClick={reload}>
-                重新加载
-              </Button>
-            }
-          />
-        ) : ready && order && order.status !== 'draft' && order.status !== 'pending_payment' ? (
+      <LoadingOverlay loading={revalidator.state === 'loading'} loadingText="正在加载订单">
+        {order.status !== 'draft' && order.status !== 'pending_payment' ? (
           <Result
             status={order.status === 'cancelled' ? 'warning' : 'success'}
             title={order.status === 'cancelled' ? '订单已取消' : `订单${order.status_label}`}
@@ -209,7 +163,7 @@ export function ConfirmPage({ userOrderId }: { userOrderId: number }) {
             }
             data-testid="confirm-closed"
           />
-        ) : ready && order ? (
+        ) : (
           <>
             <div className="oc-head">
               <h1 className="oc-title">确认订单</h1>
@@ -249,7 +203,7 @@ export function ConfirmPage({ userOrderId }: { userOrderId: number }) {
             ) : (
               <>
                 <ReturnAddressSection address={address} editable onChooseReturn={() => setDialog('return')} onChoosePeer={() => setDialog('peer')} />
-                <InsuranceSection country={order.country} offer={ready.offer} applicants={order.applicants} choice={choice} onChange={setChoice} />
+                <InsuranceSection country={order.country} offer={offer} applicants={order.applicants} choice={choice} onChange={setChoice} />
               </>
             )}
             {order.status === 'pending_payment' ? (
@@ -291,10 +245,14 @@ export function ConfirmPage({ userOrderId }: { userOrderId: number }) {
               onSelect={chooseAddress}
               onChanged={(list) => bookChanged('peer', list)}
             />
-            {paymentDialog}
+            <PaymentDialog
+              userOrderId={order.user_order_id}
+              amount={payment?.amount ?? order.total_amount}
+              open={payment !== null}
+              onClose={() => setPayment(null)}
+              onPaid={() => navigate(`/order/order-detail/${order.user_order_id}`)}
+            />
           </>
-        ) : (
-          <div className="oc-placeholder" />
         )}
       </LoadingOverlay>
     </div>

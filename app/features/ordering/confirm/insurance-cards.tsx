@@ -1,9 +1,9 @@
 // The insurance section's cards: a plan card (what a plan covers and costs)
 // and a user insurance card (one applicant, insured or not).
 import { CheckCircleFilled, SafetyCertificateOutlined, UserOutlined } from '@ant-design/icons';
+import type { InsurancePlanView } from '../../../../common/contracts/insurance';
+import type { OrderApplicant } from '../../../../common/contracts/order';
 import { formatPrice } from '../../../../common/format';
-import type { InsurancePlanView } from '../../../../common/insurance';
-import type { OrderApplicant } from '../../../../common/order';
 
 export function PlanCard({ plan, selected, onSelect }: { plan: InsurancePlanView; selected: boolean; onSelect: () => void }) {
   return (

@@ -4,10 +4,10 @@
 import { InfoCircleOutlined } from '@ant-design/icons';
 import { Checkbox, InputNumber } from 'antd';
 import { useState } from 'react';
+import type { InsurancePlanListResult, InsurancePlanView } from '../../../../common/contracts/insurance';
+import type { OrderApplicant, InsuranceSnapshot } from '../../../../common/contracts/order';
 import { formatPrice } from '../../../../common/format';
-import { insuranceEndDate, type InsurancePlanListResult, type InsurancePlanView, SCHENGEN_COUNTRIES } from '../../../../common/insurance';
-import type { OrderApplicant } from '../../../../common/order';
-import type { InsuranceSnapshot } from '../../../../common/ordering';
+import { insuranceEndDate, SCHENGEN_COUNTRIES } from '../../../../common/insurance';
 import { NoPlanCard, PlanCard, UserInsuranceCard } from './insurance-cards';
 import { TermsDialog, type TermsPlan } from './terms-dialog';
 

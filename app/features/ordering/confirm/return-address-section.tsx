@@ -2,7 +2,7 @@
 // enterprise's return addresses, or a peer agency's address.
 import { EnvironmentOutlined, SwapOutlined, TeamOutlined } from '@ant-design/icons';
 import { Button } from 'antd';
-import { AddressCardBody, type AddressLike } from '../../address/address-card';
+import { AddressCardBody, type AddressLike } from '../../../components/address/address-card';
 
 export interface ReturnAddressSectionProps {
   address: AddressLike | null;

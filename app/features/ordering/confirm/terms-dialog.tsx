@@ -1,7 +1,7 @@
 // 《保险条款》 of one plan, from its own figures (common/insurance.ts).
 import { Button } from 'antd';
+import type { InsuranceItem } from '../../../../common/contracts/order';
 import { insuranceTerms } from '../../../../common/insurance';
-import type { InsuranceItem } from '../../../../common/ordering';
 import { AppDialog } from '../../../components/app-dialog';
 
 export interface TermsPlan {

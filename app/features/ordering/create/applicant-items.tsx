@@ -4,8 +4,8 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { Button, Form, type FormInstance, Select } from 'antd';
 import type { Rule } from 'antd/es/form';
+import { EMAIL_MAX_LENGTH, MOBILE_PHONE_INPUT_MAX_LENGTH, ORDER_LIMITS } from '../../../../common/contracts/rules';
 import { IDENTITIES } from '../../../../common/constants';
-import { ORDER_LIMITS } from '../../../../common/order';
 import { TrimmedInput } from '../../../components/trimmed-input';
 import { CREATE_ORDER_MESSAGES, emailError, isDuplicateApplicant, mobileError, nameError } from './create-order-rules';
 
@@ -60,10 +60,22 @@ export function ApplicantItems({ form }: { form: FormInstance }) {
                       checkRule(() => (isDuplicateApplicant(form.getFieldValue('applicants') ?? [], index) ? CREATE_ORDER_MESSAGES.duplicate : null)),
                     ]}
                   >
-                    <TrimmedInput placeholder="11 位手机号" inputMode="tel" autoComplete="off" maxLength={20} data-testid="applicant-mobile" />
+                    <TrimmedInput
+                      placeholder="11 位手机号"
+                      inputMode="tel"
+                      autoComplete="off"
+                      maxLength={MOBILE_PHONE_INPUT_MAX_LENGTH}
+                      data-testid="applicant-mobile"
+                    />
                   </Form.Item>
                   <Form.Item name={[field.name, 'email']} label="邮箱（选填）" validateTrigger="onBlur" rules={[checkRule(emailError)]}>
-                    <TrimmedInput placeholder="用于接收办理通知" inputMode="email" autoComplete="off" maxLength={100} data-testid="applicant-email" />
+                    <TrimmedInput
+                      placeholder="用于接收办理通知"
+                      inputMode="email"
+                      autoComplete="off"
+                      maxLength={EMAIL_MAX_LENGTH}
+                      data-testid="applicant-email"
+                    />
                   </Form.Item>
                 </div>
               </li>

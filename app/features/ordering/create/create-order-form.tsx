@@ -6,12 +6,11 @@ import { Button, DatePicker, Form, Select } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
+import { ORDER_LIMITS } from '../../../../common/contracts/rules';
 import { formatPrice } from '../../../../common/format';
-import { ORDER_LIMITS, type OrderCreateResult } from '../../../../common/order';
-import { apiRequest } from '../../../lib/api-client';
-import { toast } from '../../../lib/toast';
-import { CHECK_FIELDS_MESSAGE } from '../../account/login-dialog';
-import { OrderingSteps } from '../ordering-steps';
+import { api } from '../../../lib/api-client';
+import { CHECK_FIELDS_MESSAGE, toast } from '../../../lib/toast';
+import { OrderingSteps } from '../../../components/ordering-steps';
 import { ApplicantItems, checkRule } from './applicant-items';
 import type { CreateOrderView } from './create-order-model';
 import { ProductBrief } from './product-brief';
@@ -49,14 +48,14 @@ export function CreateOrderForm({ view, today }: { view: ReadyView; today: strin
         order_date: dateText(values.order_date) ?? today,
         applicants: values.applicants,
       });
-      const result = await apiRequest<OrderCreateResult>('/www/order/order_create', payload);
+      const result = await api('/www/order/order_create', payload);
       // The short processing time is worth knowing, but the order stands: a longer-lasting warning, not a blocker.
       if (result.departure_warning) toast.warning(result.departure_warning.message, 8);
       else toast.success(ORDER_CREATED_TEXT);
       // Replace: going back must not land on a form that would create the order a second time.
       navigate(`/ordering/upload/${result.user_order_id}`, { replace: true });
     } catch {
-      // apiRequest has shown the server's message.
+      // api has shown the server's message.
       setSubmitting(false);
     }
   };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { VisaCountryDetail, VisaProductDetail } from '../../../../common/catalogue';
+import type { VisaCountryDetail, VisaProductDetail } from '../../../../common/contracts/catalogue';
 import { createOrderView, productIdParam } from './create-order-model';
 
 const PROVINCES = [

@@ -1,7 +1,7 @@
 // What the create-order page needs from the catalogue, decided in its loader:
 // the product summary, the consular districts to choose from and the one to
 // preselect — or why the product cannot be ordered here.
-import type { ConsularDistrict, VisaCountryDetail, VisaProductDetail } from '../../../../common/catalogue';
+import type { ConsularDistrict, VisaCountryDetail, VisaProductDetail } from '../../../../common/contracts/catalogue';
 import { isDelisted, productTitle } from '../../../../common/catalogue';
 import { ERROR_CATALOGUE, ErrorCode } from '../../../../common/error-codes';
 import type { Province } from '../../../../common/web-context';

@@ -1,9 +1,11 @@
-// The create-order form's checks, mirroring the server's rules
-// (docs/order-rules.md "Creating an order") so the customer sees the same
-// Chinese messages next to the field before anything is sent. The server
-// still decides.
-import { MOBILE_PHONE_PATTERN, ORDER_LIMITS, type OrderCreateInput, addDays } from '../../../../common/order';
-import { EMAIL_PATTERN, normalizeInputText } from '../../../../common/text';
+// The create-order form's checks: the order_create contract's rules
+// (common/contracts/rules.ts, which the server enforces too; docs/order-rules.md
+// "Creating an order") so the customer sees the same Chinese messages next to
+// the field before anything is sent. The server still decides.
+import type { OrderCreatePayload } from '../../../../common/contracts/order';
+import { EMAIL_PATTERN, MOBILE_PHONE_PATTERN, ORDER_LIMITS } from '../../../../common/contracts/rules';
+import { addDays } from '../../../../common/order';
+import { normalizeInputText } from '../../../../common/text';
 
 export const CREATE_ORDER_MESSAGES = {
   district: '请选择领区',
@@ -88,7 +90,7 @@ export interface CreateOrderFormValues {
 }
 
 /** The call's payload: names trimmed, mobile numbers as digits, an empty e-mail left out. */
-export function createOrderPayload(visaProductId: number, values: CreateOrderFormValues): OrderCreateInput {
+export function createOrderPayload(visaProductId: number, values: CreateOrderFormValues): OrderCreatePayload {
   return {
     visa_product_id: visaProductId,
     consular_district_id: values.consular_district_id ?? null,

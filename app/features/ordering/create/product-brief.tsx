@@ -36,7 +36,7 @@ export function ProductBrief({ product }: { product: CreateOrderProduct }) {
       </div>
       <div className="co-product-price">
         {product.discount_desc ? (
-          <Tag color="#ff4b4d" variant="solid">
+          <Tag color="#d13039" variant="solid">
             {product.discount_desc}
           </Tag>
         ) : null}

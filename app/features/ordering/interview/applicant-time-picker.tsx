@@ -3,7 +3,7 @@
 // it is already this applicant's.
 import { CheckCircleFilled } from '@ant-design/icons';
 import { Button, Radio, Select } from 'antd';
-import type { InterviewSlotListResult } from '../../../../common/interview';
+import type { InterviewSlotListResult } from '../../../../common/contracts/interview';
 import { dayHasRoom, placesFor, type Selection, selectable, shortDate, slotIndex, slotLabel } from './interview-model';
 
 export interface ApplicantTimePickerProps {

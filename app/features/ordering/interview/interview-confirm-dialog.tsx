@@ -2,7 +2,7 @@
 // the times are booked.
 import { EnvironmentOutlined } from '@ant-design/icons';
 import { Button } from 'antd';
-import type { InterviewSlotListResult } from '../../../../common/interview';
+import type { InterviewSlotListResult } from '../../../../common/contracts/interview';
 import { AppDialog } from '../../../components/app-dialog';
 import { type Selection, slotIndex, slotLabel } from './interview-model';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { InterviewSlotListResult } from '../../../../common/interview';
+import type { InterviewSlotListResult } from '../../../../common/contracts/interview';
 import {
   initialDate,
   initialSelection,

@@ -2,7 +2,7 @@
 // choice per applicant, how many places a time still has for this order's
 // form (the order's own bookings come back when an applicant moves), the
 // labels, and what is missing before confirming.
-import type { InterviewDateView, InterviewSlotListResult, InterviewSlotView } from '../../../../common/interview';
+import type { InterviewDateView, InterviewSlotListResult, InterviewSlotView } from '../../../../common/contracts/interview';
 
 /** applicant_id → chosen interview_slot_id (null: not chosen yet). */
 export type Selection = Record<number, number | null>;

@@ -2,24 +2,23 @@
 // applicant a date and a half-hour time from the consulate's free places;
 // '确认' shows the choices in a dialog, confirming books them all at once and
 // goes on to the confirm page. A time that filled up meanwhile reloads the
-// places and says so. A product without an interview skips to the confirm page.
+// places and says so. The route's loader reads the places on the server (a
+// product without an interview goes on to the confirm page from there).
 import { EnvironmentOutlined, LeftOutlined } from '@ant-design/icons';
 import { Alert, Button, Result } from 'antd';
-import { useEffect, useRef, useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { useState } from 'react';
+import { Link, useNavigate, useRevalidator } from 'react-router';
+import type { InterviewSlotListResult } from '../../../../common/contracts/interview';
 import { ErrorCode } from '../../../../common/error-codes';
-import type { InterviewChooseResult, InterviewSlotListResult } from '../../../../common/interview';
 import { LoadingOverlay } from '../../../components/loading-overlay';
-import { ApiError, apiRequest } from '../../../lib/api-client';
+import { OrderingSteps } from '../../../components/ordering-steps';
+import { ApiError, api } from '../../../lib/api-client';
 import { toast } from '../../../lib/toast';
-import { OrderingSteps } from '../ordering-steps';
 import { ApplicantTimePicker } from './applicant-time-picker';
 import { InterviewConfirmDialog } from './interview-confirm-dialog';
 import { initialDate, initialSelection, keepFitting, missingApplicants, type Selection, shortDate, slotIndex, unchanged } from './interview-model';
 import '../ordering-page.css';
 import './interview.css';
-
-type LoadState = { kind: 'loading' } | { kind: 'ready'; list: InterviewSlotListResult } | { kind: 'missing'; message: string } | { kind: 'failed' };
 
 /** Refusals after which the page shows the places as they are now. */
 const RELOAD_ON = new Set<number>([
@@ -29,56 +28,34 @@ const RELOAD_ON = new Set<number>([
   ErrorCode.ORDER_CONFLICT,
 ]);
 
-export function InterviewPage({ userOrderId }: { userOrderId: number }) {
-  const [state, setState] = useState<LoadState>({ kind: 'loading' });
-  const [loading, setLoading] = useState(true);
-  const [reloads, setReloads] = useState(0);
-  const [selection, setSelection] = useState<Selection>({});
-  // What the form holds when a reload answers (the effect must not re-run on every click).
-  const selectionRef = useRef(selection);
-  selectionRef.current = selection;
-  const [dates, setDates] = useState<Record<number, string | null>>({});
+/** Each applicant's open date: the one shown if the list still has it, else the date of their choice or the first. */
+function openDates(list: InterviewSlotListResult, selection: Selection, shown: Record<number, string | null>): Record<number, string | null> {
+  return Object.fromEntries(
+    list.applicants.map((a) => {
+      const date = shown[a.applicant_id];
+      return [a.applicant_id, date && list.dates.some((d) => d.date === date) ? date : initialDate(list, selection, a.applicant_id)];
+    }),
+  );
+}
+
+export function InterviewPage({ userOrderId, list }: { userOrderId: number; list: InterviewSlotListResult }) {
+  const [selection, setSelection] = useState<Selection>(() => initialSelection(list));
+  const [dates, setDates] = useState<Record<number, string | null>>(() => openDates(list, initialSelection(list), {}));
+  // A revalidation (after a refusal) brings the places as they are now: the form keeps what still fits.
+  const [shownList, setShownList] = useState(list);
+  if (list !== shownList) {
+    const kept = keepFitting(list, selection);
+    setShownList(list);
+    setSelection(kept);
+    setDates(openDates(list, kept, dates));
+  }
   const [refusal, setRefusal] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
   const [submitting, setSubmitting] = useState(false);
   const navigate = useNavigate();
+  const revalidator = useRevalidator();
+  const reload = () => void revalidator.revalidate();
   const confirmPath = `/ordering/order-confirm/${userOrderId}`;
-
-  useEffect(() => {
-    const controller = new AbortController();
-    setLoading(true);
-    apiRequest<InterviewSlotListResult>('/www/order/interview_slot_list', { user_order_id: userOrderId }, { signal: controller.signal, toast: false }).then(
-      (list) => {
-        setState({ kind: 'ready', list });
-        setLoading(false);
-        // A reload after a refusal keeps what still fits; the first load starts from the bookings.
-        const next = reloads === 0 ? initialSelection(list) : keepFitting(list, selectionRef.current);
-        setSelection(next);
-        setDates((open) =>
-          Object.fromEntries(
-            list.applicants.map((a) => {
-              const shown = open[a.applicant_id];
-              return [a.applicant_id, shown && list.dates.some((d) => d.date === shown) ? shown : initialDate(list, next, a.applicant_id)];
-            }),
-          ),
-        );
-      },
-      (error: unknown) => {
-        if (controller.signal.aborted) return;
-        setLoading(false);
-        if (error instanceof ApiError && error.httpStatus === 401) return; // the session handling takes over
-        if (error instanceof ApiError && error.ret === ErrorCode.INTERVIEW_NOT_NEEDED) {
-          navigate(confirmPath, { replace: true });
-          return;
-        }
-        setState(error instanceof ApiError && error.ret > 0 ? { kind: 'missing', message: error.message } : { kind: 'failed' });
-      },
-    );
-    return () => controller.abort();
-  }, [userOrderId, reloads]);
-
-  const list = state.kind === 'ready' ? state.list : null;
-  const reload = () => setReloads((count) => count + 1);
 
   const choose = (applicantId: number, slotId: number) => {
     setRefusal(null);
@@ -87,7 +64,6 @@ export function InterviewPage({ userOrderId }: { userOrderId: number }) {
 
   /** Gives every applicant the same time, as far as the places go (the form counts them). */
   const applyToAll = (fromApplicantId: number) => {
-    if (!list) return;
     const slotId = selection[fromApplicantId];
     if (slotId == null) return;
     const ref = slotIndex(list).get(slotId)!;
@@ -113,7 +89,6 @@ export function InterviewPage({ userOrderId }: { userOrderId: number }) {
   };
 
   const openConfirm = () => {
-    if (!list) return;
     const missing = missingApplicants(list, selection);
     if (missing.length > 0) {
       toast.warning(`请为${missing.join('、')}选择面试时间`);
@@ -123,16 +98,15 @@ export function InterviewPage({ userOrderId }: { userOrderId: number }) {
   };
 
   const submit = async () => {
-    if (!list) return;
     if (unchanged(list, selection)) {
       navigate(confirmPath);
       return;
     }
     setSubmitting(true);
     try {
-      await apiRequest<InterviewChooseResult>(
+      await api(
         '/www/order/interview_time_choose',
-        { user_order_id: userOrderId, choices: list.applicants.map((a) => ({ applicant_id: a.applicant_id, interview_slot_id: selection[a.applicant_id] })) },
+        { user_order_id: userOrderId, choices: list.applicants.map((a) => ({ applicant_id: a.applicant_id, interview_slot_id: selection[a.applicant_id]! })) },
         { toast: false },
       );
       toast.success('面试时间预约成功');
@@ -156,35 +130,15 @@ export function InterviewPage({ userOrderId }: { userOrderId: number }) {
     }
   };
 
-  const chosenCount = list ? list.applicants.length - missingApplicants(list, selection).length : 0;
+  const chosenCount = list.applicants.length - missingApplicants(list, selection).length;
 
   return (
     <div className="ordering-page ci-page" data-testid="interview-page">
       <Link to={`/ordering/upload/${userOrderId}`} className="ordering-back">
         <LeftOutlined /> 上传资料
       </Link>
-      <LoadingOverlay loading={loading} loadingText="正在加载可预约时间">
-        {state.kind === 'missing' ? (
-          <Result
-            status="warning"
-            title={state.message}
-            extra={
-              <Button type="primary" onClick={() => navigate('/order/order-list')}>
-                返回我的订单
-              </Button>
-            }
-          />
-        ) : state.kind === 'failed' ? (
-          <Result
-            status="warning"
-            title="可预约时间加载失败"
-            extra={
-              <Button type="primary" onClick={reload}>
-                重新加载
-              </Button>
-            }
-          />
-        ) : list && !list.editable ? (
+      <LoadingOverlay loading={revalidator.state === 'loading'} loadingText="正在加载可预约时间">
+        {!list.editable ? (
           <Result
             status="info"
             title="订单已确认，面试时间不能再修改"
@@ -196,7 +150,7 @@ export function InterviewPage({ userOrderId }: { userOrderId: number }) {
             }
             data-testid="interview-locked"
           />
-        ) : list ? (
+        ) : (
           <>
             <h1 className="ci-title">选择面试/录指纹时间</h1>
             <div className="ci-section ci-steps">
@@ -276,8 +230,6 @@ export function InterviewPage({ userOrderId }: { userOrderId: number }) {
               onConfirm={() => void submit()}
             />
           </>
-        ) : (
-          <div className="ci-placeholder" />
         )}
       </LoadingOverlay>
     </div>

@@ -2,7 +2,7 @@
 // electronic items to upload here, then (folded) what is mailed later or
 // brought to the embassy, which needs no upload.
 import { Collapse, Tag } from 'antd';
-import type { ApplicantMaterials, ChecklistItem, MaterialListResult } from '../../../../common/material';
+import type { ApplicantMaterials, ChecklistItem, MaterialListResult } from '../../../../common/contracts/material';
 import { MaterialItem } from './material-item';
 import { PhotoItem } from './photo-item';
 import { requiredProgress, targetKey, type UploadTarget } from './upload-model';

@@ -4,8 +4,8 @@
 import { DatePicker } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
-import type { EffectDateResult, MaterialListResult } from '../../../../common/material';
-import { ApiError, apiRequest } from '../../../lib/api-client';
+import type { MaterialListResult } from '../../../../common/contracts/material';
+import { ApiError, api } from '../../../lib/api-client';
 import { toast } from '../../../lib/toast';
 import { effectDateAllowed } from './upload-model';
 
@@ -15,11 +15,7 @@ export function EffectDate({ list, onSaved }: { list: MaterialListResult; onSave
     const effectDate = value ? value.format('YYYY-MM-DD') : null;
     setSaving(true);
     try {
-      const result = await apiRequest<EffectDateResult>(
-        '/www/order/effect_date_set',
-        { user_order_id: list.user_order_id, effect_date: effectDate },
-        { toast: false },
-      );
+      const result = await api('/www/order/effect_date_set', { user_order_id: list.user_order_id, effect_date: effectDate }, { toast: false });
       onSaved(result.effect_date);
       toast.success(result.effect_date ? `签证生效日期：${result.effect_date}` : '签证将从出发日期生效');
     } catch (error) {

@@ -4,7 +4,7 @@
 import { CheckCircleFilled, UploadOutlined } from '@ant-design/icons';
 import { Button, Upload } from 'antd';
 import type { ReactNode } from 'react';
-import type { MaterialFileView } from '../../../../common/material';
+import type { MaterialFileView } from '../../../../common/contracts/material';
 import { ImageThumb } from '../../../components/image-viewer';
 import { FileTile } from './file-tile';
 import { InFlightList } from './in-flight-list';

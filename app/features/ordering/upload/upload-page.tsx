@@ -3,17 +3,18 @@
 // their identity (photo and electronic items: upload with progress, preview,
 // replace, delete), and a footer whose '下一步' opens once nothing required is
 // missing — to the interview step when the product has one, else to confirm.
-// An order no longer in draft gets a clear message and its detail page.
+// An order no longer in draft gets a clear message and its detail page. The
+// route's loader reads the checklist and the order on the server.
 import { LeftOutlined } from '@ant-design/icons';
 import { Button, Result } from 'antd';
-import { useCallback, useEffect, useState } from 'react';
-import { Link, useNavigate } from 'react-router';
-import type { MaterialDeleteResult, MaterialListResult, MaterialUploadResult } from '../../../../common/material';
-import type { OrderDetail } from '../../../../common/order';
+import { useCallback, useState } from 'react';
+import { Link, useNavigate, useRevalidator } from 'react-router';
+import type { MaterialListResult, MaterialUploadResult } from '../../../../common/contracts/material';
+import type { OrderDetail } from '../../../../common/contracts/order';
 import { LoadingOverlay } from '../../../components/loading-overlay';
-import { ApiError, apiRequest } from '../../../lib/api-client';
+import { OrderingSteps } from '../../../components/ordering-steps';
+import { ApiError, api } from '../../../lib/api-client';
 import { toast } from '../../../lib/toast';
-import { OrderingSteps } from '../ordering-steps';
 import { ApplicantCard } from './applicant-card';
 import { EffectDate } from './effect-date';
 import { nextPath, type UploadTarget, withDeleted, withUploaded } from './upload-model';
@@ -21,85 +22,52 @@ import { useUploads } from './use-uploads';
 import '../ordering-page.css';
 import './upload.css';
 
-type LoadState =
-  { kind: 'loading' } | { kind: 'ready'; list: MaterialListResult; order: OrderDetail } | { kind: 'missing'; message: string } | { kind: 'failed' };
+export interface UploadPageProps {
+  userOrderId: number;
+  /** The checklist as the loader read it; uploads and deletes update it from their answers. */
+  list: MaterialListResult;
+  order: OrderDetail;
+}
 
-export function UploadPage({ userOrderId }: { userOrderId: number }) {
-  const [state, setState] = useState<LoadState>({ kind: 'loading' });
-  const [reloads, setReloads] = useState(0);
+export function UploadPage({ userOrderId, list: loadedList, order }: UploadPageProps) {
   const navigate = useNavigate();
-
-  useEffect(() => {
-    const controller = new AbortController();
-    const options = { signal: controller.signal, toast: false };
-    Promise.all([
-      apiRequest<MaterialListResult>('/www/order/material_list', { user_order_id: userOrderId }, options),
-      apiRequest<OrderDetail>('/www/order/order_detail_get', { user_order_id: userOrderId }, options),
-    ]).then(
-      ([list, order]) => setState({ kind: 'ready', list, order }),
-      (error: unknown) => {
-        if (controller.signal.aborted) return;
-        if (error instanceof ApiError && error.httpStatus === 401) return; // the session handling takes over
-        setState(error instanceof ApiError && error.ret > 0 ? { kind: 'missing', message: error.message } : { kind: 'failed' });
-      },
-    );
-    return () => controller.abort();
-  }, [userOrderId, reloads]);
-
-  const setList = (change: (list: MaterialListResult) => MaterialListResult) =>
-    setState((current) => (current.kind === 'ready' ? { ...current, list: change(current.list) } : current));
+  const revalidator = useRevalidator();
+  // The page's list: the loader's, changed by each upload's and delete's answer; a revalidation brings the server's again.
+  const [list, setList] = useState(loadedList);
+  const [shown, setShown] = useState(loadedList);
+  if (loadedList !== shown) {
+    setShown(loadedList);
+    setList(loadedList);
+  }
 
   const onUploaded = useCallback(
-    (target: UploadTarget, result: MaterialUploadResult) => setList((list) => withUploaded(list, target, result.file, result.missing)),
+    (target: UploadTarget, result: MaterialUploadResult) => setList((current) => withUploaded(current, target, result.file, result.missing)),
     [],
   );
-  const maxBytes = state.kind === 'ready' ? state.list.max_file_bytes : 10 * 1024 * 1024;
-  const uploads = useUploads(userOrderId, maxBytes, onUploaded);
+  const uploads = useUploads(userOrderId, list.max_file_bytes, onUploaded);
 
   const remove = async (fileId: number) => {
     try {
-      const result = await apiRequest<MaterialDeleteResult>('/www/order/material_delete', { user_order_id: userOrderId, file_id: fileId }, { toast: false });
-      setList((list) => withDeleted(list, fileId, result.missing));
+      const result = await api('/www/order/material_delete', { user_order_id: userOrderId, file_id: fileId }, { toast: false });
+      setList((current) => withDeleted(current, fileId, result.missing));
       toast.success('文件已删除');
     } catch (error) {
       if (error instanceof ApiError && error.httpStatus === 401) return;
       toast.error(error instanceof ApiError ? error.message : '删除失败，请重试');
       // The order may have moved on (confirmed elsewhere): show it as it is now.
-      if (error instanceof ApiError && error.ret > 0) setReloads((count) => count + 1);
+      if (error instanceof ApiError && error.ret > 0) void revalidator.revalidate();
     }
   };
 
-  const ready = state.kind === 'ready' ? state : null;
-  const list = ready?.list;
-  const missingCount = list?.missing.length ?? 0;
+  const missingCount = list.missing.length;
 
   return (
     <div className="ordering-page up-page" data-testid="upload-page">
       <Link to="/order/order-list" className="ordering-back">
         <LeftOutlined /> 我的订单
       </Link>
-      <LoadingOverlay loading={state.kind === 'loading'} loadingText="正在加载资料清单">
-        {state.kind === 'missing' ? (
-          <Result
-            status="warning"
-            title={state.message}
-            extra={
-              <Button type="primary" onClick={() => navigate('/order/order-list')}>
-                返回我的订单
-              </Button>
-            }
-          />
-        ) : state.kind === 'failed' ? (
-          <Result
-            status="warning"
-            title="资料清单加载失败"
-            extra={
-              <Button type="primary" onClick={() => setReloads((count) => count + 1)}>
-                重新加载
-              </Button>
-            }
-          />
-        ) : ready && list && list.mode !== 'draft' ? (
+      <LoadingOverlay loading={revalidator.state === 'loading'} loadingText="正在加载资料清单">
+        {list.mode !== 'draft' ? (
           <Result
             status="info"
             data-testid="upload-locked"
@@ -117,16 +85,16 @@ export function UploadPage({ userOrderId }: { userOrderId: number }) {
               )
             }
           />
-        ) : ready && list ? (
+        ) : (
           <>
             <h1 className="up-title">上传资料</h1>
             <div className="up-section up-steps">
-              <OrderingSteps current="upload" needInterview={ready.order.need_interview} />
+              <OrderingSteps current="upload" needInterview={order.need_interview} />
             </div>
             <section className="up-section up-brief" data-testid="upload-brief">
-              <div className="up-brief-title">{ready.order.product_title}</div>
+              <div className="up-brief-title">{order.product_title}</div>
               <div className="up-muted">
-                出发日期 {ready.order.departure_date} · 办理日期 {ready.order.order_date} · {ready.order.applicant_count} 位申请人
+                出发日期 {order.departure_date} · 办理日期 {order.order_date} · {order.applicant_count} 位申请人
               </div>
             </section>
             <EffectDate list={list} onSaved={(effectDate) => setList((current) => ({ ...current, effect_date: effectDate }))} />
@@ -162,7 +130,7 @@ export function UploadPage({ userOrderId }: { userOrderId: number }) {
                     size="large"
                     className="up-footer-next"
                     disabled={missingCount > 0 || uploads.busy}
-                    onClick={() => navigate(nextPath(userOrderId, ready.order.need_interview))}
+                    onClick={() => navigate(nextPath(userOrderId, order.need_interview))}
                     data-testid="upload-next"
                   >
                     下一步
@@ -171,8 +139,6 @@ export function UploadPage({ userOrderId }: { userOrderId: number }) {
               </div>
             </footer>
           </>
-        ) : (
-          <div className="up-placeholder" />
         )}
       </LoadingOverlay>
     </div>

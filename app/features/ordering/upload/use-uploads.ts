@@ -2,7 +2,7 @@
 // from XMLHttpRequest) and, when refused, the server's message, which stays
 // under its item until dismissed or retried.
 import { useCallback, useRef, useState } from 'react';
-import type { MaterialUploadResult } from '../../../../common/material';
+import type { MaterialUploadResult } from '../../../../common/contracts/material';
 import { ApiError, apiUpload } from '../../../lib/api-client';
 import { toast } from '../../../lib/toast';
 import { precheck, targetKey, type UploadTarget, uploadForm } from './upload-model';
@@ -36,7 +36,7 @@ export function useUploads(userOrderId: number, maxBytes: number, onUploaded: (t
         return Promise.resolve();
       }
       setItems((all) => [...all, { ...base, status: 'uploading' }]);
-      return apiUpload<MaterialUploadResult>('/www/order/material_upload', uploadForm(userOrderId, target, file, replaceFileId), {
+      return apiUpload('/www/order/material_upload', uploadForm(userOrderId, target, file, replaceFileId), {
         toast: false,
         onProgress: (percent) => update(uid, { percent }),
       }).then(

@@ -2,16 +2,11 @@
 // 'login_data' and in the cookie 'token' (path /), so server-rendered pages
 // know the user too. Browser-only: the server never imports the store state.
 import { useSyncExternalStore } from 'react';
-import { STORAGE_KEYS, isLoginOnlyPath } from '../../../common/constants';
-import { sha256Hex } from '../../../common/signing';
-import type { UserInfo } from '../../../common/web-context';
-import { ApiError, apiRequest, connectSession } from '../../lib/api-client';
-import { toast } from '../../lib/toast';
-
-export interface LoginInfo {
-  token: string;
-  expires_at: number;
-}
+import type { LoginInfo, UserInfo } from '../../common/contracts/account';
+import { STORAGE_KEYS, isLoginOnlyPath } from '../../common/constants';
+import { sha256Hex } from '../../common/signing';
+import { ApiError, api, connectSession } from './api-client';
+import { toast } from './toast';
 
 interface SessionState {
   /** false until the browser has read the stored login (and on the server). */
@@ -98,7 +93,7 @@ function clearStoredLogin(): void {
 }
 
 export function fetchUserInfo(options: { silent: boolean }): Promise<UserInfo> {
-  return apiRequest<UserInfo>('/www/user/user_info_query', {}, options.silent ? { toast: false, logoutOnUnauthorized: false } : {});
+  return api('/www/user/user_info_query', {}, options.silent ? { toast: false, logoutOnUnauthorized: false } : {});
 }
 
 /**
@@ -131,7 +126,7 @@ export async function startSession(serverUser: UserInfo | null): Promise<void> {
 
 /** Logs in with the typed password (sent as its SHA-256 digest), then reloads. */
 export async function login(account: string, password: string, signal: AbortSignal): Promise<void> {
-  const info = await apiRequest<LoginInfo>('/www/account_login', { account, password: sha256Hex(password) }, { signal });
+  const info = await api('/www/account_login', { account, password: sha256Hex(password) }, { signal });
   if (signal.aborted) return;
   storeLogin(info);
   setState({ token: info.token });
@@ -150,7 +145,7 @@ export async function login(account: string, password: string, signal: AbortSign
 export async function logout(): Promise<void> {
   const hadToken = state.token;
   if (hadToken) {
-    await apiRequest('/www/account_logout', {}, { toast: false, logoutOnUnauthorized: false }).catch(() => undefined);
+    await api('/www/account_logout', {}, { toast: false, logoutOnUnauthorized: false }).catch(() => undefined);
   }
   clearStoredLogin();
   if (isLoginOnlyPath(window.location.pathname)) window.location.assign('/');

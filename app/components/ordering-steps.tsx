@@ -2,7 +2,7 @@
 // process line"): where the customer is in 填写订单 → 上传资料 → (选择面试时间)
 // → 确认订单 → 支付. The interview step shows only when the product needs one.
 import { Steps } from 'antd';
-import { ORDERING_STEPS, type OrderingStep, orderingSteps } from '../../../common/ordering';
+import { ORDERING_STEPS, type OrderingStep, orderingSteps } from '../../common/ordering';
 
 export function OrderingSteps({ current, needInterview }: { current: OrderingStep; needInterview: boolean }) {
   const steps = orderingSteps(needInterview);

@@ -3,11 +3,13 @@
 // one dialog that switches between its list and its form.
 import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import { Button, Empty, Popconfirm } from 'antd';
-import { useEffect, useState } from 'react';
-import { ADDRESS_LIMITS, type AddressKind, type AddressView } from '../../../common/address';
-import { AppDialog } from '../../components/app-dialog';
-import { LoadingOverlay } from '../../components/loading-overlay';
-import { apiRequest } from '../../lib/api-client';
+import { useEffect, useEffectEvent, useState } from 'react';
+import type { AddressView } from '../../../common/contracts/address';
+import { ADDRESS_LIMITS } from '../../../common/contracts/rules';
+import { type AddressKind } from '../../../common/address';
+import { AppDialog } from '../app-dialog';
+import { LoadingOverlay } from '../loading-overlay';
+import { api } from '../../lib/api-client';
 import { toast } from '../../lib/toast';
 import { AddressCardBody } from './address-card';
 import { AddressForm } from './address-form';
@@ -37,6 +39,8 @@ export function AddressBookDialog({ kind, open, onClose, selectedId, onSelect, o
   const [mode, setMode] = useState<Mode>({ kind: 'list' });
   const [reloads, setReloads] = useState(0);
   const texts = TEXTS[kind];
+  // A notification, not an input of the fetch: the latest callback, without refetching when it changes.
+  const notifyChanged = useEffectEvent((latest: AddressView[]) => onChanged?.(latest));
 
   useEffect(() => {
     if (!open) {
@@ -45,12 +49,12 @@ export function AddressBookDialog({ kind, open, onClose, selectedId, onSelect, o
     }
     let live = true;
     setLoading(true);
-    apiRequest<{ list: AddressView[] }>('/www/address/address_list', { kind })
+    api('/www/address/address_list', { kind })
       .then(
         (result) => {
           if (!live) return;
           setList(result.list);
-          onChanged?.(result.list);
+          notifyChanged(result.list);
         },
         () => undefined,
       )
@@ -58,12 +62,11 @@ export function AddressBookDialog({ kind, open, onClose, selectedId, onSelect, o
     return () => {
       live = false;
     };
-    // onChanged is a notification, not an input of the fetch.
   }, [open, kind, reloads]);
 
   const remove = async (address: AddressView) => {
     try {
-      await apiRequest('/www/address/address_delete', { address_id: address.address_id });
+      await api('/www/address/address_delete', { address_id: address.address_id });
       toast.success('地址已删除');
       setReloads((n) => n + 1);
     } catch {

@@ -1,12 +1,14 @@
 // Add or edit one address of the enterprise's book (return or peer). The
-// rules mirror the server's (server/modules/address): the server still
-// decides, and its message is shown when it refuses.
+// rules are the address_save contract's (common/contracts/rules.ts), which
+// the server enforces too: it still decides, and its message is shown when it
+// refuses.
 import { Button, Checkbox, Form } from 'antd';
 import { useState } from 'react';
-import { ADDRESS_LIMITS, type AddressKind, type AddressView } from '../../../common/address';
-import { MOBILE_PHONE_PATTERN } from '../../../common/order';
-import { TrimmedInput } from '../../components/trimmed-input';
-import { apiRequest } from '../../lib/api-client';
+import type { AddressView } from '../../../common/contracts/address';
+import { ADDRESS_LIMITS, MOBILE_PHONE_INPUT_MAX_LENGTH, MOBILE_PHONE_PATTERN } from '../../../common/contracts/rules';
+import { type AddressKind } from '../../../common/address';
+import { TrimmedInput } from '../trimmed-input';
+import { api } from '../../lib/api-client';
 import { toast } from '../../lib/toast';
 import { RegionCascader } from './region-cascader';
 import { regionCodes, regionValue } from './region-options';
@@ -39,7 +41,7 @@ export function AddressForm({ kind, address, onSaved, onCancel }: AddressFormPro
     if (!codes) return;
     setSaving(true);
     try {
-      const saved = await apiRequest<AddressView>('/www/address/address_save', {
+      const saved = await api('/www/address/address_save', {
         address_id: address?.address_id ?? null,
         kind,
         company_name: kind === 'peer' ? values.company_name : null,
@@ -83,7 +85,9 @@ export function AddressForm({ kind, address, onSaved, onCancel }: AddressFormPro
             { required: true, message: '请输入同行公司名称' },
             {
               validator: async (_, value: string) =>
-                characters(value) > ADDRESS_LIMITS.companyMaxLength ? Promise.reject(new Error('公司名称最多 50 个字')) : undefined,
+                characters(value) > ADDRESS_LIMITS.companyMaxLength
+                  ? Promise.reject(new Error(`公司名称最多 ${ADDRESS_LIMITS.companyMaxLength} 个字`))
+                  : undefined,
             },
           ]}
         >
@@ -98,7 +102,7 @@ export function AddressForm({ kind, address, onSaved, onCancel }: AddressFormPro
             { required: true, message: '请输入姓名' },
             {
               validator: async (_, value: string) =>
-                characters(value) > ADDRESS_LIMITS.nameMaxLength ? Promise.reject(new Error('姓名最多 20 个字')) : undefined,
+                characters(value) > ADDRESS_LIMITS.nameMaxLength ? Promise.reject(new Error(`姓名最多 ${ADDRESS_LIMITS.nameMaxLength} 个字`)) : undefined,
             },
           ]}
         >
@@ -115,7 +119,7 @@ export function AddressForm({ kind, address, onSaved, onCancel }: AddressFormPro
             },
           ]}
         >
-          <TrimmedInput placeholder="11 位手机号" maxLength={20} inputMode="tel" autoComplete="tel" />
+          <TrimmedInput placeholder="11 位手机号" maxLength={MOBILE_PHONE_INPUT_MAX_LENGTH} inputMode="tel" autoComplete="tel" />
         </Form.Item>
       </div>
       <Form.Item
@@ -134,7 +138,7 @@ export function AddressForm({ kind, address, onSaved, onCancel }: AddressFormPro
           {
             validator: async (_, value: string) =>
               value && (characters(value) < ADDRESS_LIMITS.detailMinLength || characters(value) > ADDRESS_LIMITS.detailMaxLength)
-                ? Promise.reject(new Error('详细地址为 2–100 个字'))
+                ? Promise.reject(new Error(`详细地址为 ${ADDRESS_LIMITS.detailMinLength}–${ADDRESS_LIMITS.detailMaxLength} 个字`))
                 : undefined,
           },
         ]}

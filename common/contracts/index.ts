@@ -1,0 +1,28 @@
+// The registry of the customer API (`/www/…`): every signed call's contract,
+// by path. The server registers one operation per entry (a test checks both
+// ways); the browser client is typed by it (app/lib/api-client.ts). The back
+// office will have a registry of its own (`/admin-api/…`) built the same way.
+import { ACCOUNT_CONTRACTS } from './account.ts';
+import { ADDRESS_CONTRACTS } from './address.ts';
+import { CATALOGUE_CONTRACTS } from './catalogue.ts';
+import { defineRegistry } from './define.ts';
+import { INSURANCE_CONTRACTS } from './insurance.ts';
+import { INTERVIEW_CONTRACTS } from './interview.ts';
+import { MATERIAL_CONTRACTS } from './material.ts';
+import { ORDER_CONTRACTS } from './order.ts';
+import { PAYMENT_CONTRACTS } from './payment.ts';
+import { SYSTEM_CONTRACTS } from './system.ts';
+
+export const WWW_CONTRACTS = defineRegistry([
+  ...ACCOUNT_CONTRACTS,
+  ...CATALOGUE_CONTRACTS,
+  ...SYSTEM_CONTRACTS,
+  ...ORDER_CONTRACTS,
+  ...MATERIAL_CONTRACTS,
+  ...INTERVIEW_CONTRACTS,
+  ...INSURANCE_CONTRACTS,
+  ...ADDRESS_CONTRACTS,
+  ...PAYMENT_CONTRACTS,
+]);
+
+export type WwwRegistry = typeof WWW_CONTRACTS;

@@ -1,0 +1,114 @@
+// The material calls: the checklist with its files, deleting a file, the
+// effect date, and the multipart upload (form fields, then one file).
+import { z } from 'zod';
+import { MATERIAL_CONTENT_TYPES, MATERIAL_EDIT_MODES, MATERIAL_REVIEW_STATUS_VALUES } from '../material.ts';
+import { defineContract, type ResultOf } from './define.ts';
+import { rowId } from './fields.ts';
+import { missingMaterial } from './order.ts';
+
+const fileKind = z.enum(['material', 'photo']);
+
+const file = z.object({
+  file_id: z.number(),
+  kind: fileKind,
+  material_id: z.number().nullable().describe('签证照片为 null'),
+  file_name: z.string(),
+  content_type: z.enum(MATERIAL_CONTENT_TYPES).describe('按文件内容检测的类型'),
+  size: z.number().describe('字节'),
+  url: z.string().describe('GET 获取文件，凭登录 Cookie（token）鉴权，只对订单所属企业可见；替换后地址变化'),
+  review_status: z.enum(MATERIAL_REVIEW_STATUS_VALUES),
+  review_status_label: z.string(),
+  no_pass_memo: z.string().nullable(),
+  created_at: z.number(),
+});
+
+const item = z.object({
+  material_id: z.number(),
+  name: z.string(),
+  attention: z.string(),
+  sample: z.string().nullable().describe('样例图片地址'),
+  required: z.boolean(),
+});
+
+const electronicItem = item.extend({ files: z.array(file), editable: z.boolean().describe('现在可以添加、替换或删除该项的文件') });
+
+const applicantMaterials = z.object({
+  applicant_id: z.number(),
+  name: z.string(),
+  identity_id: z.number(),
+  identity_label: z.string(),
+  electronic: z.array(electronicItem).describe('电子资料（attr 0），在此上传'),
+  mailed: z.array(item).describe('邮寄资料（attr 1）'),
+  bring: z.array(item).describe('赴馆资料（attr 2）'),
+  photo: z
+    .object({ required: z.literal(true), editable: z.boolean(), files: z.array(file) })
+    .nullable()
+    .describe('产品不需要照片时为 null'),
+});
+
+const missing = z.array(missingMaterial);
+
+export const materialList = defineContract({
+  path: '/www/order/material_list',
+  payload: z.object({ user_order_id: rowId }),
+  result: z.object({
+    user_order_id: z.number(),
+    status: z.string(),
+    status_label: z.string(),
+    step: z.string().nullable(),
+    mode: z.enum(MATERIAL_EDIT_MODES).describe('draft 可上传全部资料；reupload 只能修改审核未通过的资料；closed 不能修改'),
+    need_interview: z.boolean(),
+    order_date: z.string(),
+    departure_date: z.string(),
+    effect_date: z.string().nullable().describe('null = 自出发日期生效'),
+    photo_spec: z
+      .object({ visa_photo_id: z.number(), name: z.string(), width: z.number(), height: z.number(), color: z.number(), color_name: z.string() })
+      .nullable()
+      .describe('签证照片规格（毫米，底色 0 蓝 1 白 2 红 3 灰）；产品不需要照片时为 null'),
+    max_file_bytes: z.number(),
+    max_files_per_material: z.number(),
+    applicants: z.array(applicantMaterials),
+    missing: missing.describe('尚未上传的必需电子资料和照片'),
+  }),
+});
+
+export const materialDelete = defineContract({
+  path: '/www/order/material_delete',
+  payload: z.object({ user_order_id: rowId, file_id: rowId }),
+  result: z.object({ file_id: z.number(), missing }),
+});
+
+export const effectDateSet = defineContract({
+  path: '/www/order/effect_date_set',
+  payload: z.object({
+    user_order_id: rowId,
+    effect_date: z.string().max(32).nullish().describe('YYYY-MM-DD，不早于办理日期、不晚于出发日期；null 或省略 = 出发日期生效'),
+  }),
+  result: z.object({ effect_date: z.string().nullable() }),
+});
+
+/** The upload's text fields (each a string on the wire, before the file). */
+export const materialUpload = defineContract({
+  path: '/www/order/material_upload',
+  body: 'multipart',
+  payload: z.object({
+    user_order_id: rowId,
+    applicant_id: rowId,
+    material_id: rowId.optional(),
+    kind: fileKind.optional(),
+    replace_file_id: rowId.optional(),
+  }),
+  result: z.object({ file, replaced: z.boolean().describe('替换了已有文件（file_id 不变，内容更新）'), missing }),
+});
+
+export const MATERIAL_CONTRACTS = [materialList, materialDelete, effectDateSet, materialUpload] as const;
+
+export type MaterialFileView = z.output<typeof file>;
+export type ChecklistItem = z.output<typeof item>;
+export type ElectronicItem = z.output<typeof electronicItem>;
+export type ApplicantMaterials = z.output<typeof applicantMaterials>;
+export type PhotoSpec = NonNullable<MaterialListResult['photo_spec']>;
+export type MaterialListResult = ResultOf<typeof materialList>;
+export type MaterialUploadResult = ResultOf<typeof materialUpload>;
+export type MaterialDeleteResult = ResultOf<typeof materialDelete>;
+export type EffectDateResult = ResultOf<typeof effectDateSet>;

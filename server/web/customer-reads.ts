@@ -1,0 +1,56 @@
+// The login-only pages' reads (common/web-context.ts CustomerReads): the
+// signed calls' own steps, in process, for the customer of the page
+// request's `token` cookie — the payload parsed by the call's contract, then
+// the same service method its operation calls, answering its contract's
+// result. A refusal (AppError, or a payload the contract refuses: 1001)
+// becomes the answer the call would give; anything else rejects, and the
+// page shows "failed".
+import type { Contract, ParsedPayloadOf, PayloadOf, ResultOf } from '../../common/contracts/define.ts';
+import { addressList } from '../../common/contracts/address.ts';
+import { insurancePlanList } from '../../common/contracts/insurance.ts';
+import { interviewSlotList } from '../../common/contracts/interview.ts';
+import { materialList } from '../../common/contracts/material.ts';
+import { orderDetailGet, orderList } from '../../common/contracts/order.ts';
+import { ErrorCode } from '../../common/error-codes.ts';
+import type { CustomerReads, ReadAnswer } from '../../common/web-context.ts';
+import type { AddressService } from '../modules/address/address.service.ts';
+import type { InsuranceService } from '../modules/insurance/insurance.service.ts';
+import type { InterviewService } from '../modules/interview/interview.service.ts';
+import type { MaterialService } from '../modules/material/material.service.ts';
+import type { OrderService } from '../modules/order/order.service.ts';
+import { AppError } from '../platform/errors.ts';
+import type { Customer } from '../platform/principal.ts';
+
+export interface ReadServices {
+  order: OrderService;
+  material: MaterialService;
+  interview: InterviewService;
+  insurance: InsuranceService;
+  address: AddressService;
+}
+
+async function read<C extends Contract>(
+  contract: C,
+  payload: PayloadOf<C>,
+  run: (parsed: ParsedPayloadOf<C>) => Promise<ResultOf<C>>,
+): Promise<ReadAnswer<ResultOf<C>>> {
+  const parsed = contract.payload.safeParse(payload);
+  if (!parsed.success) return { ok: false, ret: ErrorCode.INVALID_PARAMS, msg: new AppError(ErrorCode.INVALID_PARAMS).message };
+  try {
+    return { ok: true, body: await run(parsed.data as ParsedPayloadOf<C>) };
+  } catch (error) {
+    if (error instanceof AppError) return { ok: false, ret: error.ret, msg: error.message };
+    throw error;
+  }
+}
+
+export function customerReads(services: ReadServices, caller: Customer): CustomerReads {
+  return {
+    orderList: (tab, page) => read(orderList, { tab, page }, (p) => services.order.list(caller, p.tab, p.page)),
+    orderDetail: (id) => read(orderDetailGet, { user_order_id: id }, (p) => services.order.detail(caller, p.user_order_id)),
+    materialList: (id) => read(materialList, { user_order_id: id }, (p) => services.material.list(caller, p.user_order_id)),
+    interviewSlots: (id) => read(interviewSlotList, { user_order_id: id }, (p) => services.interview.list(caller, p.user_order_id)),
+    insurancePlans: (id) => read(insurancePlanList, { user_order_id: id }, (p) => services.insurance.planList(caller, p.user_order_id)),
+    addresses: (kind) => read(addressList, { kind }, async (p) => ({ list: await services.address.list(caller, p.kind) })),
+  };
+}
