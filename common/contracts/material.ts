@@ -101,7 +101,20 @@ export const materialUpload = defineContract({
   result: z.object({ file, replaced: z.boolean().describe('替换了已有文件（file_id 不变，内容更新）'), missing }),
 });
 
-export const MATERIAL_CONTRACTS = [materialList, materialDelete, effectDateSet, materialUpload] as const;
+/** Re-upload done: the order goes back into the operators' review (reupload_needed → material_review). */
+export const reuploadSubmit = defineContract({
+  path: '/www/order/reupload_submit',
+  payload: z.object({ user_order_id: rowId }),
+  result: z.object({
+    user_order_id: z.number(),
+    status: z.string(),
+    step: z.string().nullable(),
+    step_label: z.string().nullable(),
+    review_round: z.number().describe('新的审核轮次'),
+  }),
+});
+
+export const MATERIAL_CONTRACTS = [materialList, materialDelete, effectDateSet, materialUpload, reuploadSubmit] as const;
 
 export type MaterialFileView = z.output<typeof file>;
 export type ChecklistItem = z.output<typeof item>;
@@ -112,3 +125,4 @@ export type MaterialListResult = ResultOf<typeof materialList>;
 export type MaterialUploadResult = ResultOf<typeof materialUpload>;
 export type MaterialDeleteResult = ResultOf<typeof materialDelete>;
 export type EffectDateResult = ResultOf<typeof effectDateSet>;
+export type ReuploadSubmitResult = ResultOf<typeof reuploadSubmit>;

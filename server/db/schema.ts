@@ -65,7 +65,7 @@ export interface LoginThrottleTable {
   locked_until: number | null;
 }
 
-export interface Database extends CatalogueTables, RateLimitTables, OrderTables, OrderingTables, CourierTables {
+export interface Database extends CatalogueTables, RateLimitTables, OrderTables, OrderingTables, CourierTables, ReviewTables {
   enterprise: EnterpriseTable;
   account: AccountTable;
   account_session: AccountSessionTable;
@@ -303,6 +303,13 @@ export interface UserOrderTable {
   // Migration 007.
   /** When the order entered its current status/step (the back office's time in step counts from it). */
   step_entered_at: number | null;
+  // Migration 011.
+  /** The operator working on the order (taken or assigned); null while in nobody's hands. */
+  assignee_operator_id: number | null;
+  /** The SLA due time of the current step (China's working days, server/modules/order/sla.ts); null without one. */
+  step_due_at: number | null;
+  /** The material review round: 1 after payment, +1 on every re-upload submission. */
+  review_round: Generated<number>;
 }
 
 export interface OrderApplicantTable {
@@ -363,6 +370,14 @@ export interface OrderMaterialFileTable {
   no_pass_memo: string | null;
   account_id: number;
   created_at: number;
+  // Migration 011.
+  /** The common reasons picked for a no-pass (JSON array of REVIEW_REASONS keys). */
+  review_reasons: Json<string[]> | null;
+  /** The operator who reviewed the current content; null while pending. */
+  reviewed_by: number | null;
+  reviewed_at: number | null;
+  /** The review round of the current decision. */
+  review_round: number | null;
 }
 
 export interface InterviewSlotTable {
@@ -540,4 +555,22 @@ export interface CourierTables {
   shipment_route: ShipmentRouteTable;
   courier_push: CourierPushTable;
   receiving_address: ReceivingAddressTable;
+}
+
+// ── Review (migration 011) ───────────────────────────────────────────────
+
+export interface FileAccessLogTable {
+  file_access_log_id: Generated<number>;
+  operator_id: number;
+  /** 'material' (order_material_file). */
+  file_kind: string;
+  file_id: number;
+  user_order_id: number;
+  ip: string | null;
+  accessed_at: number;
+}
+
+/** Tables of migration 011 (modules/review; the access log is written by modules/material). */
+export interface ReviewTables {
+  file_access_log: FileAccessLogTable;
 }

@@ -121,6 +121,49 @@ export function createMaterialRepository(db: Kysely<Database>) {
         .executeTakeFirst();
     },
 
+    /** Any file for serving to the back office, with its order. */
+    fileForStaff(fileId: number) {
+      return db
+        .selectFrom('order_material_file')
+        .select(['file_id', 'user_order_id', 'storage_key', 'file_name', 'content_type', 'size_bytes', 'sha256'])
+        .where('file_id', '=', fileId)
+        .executeTakeFirst();
+    },
+
+    /** One row per time an operator opened a customer's file. */
+    async logFileAccess(row: { operator_id: number; file_kind: string; file_id: number; user_order_id: number; ip: string | null; accessed_at: number }) {
+      await db.insertInto('file_access_log').values(row).execute();
+    },
+
+    /** The access log, newest first, with the file's current name (null once deleted). */
+    accessLog(filter: { operatorId?: number; userOrderId?: number }, limit: number, offset: number) {
+      let query = db
+        .selectFrom('file_access_log')
+        .leftJoin('order_material_file', (join) =>
+          join.onRef('order_material_file.file_id', '=', 'file_access_log.file_id').on('file_access_log.file_kind', '=', 'material'),
+        )
+        .select([
+          'file_access_log.file_access_log_id',
+          'file_access_log.operator_id',
+          'file_access_log.file_kind',
+          'file_access_log.file_id',
+          'file_access_log.user_order_id',
+          'file_access_log.ip',
+          'file_access_log.accessed_at',
+          'order_material_file.file_name',
+        ]);
+      if (filter.operatorId !== undefined) query = query.where('file_access_log.operator_id', '=', filter.operatorId);
+      if (filter.userOrderId !== undefined) query = query.where('file_access_log.user_order_id', '=', filter.userOrderId);
+      return query.orderBy('file_access_log.accessed_at', 'desc').orderBy('file_access_log.file_access_log_id', 'desc').limit(limit).offset(offset).execute();
+    },
+
+    async accessLogCount(filter: { operatorId?: number; userOrderId?: number }): Promise<number> {
+      let query = db.selectFrom('file_access_log').select((eb) => eb.fn.countAll<number>().as('n'));
+      if (filter.operatorId !== undefined) query = query.where('operator_id', '=', filter.operatorId);
+      if (filter.userOrderId !== undefined) query = query.where('user_order_id', '=', filter.userOrderId);
+      return Number((await query.executeTakeFirstOrThrow()).n);
+    },
+
     /** Files of one applicant for one material (material_id) or their photos (null). */
     async countFiles(trx: Db, userOrderId: number, applicantId: number, materialId: number | null): Promise<number> {
       let query = trx
@@ -148,7 +191,7 @@ export function createMaterialRepository(db: Kysely<Database>) {
       const result = await trx
         .updateTable('order_material_file')
         // New content is reviewed afresh.
-        .set({ ...content, review_status: 'pending', no_pass_memo: null })
+        .set({ ...content, review_status: 'pending', no_pass_memo: null, review_reasons: null, reviewed_by: null, reviewed_at: null, review_round: null })
         .where('file_id', '=', fileId)
         .where('storage_key', '=', expectedKey)
         .executeTakeFirst();

@@ -10,7 +10,7 @@ import fastifyMultipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { ResultOf } from '../../../common/contracts/define.ts';
-import { effectDateSet, materialDelete, materialList, materialUpload } from '../../../common/contracts/material.ts';
+import { effectDateSet, materialDelete, materialList, materialUpload, reuploadSubmit } from '../../../common/contracts/material.ts';
 import { STORAGE_KEYS } from '../../../common/constants.ts';
 import { ErrorCode } from '../../../common/error-codes.ts';
 import type { MaterialContentType } from '../../../common/material.ts';
@@ -68,6 +68,22 @@ export function materialOperations(service: MaterialService) {
         ErrorCode.ORDER_CONFLICT,
       ],
       handle: ({ user_order_id, effect_date }, context) => service.setEffectDate(context.caller, user_order_id, effect_date ?? null),
+    }),
+    defineOperation({
+      ...reuploadSubmit,
+      tag: TAG,
+      summary: '重新上传完成，提交审核：订单回到“资料审核中”，替换的文件待审核（审核轮次加一）',
+      description: '只能在“待重新上传资料”时提交；审核未通过的文件须全部替换（或删除且该项仍完整），且至少有一个新文件待审核。',
+      auth: 'customer',
+      errors: [
+        ErrorCode.ORDER_NOT_FOUND,
+        ErrorCode.ORDER_STATE_INVALID,
+        ErrorCode.REUPLOAD_NO_PASS_LEFT,
+        ErrorCode.REUPLOAD_MATERIALS_MISSING,
+        ErrorCode.REUPLOAD_NOTHING_REPLACED,
+        ErrorCode.ORDER_CONFLICT,
+      ],
+      handle: ({ user_order_id }, context) => service.submitReupload(context.caller, user_order_id),
     }),
   ];
 }

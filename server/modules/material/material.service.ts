@@ -18,6 +18,7 @@ import type {
   MaterialFileView,
   MaterialListResult,
   MaterialUploadResult,
+  ReuploadSubmitResult,
 } from '../../../common/contracts/material.ts';
 import { IDENTITIES as APPLICANT_IDENTITIES } from '../../../common/constants.ts';
 import { ErrorCode } from '../../../common/error-codes.ts';
@@ -29,10 +30,10 @@ import {
   PHOTO_CONTENT_TYPES,
   photoColorName,
 } from '../../../common/material.ts';
-import { isCalendarDate, type OrderStatus, statusLabel } from '../../../common/order.ts';
+import { isCalendarDate, type OrderStatus, statusLabel, stepLabel } from '../../../common/order.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
-import { createOrderLifecycle, type OrderRow } from '../order/lifecycle.ts';
+import { checkAllowed, createOrderLifecycle, type OrderRow } from '../order/lifecycle.ts';
 import { cleanFileName } from './file-name.ts';
 import { createMaterialRepository, type MaterialFileRow } from './material.repository.ts';
 import { missingMaterials } from './material-progress.ts';
@@ -41,11 +42,11 @@ import { inspectUpload } from './upload-stream.ts';
 import type { Customer } from '../../platform/principal.ts';
 
 /**
- * Who asks for a stored file. Customers see their enterprise's files. Seam for
- * the back office: add `{ kind: 'operator'; operatorId: number }` here and its
- * branch in `fileFor` (operators see every file; log the access).
+ * Who asks for a stored file. Customers see their enterprise's files;
+ * operators (the back office, /admin-files/) see every file, and every time
+ * they open one is written to file_access_log.
  */
-export type FileViewer = { kind: 'customer'; accountId: number; enterpriseId: number };
+export type FileViewer = { kind: 'customer'; accountId: number; enterpriseId: number } | { kind: 'operator'; operatorId: number; ip: string | null };
 
 export interface UploadInput {
   user_order_id: number;
@@ -380,7 +381,55 @@ export function createMaterialService(db: Kysely<Database>, deps: MaterialServic
       switch (viewer.kind) {
         case 'customer':
           return (await repo.fileOfEnterprise(viewer.enterpriseId, fileId)) ?? null;
+        case 'operator': {
+          const file = await repo.fileForStaff(fileId);
+          if (!file) return null;
+          // Written before a byte is sent: an open that is not logged does not happen.
+          await repo.logFileAccess({
+            operator_id: viewer.operatorId,
+            file_kind: 'material',
+            file_id: file.file_id,
+            user_order_id: file.user_order_id,
+            ip: viewer.ip,
+            accessed_at: deps.now(),
+          });
+          return file;
+        }
       }
+    },
+
+    /** Who opened which customer file, newest first (supervisors; the route checks the role). */
+    async accessLog(filter: { operatorId?: number; userOrderId?: number }, page: number, pageSize: number) {
+      const [rows, total] = await Promise.all([repo.accessLog(filter, pageSize, (page - 1) * pageSize), repo.accessLogCount(filter)]);
+      return { rows, total };
+    },
+
+    /**
+     * Re-upload done (reupload_needed → material_review): no no-pass file is
+     * left (each replaced, or deleted with its item still complete), nothing
+     * required is missing, and something new waits for review. The order's
+     * review round goes up by one; replaced files are already pending.
+     */
+    async submitReupload(customer: Customer, userOrderId: number): Promise<ReuploadSubmitResult> {
+      const state = await lifecycle.change(customer, userOrderId, async (order, at) => {
+        checkAllowed('reupload_submit', order, customer, at);
+        const files = await repo.files(userOrderId);
+        if (files.some((file) => file.review_status === 'no_pass')) throw new AppError(ErrorCode.REUPLOAD_NO_PASS_LEFT);
+        const missing = await missingMaterials(db, userOrderId);
+        if (missing.length > 0) {
+          throw new AppError(ErrorCode.REUPLOAD_MATERIALS_MISSING, `资料尚未上传完整：${missing.map((m) => `${m.applicant_name}的${m.name}`).join('、')}`);
+        }
+        const pending = files.filter((file) => file.review_status === 'pending').length;
+        if (pending === 0) throw new AppError(ErrorCode.REUPLOAD_NOTHING_REPLACED);
+        return { event: 'reupload_submit', set: { review_round: order.review_round + 1 }, detail: { round: order.review_round + 1, pending_files: pending } };
+      });
+      return {
+        user_order_id: userOrderId,
+        status: state.status,
+        step: state.step,
+        step_label: stepLabel(state.step),
+        review_round: (await lifecycle.current(customer, userOrderId)).review_round,
+      };
     },
 
     /** The stored bytes of a file row (null when the object is gone: logged, served as 404). */

@@ -28,6 +28,7 @@ import type { Database, OrderApplicantTable, UserOrderTable } from '../../db/sch
 import { AppError } from '../../platform/errors.ts';
 import { actorOf, type Principal, SYSTEM } from '../../platform/principal.ts';
 import { giveBackInterviewSlots, heldInterviewSlots } from '../interview/order-interview.ts';
+import { STEP_SLA, stepDueAt } from './sla.ts';
 import { createOrderRepository, type NewApplicant, type NewOrder, type OrderRow, type OrderScope } from './order.repository.ts';
 
 export type { OrderRow } from './order.repository.ts';
@@ -350,7 +351,10 @@ function mayFire(rule: LifecycleRule, caller: Principal): boolean {
 /** The state a change is decided on and applied to. */
 export type OrderState = Pick<OrderRow, 'user_order_id' | 'status' | 'step' | 'version' | 'expires_at' | 'departure_date' | 'need_interview'>;
 
-type OrderColumns = Omit<Updateable<UserOrderTable>, 'user_order_id' | 'enterprise_id' | 'status' | 'step' | 'version' | 'updated_at' | 'step_entered_at'>;
+type OrderColumns = Omit<
+  Updateable<UserOrderTable>,
+  'user_order_id' | 'enterprise_id' | 'status' | 'step' | 'version' | 'updated_at' | 'step_entered_at' | 'step_due_at'
+>;
 type ApplicantColumns = Omit<Updateable<OrderApplicantTable>, 'applicant_id' | 'user_order_id'>;
 
 export interface Change {
@@ -416,6 +420,8 @@ export async function apply(trx: Transaction<Database>, order: OrderState, chang
     return order;
   }
 
+  // A new step starts its clock here, and only here: when it was entered and when it is due.
+  const stepClock = moved ? { step_entered_at: at, step_due_at: await dueOfStep(trx, order.user_order_id, next, at) } : {};
   let update = trx
     .updateTable('user_order')
     .set((eb) => ({
@@ -423,7 +429,7 @@ export async function apply(trx: Transaction<Database>, order: OrderState, chang
       status: next.status,
       step: next.step,
       updated_at: at,
-      ...(moved ? { step_entered_at: at } : {}),
+      ...stepClock,
       version: eb('version', '+', 1),
     }))
     .where('user_order_id', '=', order.user_order_id);
@@ -447,6 +453,22 @@ export async function apply(trx: Transaction<Database>, order: OrderState, chang
   }
   await insertEvent(trx, order, after, change, caller, at, rule);
   return after;
+}
+
+/** The SLA due time of the step an order enters (sla.ts); the product's processing time only when a step counts by it. */
+async function dueOfStep(trx: Transaction<Database>, userOrderId: number, next: { status: OrderStatus; step: OrderStep | null }, at: number) {
+  if (next.status !== 'processing' || next.step === null || STEP_SLA[next.step] === null) return null;
+  let needDays = 0;
+  if (STEP_SLA[next.step] === 'product') {
+    const product = await trx
+      .selectFrom('user_order')
+      .innerJoin('visa_product', 'visa_product.visa_product_id', 'user_order.visa_product_id')
+      .select('visa_product.need_days')
+      .where('user_order.user_order_id', '=', userOrderId)
+      .executeTakeFirst();
+    needDays = product?.need_days ?? 0;
+  }
+  return stepDueAt(next.step, at, needDays);
 }
 
 function insertEvent(trx: Transaction<Database>, before: OrderState, after: OrderState, change: Change, caller: Principal, at: number, rule: LifecycleRule) {

@@ -1,0 +1,255 @@
+// The back office's order calls (`/admin-api/…`, operator sessions only): the
+// work queue, taking and assigning an order, the workbench, each file's
+// review, and the file access log (supervisors). Rules: docs/order-rules.md
+// ("Work queue and service levels", "Material review").
+import { z } from 'zod';
+import { MATERIAL_CONTENT_TYPES, MATERIAL_REVIEW_STATUS_VALUES } from '../material.ts';
+import { ORDER_STATUS_VALUES, ORDER_STEP_VALUES } from '../order.ts';
+import { REVIEW_LIMITS, REVIEW_REASON_VALUES } from '../review.ts';
+import { defineContract, type ResultOf } from './define.ts';
+import { pageField, rowId } from './fields.ts';
+
+// ── Queue ─────────────────────────────────────────────────────────────────
+
+const queueRow = z.object({
+  user_order_id: z.number(),
+  step: z.enum(ORDER_STEP_VALUES),
+  step_label: z.string(),
+  product_title: z.string(),
+  country: z.string(),
+  consular_district: z.string().nullable(),
+  applicant_count: z.number(),
+  applicant_names: z.array(z.string()).describe('前几位申请人的姓名'),
+  departure_date: z.string(),
+  paid_at: z.number().nullable(),
+  step_entered_at: z.number().nullable(),
+  time_in_step_ms: z.number().describe('在当前步骤停留的时长（毫秒，服务器时间计算）'),
+  step_due_at: z.number().nullable().describe('当前步骤的到期时间（按中国工作日计算）；没有时限的步骤为 null'),
+  overdue: z.boolean(),
+  departure_at_risk: z.boolean().describe('距出发日期的工作日少于产品剩余的办理工作日'),
+  assignee: z.object({ operator_id: z.number(), name: z.string() }).nullable(),
+  version: z.number(),
+});
+
+export const adminOrderQueue = defineContract({
+  path: '/admin-api/order/queue',
+  payload: z.object({
+    step: z.enum(ORDER_STEP_VALUES).optional().describe('办理步骤；不传为全部'),
+    visa_country_id: rowId.optional(),
+    consular_district_id: rowId.optional(),
+    assignee: z
+      .union([z.enum(['all', 'none', 'me']), rowId])
+      .default('all')
+      .describe('all 全部，none 未分配，me 我的，或人员 id'),
+    q: z.string().max(REVIEW_LIMITS.searchMaxLength).optional().describe('订单号、申请人姓名或手机号（精确匹配）'),
+    page: pageField,
+    page_size: z.number().int().min(1).max(REVIEW_LIMITS.queueMaxPageSize).default(REVIEW_LIMITS.queuePageSize),
+  }),
+  result: z.object({
+    list: z.array(queueRow).describe('已逾期的在前，再按到期时间、订单号'),
+    total: z.number(),
+    page: z.number(),
+    page_size: z.number(),
+    now: z.number().describe('服务器时间（毫秒）'),
+  }),
+});
+
+export const adminQueueFilters = defineContract({
+  path: '/admin-api/order/queue_filters',
+  payload: z.object({}),
+  result: z.object({
+    steps: z.array(z.object({ value: z.enum(ORDER_STEP_VALUES), label: z.string() })),
+    countries: z.array(z.object({ visa_country_id: z.number(), name: z.string() })),
+    districts: z.array(z.object({ consular_district_id: z.number(), visa_country_id: z.number(), name: z.string() })),
+    operators: z.array(z.object({ operator_id: z.number(), name: z.string() })),
+  }),
+});
+
+// ── Take and assign ───────────────────────────────────────────────────────
+
+const assigned = z.object({ user_order_id: z.number(), assignee_operator_id: z.number(), version: z.number() });
+
+export const adminOrderTake = defineContract({
+  path: '/admin-api/order/take',
+  payload: z.object({ user_order_id: rowId }),
+  result: assigned,
+});
+
+export const adminOrderAssign = defineContract({
+  path: '/admin-api/order/assign',
+  payload: z.object({ user_order_id: rowId, operator_id: rowId }),
+  result: assigned,
+});
+
+// ── Workbench ─────────────────────────────────────────────────────────────
+
+const reviewFile = z.object({
+  file_id: z.number(),
+  kind: z.enum(['material', 'photo']),
+  file_name: z.string(),
+  content_type: z.enum(MATERIAL_CONTENT_TYPES),
+  size: z.number(),
+  url: z.string().describe('/admin-files/material/{file_id}：每次打开都写入访问日志'),
+  review_status: z.enum(MATERIAL_REVIEW_STATUS_VALUES),
+  review_status_label: z.string(),
+  review_reasons: z.array(z.enum(REVIEW_REASON_VALUES)),
+  no_pass_memo: z.string().nullable(),
+  reviewed_by: z.object({ operator_id: z.number(), name: z.string() }).nullable(),
+  reviewed_at: z.number().nullable(),
+  review_round: z.number().nullable(),
+  created_at: z.number(),
+});
+
+const workbenchItem = z.object({
+  material_id: z.number().nullable().describe('签证照片为 null'),
+  name: z.string(),
+  attention: z.string(),
+  required: z.boolean(),
+  files: z.array(reviewFile),
+});
+
+export const adminOrderWorkbench = defineContract({
+  path: '/admin-api/order/workbench',
+  payload: z.object({ user_order_id: rowId }),
+  result: z.object({
+    order: z.object({
+      user_order_id: z.number(),
+      status: z.enum(ORDER_STATUS_VALUES),
+      status_label: z.string(),
+      step: z.enum(ORDER_STEP_VALUES).nullable(),
+      step_label: z.string().nullable(),
+      version: z.number(),
+      review_round: z.number(),
+      enterprise_name: z.string(),
+      account_name: z.string(),
+      departure_date: z.string(),
+      order_date: z.string(),
+      effect_date: z.string().nullable(),
+      step_entered_at: z.number().nullable(),
+      step_due_at: z.number().nullable(),
+      overdue: z.boolean(),
+      departure_at_risk: z.boolean(),
+      assignee: z.object({ operator_id: z.number(), name: z.string() }).nullable(),
+      total_amount: z.number(),
+      paid_at: z.number().nullable(),
+    }),
+    product: z.object({
+      visa_product_id: z.number(),
+      title: z.string(),
+      country: z.string(),
+      visa_type: z.string(),
+      consular_district: z.string().nullable(),
+      need_interview: z.boolean(),
+      need_days: z.number(),
+      unit_price: z.number(),
+      mailed_materials: z.boolean().describe('产品有需邮寄的纸质资料（审核通过后进入待邮寄资料）'),
+    }),
+    applicants: z.array(
+      z.object({
+        applicant_id: z.number(),
+        name: z.string(),
+        identity_label: z.string(),
+        mobile_phone: z.string(),
+        email: z.string().nullable(),
+        passport_no: z.string().nullable(),
+        interview: z.object({ date: z.string(), start_time: z.string(), end_time: z.string() }).nullable(),
+        items: z.array(workbenchItem).describe('电子资料和签证照片，每项的文件'),
+      }),
+    ),
+    return_address: z
+      .object({ name: z.string(), mobile_phone: z.string(), region: z.string(), detail: z.string() })
+      .nullable()
+      .describe('回寄地址（下单时的快照）'),
+    payments: z.array(
+      z.object({
+        out_trade_no: z.string(),
+        channel: z.string(),
+        amount: z.number(),
+        status: z.string(),
+        created_at: z.number(),
+        paid_at: z.number().nullable(),
+      }),
+    ),
+    events: z.array(
+      z.object({
+        event_id: z.number(),
+        event: z.string(),
+        event_label: z.string(),
+        actor: z.string(),
+        actor_name: z.string().nullable(),
+        from_step: z.string().nullable(),
+        to_step: z.string().nullable(),
+        detail: z.string().nullable().describe('记录的内容（简述）'),
+        created_at: z.number(),
+      }),
+    ),
+    pending_count: z.number().describe('本轮尚待审核的文件数'),
+    can_review: z.boolean().describe('当前人员现在可以审核（资料审核中，且为办理人员或主管）'),
+  }),
+});
+
+// ── Per-file review ───────────────────────────────────────────────────────
+
+export const adminFileReview = defineContract({
+  path: '/admin-api/order/file_review',
+  payload: z.object({
+    user_order_id: rowId,
+    file_id: rowId,
+    version: z.number().int().min(0).describe('打开工作台时订单的 version；订单已变化则拒绝（2032）'),
+    result: z.enum(['pass', 'no_pass']),
+    reasons: z.array(z.enum(REVIEW_REASON_VALUES)).max(REVIEW_REASON_VALUES.length).default([]),
+    memo: z.string().max(REVIEW_LIMITS.memoMaxLength).nullable().optional(),
+  }),
+  result: z.object({
+    file_id: z.number(),
+    review_status: z.enum(MATERIAL_REVIEW_STATUS_VALUES),
+    version: z.number().describe('订单的新 version'),
+    pending_count: z.number(),
+    round_result: z.enum(['passed', 'failed']).nullable().describe('本轮最后一个文件审核后自动结束：passed 进入下一步，failed 待重新上传'),
+    step: z.enum(ORDER_STEP_VALUES).nullable(),
+    step_label: z.string().nullable(),
+  }),
+});
+
+// ── Access log (supervisors) ──────────────────────────────────────────────
+
+export const adminFileAccessLog = defineContract({
+  path: '/admin-api/file_access_log',
+  payload: z.object({ operator_id: rowId.optional(), user_order_id: rowId.optional(), page: pageField }),
+  result: z.object({
+    list: z.array(
+      z.object({
+        file_access_log_id: z.number(),
+        operator_id: z.number(),
+        operator_name: z.string(),
+        file_kind: z.string(),
+        file_id: z.number(),
+        file_name: z.string().nullable().describe('文件已被替换或删除时为 null'),
+        user_order_id: z.number(),
+        ip: z.string().nullable(),
+        accessed_at: z.number(),
+      }),
+    ),
+    total: z.number(),
+    page: z.number(),
+    page_size: z.number(),
+  }),
+});
+
+export const ADMIN_ORDER_CONTRACTS = [
+  adminOrderQueue,
+  adminQueueFilters,
+  adminOrderTake,
+  adminOrderAssign,
+  adminOrderWorkbench,
+  adminFileReview,
+  adminFileAccessLog,
+] as const;
+
+export type AdminQueueResult = ResultOf<typeof adminOrderQueue>;
+export type AdminQueueRow = AdminQueueResult['list'][number];
+export type AdminQueueFilters = ResultOf<typeof adminQueueFilters>;
+export type AdminWorkbench = ResultOf<typeof adminOrderWorkbench>;
+export type AdminReviewFile = AdminWorkbench['applicants'][number]['items'][number]['files'][number];
+export type AdminFileReviewResult = ResultOf<typeof adminFileReview>;
+export type AdminFileAccessLog = ResultOf<typeof adminFileAccessLog>;

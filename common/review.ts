@@ -1,0 +1,34 @@
+// The back office's material review as both sides see it: the common no-pass
+// reasons the operator picks from, the memo's limits and how a memo is
+// composed, and the queue's page size. Rules: docs/order-rules.md ("Material
+// review").
+
+/** Common reasons for a no-pass (per material, the operator picks any of them and/or writes a memo). */
+export const REVIEW_REASONS = {
+  blurred: '模糊不清',
+  cut_off: '未拍全/有裁切',
+  expired: '已过期',
+  wrong_document: '证件不符',
+} as const;
+export type ReviewReason = keyof typeof REVIEW_REASONS;
+export const REVIEW_REASON_VALUES = Object.keys(REVIEW_REASONS) as [ReviewReason, ...ReviewReason[]];
+
+export const REVIEW_LIMITS = {
+  /** The free-text part of a no-pass memo (其他). */
+  memoMaxLength: 200,
+  queuePageSize: 20,
+  queueMaxPageSize: 100,
+  /** The search box: an order id, an applicant's name or phone. */
+  searchMaxLength: 30,
+} as const;
+
+/** What the customer reads: the reasons picked, then the operator's own words. "模糊不清；已过期；请上传彩色扫描件" */
+export function composeMemo(reasons: readonly ReviewReason[], memo: string | null): string {
+  const parts: string[] = reasons.map((reason) => REVIEW_REASONS[reason]);
+  const own = memo?.trim();
+  if (own) parts.push(own);
+  return parts.join('；');
+}
+
+/** The queue's assignee filter: everyone's, nobody's, mine, or one operator's (id). */
+export type AssigneeFilter = 'all' | 'none' | 'me' | number;

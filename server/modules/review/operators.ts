@@ -1,0 +1,28 @@
+// The review module's view of the back-office staff: names for the queue and
+// the event log, and whether an operator can be given an order. The operator
+// accounts themselves belong to the operator module (issue 9, OPS); this is
+// the seam it plugs into (app.ts passes its directory).
+export interface OperatorRef {
+  operator_id: number;
+  name: string;
+}
+
+export interface OperatorDirectory {
+  /** Names of these operators (unknown ids are left out). */
+  names(ids: readonly number[]): Promise<Map<number, string>>;
+  /** Is this an active operator (an order may be assigned to them)? */
+  isActive(operatorId: number): Promise<boolean>;
+  /** Every active operator, for the queue's assignee filter and the supervisor's assign picker. */
+  list(): Promise<OperatorRef[]>;
+}
+
+/** Until the operator accounts exist: every id is an operator named by its number. */
+export const NUMBERED_OPERATORS: OperatorDirectory = {
+  names: async (ids) => new Map(ids.map((id) => [id, `人员${id}`])),
+  isActive: async (id) => id > 0,
+  list: async () => [],
+};
+
+export function nameOf(names: Map<number, string>, id: number | null): OperatorRef | null {
+  return id === null ? null : { operator_id: id, name: names.get(id) ?? `人员${id}` };
+}

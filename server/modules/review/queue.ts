@@ -1,0 +1,101 @@
+// The work queue of paid orders (issue 9): filters, search, time in step, due
+// time and departure risk — every figure computed here from the database's
+// columns and the server's clock, never in the browser. Overdue first: the
+// order is by due time, so every overdue order (due before now) comes before
+// the others; steps without a due time come last.
+import type { Kysely } from 'kysely';
+import type { AdminQueueFilters, AdminQueueResult } from '../../../common/contracts/admin-order.ts';
+import { ORDER_STEP_VALUES, ORDER_STEPS, type OrderStep } from '../../../common/order.ts';
+import { type AssigneeFilter, REVIEW_LIMITS } from '../../../common/review.ts';
+import type { Database } from '../../db/schema.ts';
+import type { Operator } from '../../platform/principal.ts';
+import { departureAtRisk } from '../order/sla.ts';
+import { nameOf, type OperatorDirectory } from './operators.ts';
+import { createReviewRepository, type QueueFilter } from './review.repository.ts';
+
+export interface QueueInput {
+  step?: OrderStep;
+  visa_country_id?: number;
+  consular_district_id?: number;
+  assignee: AssigneeFilter;
+  q?: string;
+  page: number;
+  page_size?: number;
+}
+
+const NAMES_SHOWN = 3;
+
+export function createReviewQueue(db: Kysely<Database>, deps: { now: () => number; operators: OperatorDirectory }) {
+  const repo = createReviewRepository(db);
+
+  function filterOf(operator: Operator, input: QueueInput): QueueFilter {
+    const search = input.q?.trim().replace(/\s+/g, '') || undefined;
+    return {
+      step: input.step,
+      visaCountryId: input.visa_country_id,
+      consularDistrictId: input.consular_district_id,
+      assignee: input.assignee === 'all' ? undefined : input.assignee === 'none' ? null : input.assignee === 'me' ? operator.operatorId : input.assignee,
+      search,
+    };
+  }
+
+  return {
+    async queue(operator: Operator, input: QueueInput): Promise<AdminQueueResult> {
+      const now = deps.now();
+      const pageSize = input.page_size ?? REVIEW_LIMITS.queuePageSize;
+      const filter = filterOf(operator, input);
+      const [rows, total] = await Promise.all([repo.queuePage(filter, pageSize, (input.page - 1) * pageSize), repo.queueCount(filter)]);
+      const ids = rows.map((row) => row.user_order_id);
+      const [names, products, districts, operators] = await Promise.all([
+        repo.applicantNames(ids),
+        repo.products(rows.map((row) => row.visa_product_id)),
+        repo.districts(rows.flatMap((row) => (row.consular_district_id === null ? [] : [row.consular_district_id]))),
+        deps.operators.names(rows.flatMap((row) => (row.assignee_operator_id === null ? [] : [row.assignee_operator_id]))),
+      ]);
+      const needDays = new Map(products.map((p) => [p.visa_product_id, p.need_days]));
+      const districtName = new Map(districts.map((d) => [d.consular_district_id, d.name]));
+      const namesOf = new Map<number, string[]>();
+      for (const row of names) namesOf.set(row.user_order_id, [...(namesOf.get(row.user_order_id) ?? []), row.name]);
+      return {
+        list: rows.map((row) => {
+          const step = row.step ?? 'material_review';
+          return {
+            user_order_id: row.user_order_id,
+            step,
+            step_label: ORDER_STEPS[step],
+            product_title: row.product_title,
+            country: row.country,
+            consular_district: row.consular_district_id === null ? null : (districtName.get(row.consular_district_id) ?? null),
+            applicant_count: row.applicant_count,
+            applicant_names: (namesOf.get(row.user_order_id) ?? []).slice(0, NAMES_SHOWN),
+            departure_date: row.departure_date,
+            paid_at: row.paid_at,
+            step_entered_at: row.step_entered_at,
+            time_in_step_ms: row.step_entered_at === null ? 0 : Math.max(0, now - row.step_entered_at),
+            step_due_at: row.step_due_at,
+            overdue: row.step_due_at !== null && row.step_due_at < now,
+            departure_at_risk: departureAtRisk({ ...row, step }, needDays.get(row.visa_product_id) ?? 0, now),
+            assignee: nameOf(operators, row.assignee_operator_id),
+            version: row.version,
+          };
+        }),
+        total,
+        page: input.page,
+        page_size: pageSize,
+        now,
+      };
+    },
+
+    async filters(): Promise<AdminQueueFilters> {
+      const [countries, districts, operators] = await Promise.all([repo.countries(), repo.districts(), deps.operators.list()]);
+      return {
+        steps: ORDER_STEP_VALUES.map((value) => ({ value, label: ORDER_STEPS[value] })),
+        countries,
+        districts,
+        operators,
+      };
+    },
+  };
+}
+
+export type ReviewQueue = ReturnType<typeof createReviewQueue>;

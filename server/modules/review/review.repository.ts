@@ -1,0 +1,253 @@
+// Queries of the review module: the work queue (processing orders by step and
+// due time), the workbench's reads, and the one write it owns — a file's
+// review columns, inside the lifecycle's transaction after it won the order
+// row. Order rows themselves are written by the lifecycle only.
+import type { Kysely, Transaction } from 'kysely';
+import type { MaterialReviewStatus } from '../../../common/material.ts';
+import type { OrderStep } from '../../../common/order.ts';
+import type { ReviewReason } from '../../../common/review.ts';
+import { type Json, toJson } from '../../db/json.ts';
+import type { Database } from '../../db/schema.ts';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export interface QueueFilter {
+  step?: OrderStep;
+  visaCountryId?: number;
+  consularDistrictId?: number;
+  /** null: nobody's; a number: that operator's; undefined: everyone's. */
+  assignee?: number | null;
+  /** An order id or an applicant's phone (digits), or an applicant's name. */
+  search?: string;
+}
+
+const MAX_ORDER_ID = 2_147_483_647;
+
+export function createReviewRepository(db: Kysely<Database>) {
+  function filtered(filter: QueueFilter) {
+    let query = db.selectFrom('user_order').where('user_order.status', '=', 'processing');
+    if (filter.step) query = query.where('user_order.step', '=', filter.step);
+    if (filter.consularDistrictId !== undefined) query = query.where('user_order.consular_district_id', '=', filter.consularDistrictId);
+    if (filter.visaCountryId !== undefined) {
+      const countryId = filter.visaCountryId;
+      query = query.where('user_order.visa_product_id', 'in', (eb) =>
+        eb.selectFrom('visa_product').select('visa_product.visa_product_id').where('visa_product.visa_country_id', '=', countryId),
+      );
+    }
+    if (filter.assignee === null) query = query.where('user_order.assignee_operator_id', 'is', null);
+    else if (filter.assignee !== undefined) query = query.where('user_order.assignee_operator_id', '=', filter.assignee);
+    const search = filter.search;
+    if (search) {
+      if (/^\d+$/.test(search)) {
+        const asId = search.length <= 10 && Number(search) <= MAX_ORDER_ID ? Number(search) : null;
+        query = query.where((eb) =>
+          eb.or([
+            ...(asId !== null ? [eb('user_order.user_order_id', '=', asId)] : []),
+            eb(
+              'user_order.user_order_id',
+              'in',
+              eb.selectFrom('order_applicant').select('order_applicant.user_order_id').where('order_applicant.mobile_phone', '=', search),
+            ),
+          ]),
+        );
+      } else {
+        query = query.where('user_order.user_order_id', 'in', (eb) =>
+          eb.selectFrom('order_applicant').select('order_applicant.user_order_id').where('order_applicant.name', '=', search),
+        );
+      }
+    }
+    return query;
+  }
+
+  return {
+    /** One page of the queue: earliest due first (so overdue first), orders without a due time last, then by id. */
+    queuePage(filter: QueueFilter, limit: number, offset: number) {
+      return filtered(filter)
+        .select([
+          'user_order.user_order_id',
+          'user_order.step',
+          'user_order.product_title',
+          'user_order.country',
+          'user_order.visa_product_id',
+          'user_order.consular_district_id',
+          'user_order.applicant_count',
+          'user_order.departure_date',
+          'user_order.paid_at',
+          'user_order.step_entered_at',
+          'user_order.step_due_at',
+          'user_order.assignee_operator_id',
+          'user_order.version',
+          'user_order.status',
+        ])
+        .orderBy('user_order.step_due_at', (ob) => ob.asc().nullsLast())
+        .orderBy('user_order.user_order_id')
+        .limit(limit)
+        .offset(offset)
+        .execute();
+    },
+
+    async queueCount(filter: QueueFilter): Promise<number> {
+      const row = await filtered(filter)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+
+    applicantNames(userOrderIds: number[]) {
+      if (userOrderIds.length === 0) return Promise.resolve([]);
+      return db
+        .selectFrom('order_applicant')
+        .select(['user_order_id', 'name'])
+        .where('user_order_id', 'in', userOrderIds)
+        .orderBy('user_order_id')
+        .orderBy('sort')
+        .orderBy('applicant_id')
+        .execute();
+    },
+
+    products(visaProductIds: number[]) {
+      if (visaProductIds.length === 0) return Promise.resolve([]);
+      return db
+        .selectFrom('visa_product')
+        .select(['visa_product_id', 'need_days', 'visa_country_id'])
+        .where('visa_product_id', 'in', [...new Set(visaProductIds)])
+        .execute();
+    },
+
+    districts(ids?: number[]) {
+      let query = db.selectFrom('consular_district').select(['consular_district_id', 'visa_country_id', 'name']);
+      if (ids) {
+        if (ids.length === 0) return Promise.resolve([]);
+        query = query.where('consular_district_id', 'in', [...new Set(ids)]);
+      }
+      return query.orderBy('consular_district_id').execute();
+    },
+
+    countries() {
+      return db
+        .selectFrom('visa_country')
+        .select(['visa_country_id', 'name'])
+        .where('status', '=', 0)
+        .orderBy('hot', 'desc')
+        .orderBy('visa_country_id')
+        .execute();
+    },
+
+    // ── Workbench ───────────────────────────────────────────────────────
+
+    owner(enterpriseId: number, accountId: number) {
+      return db
+        .selectFrom('enterprise')
+        .innerJoin('account', 'account.enterprise_id', 'enterprise.id')
+        .select(['enterprise.name as enterprise_name', 'account.name as account_name'])
+        .where('enterprise.id', '=', enterpriseId)
+        .where('account.id', '=', accountId)
+        .executeTakeFirst();
+    },
+
+    product(visaProductId: number) {
+      return db
+        .selectFrom('visa_product')
+        .select(['visa_product_id', 'need_days', 'need_interview', 'visa_photo_id'])
+        .where('visa_product_id', '=', visaProductId)
+        .executeTakeFirstOrThrow();
+    },
+
+    applicants(userOrderId: number) {
+      return db
+        .selectFrom('order_applicant')
+        .select(['applicant_id', 'name', 'identity_id', 'mobile_phone', 'email', 'passport_no'])
+        .where('user_order_id', '=', userOrderId)
+        .orderBy('sort')
+        .orderBy('applicant_id')
+        .execute();
+    },
+
+    checklist(visaProductId: number) {
+      return db
+        .selectFrom('visa_product_material')
+        .select(['material_id', 'identity_id', 'required', 'attr', 'name', 'attention'])
+        .where('visa_product_id', '=', visaProductId)
+        .orderBy('sort')
+        .orderBy('material_id')
+        .execute();
+    },
+
+    /** Does the checklist of these identities hold paper materials to mail (attr 1)? */
+    async hasMailedMaterials(visaProductId: number, identityIds: number[]): Promise<boolean> {
+      if (identityIds.length === 0) return false;
+      const row = await db
+        .selectFrom('visa_product_material')
+        .select('material_id')
+        .where('visa_product_id', '=', visaProductId)
+        .where('attr', '=', 1)
+        .where('identity_id', 'in', [...new Set(identityIds)])
+        .limit(1)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
+    files(userOrderId: number) {
+      return db
+        .selectFrom('order_material_file')
+        .select([
+          'file_id',
+          'applicant_id',
+          'material_id',
+          'kind',
+          'file_name',
+          'content_type',
+          'size_bytes',
+          'sha256',
+          'review_status',
+          'review_reasons',
+          'no_pass_memo',
+          'reviewed_by',
+          'reviewed_at',
+          'review_round',
+          'created_at',
+        ])
+        .where('user_order_id', '=', userOrderId)
+        .orderBy('file_id')
+        .execute();
+    },
+
+    payments(userOrderId: number) {
+      return db
+        .selectFrom('payment')
+        .select(['out_trade_no', 'channel', 'amount', 'status', 'created_at', 'paid_at'])
+        .where('user_order_id', '=', userOrderId)
+        .orderBy('payment_id')
+        .execute();
+    },
+
+    events(userOrderId: number) {
+      return db.selectFrom('order_event').selectAll().where('user_order_id', '=', userOrderId).orderBy('event_id').execute();
+    },
+
+    /** A pending file's review; false when it is no longer pending (someone else reviewed it). */
+    async reviewFile(
+      trx: Db,
+      fileId: number,
+      review: { status: Exclude<MaterialReviewStatus, 'pending'>; reasons: ReviewReason[]; memo: string | null; by: number; at: number; round: number },
+    ): Promise<boolean> {
+      const result = await trx
+        .updateTable('order_material_file')
+        .set({
+          review_status: review.status,
+          review_reasons: review.reasons.length > 0 ? (toJson(review.reasons) as Json<string[]>) : null,
+          no_pass_memo: review.memo,
+          reviewed_by: review.by,
+          reviewed_at: review.at,
+          review_round: review.round,
+        })
+        .where('file_id', '=', fileId)
+        .where('review_status', '=', 'pending')
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+  };
+}
+
+export type ReviewRepository = ReturnType<typeof createReviewRepository>;
+export type ReviewFileRow = Awaited<ReturnType<ReviewRepository['files']>>[number];
