@@ -25,9 +25,7 @@ export interface ReviewTestContext extends MaterialTestContext {
   files(
     userOrderId: number,
   ): Promise<Array<{ file_id: number; applicant_id: number; material_id: number | null; kind: string; review_status: string; no_pass_memo: string | null }>>;
-  order(
-    userOrderId: number,
-  ): Promise<{
+  order(userOrderId: number): Promise<{
     status: string;
     step: string | null;
     version: number;
