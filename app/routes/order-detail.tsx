@@ -14,12 +14,15 @@ export const meta: Route.MetaFunction = () => [{ title: '订单详情 - 易签�
 export async function loader({ params, context }: Route.LoaderArgs) {
   const userOrderId = requireNumericParam(params.userOrderId);
   const reads = await requireCustomer(context);
-  return { order: loaded(await reads.orderDetail(userOrderId)) };
+  const [order, materials] = await Promise.all([reads.orderDetail(userOrderId), reads.materialList(userOrderId)]);
+  // Each file's review status once the order is being handled (the materials are a side read: no page error for them).
+  const handled = order.ok && (order.body.status === 'processing' || order.body.status === 'completed');
+  return { order: loaded(order), materials: handled && materials.ok ? materials.body : null };
 }
 
 export default function Screen({ loaderData }: Route.ComponentProps) {
   // Keyed: moving to another order starts its page afresh (dialog state, "asked once").
-  return <OrderDetailPage key={loaderData.order.user_order_id} order={loaderData.order} />;
+  return <OrderDetailPage key={loaderData.order.user_order_id} order={loaderData.order} materials={loaderData.materials} />;
 }
 
 export function ErrorBoundary() {

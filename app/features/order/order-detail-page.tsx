@@ -6,6 +6,7 @@
 import { ClockCircleOutlined, LeftOutlined } from '@ant-design/icons';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useRevalidator } from 'react-router';
+import type { MaterialListResult } from '../../../common/contracts/material';
 import type { OrderDetail } from '../../../common/contracts/order';
 import { expiryText } from '../../../common/format';
 import { UNPAID_STATUSES } from '../../../common/order';
@@ -16,12 +17,13 @@ import { DepartureDateDialog } from './departure-date-dialog';
 import { ApplicantsSection } from './detail-applicants-section';
 import { BasicInfoSection, ReturnAddressSection, ScheduleSection } from './detail-info-sections';
 import { InsuranceSection, PaymentSection } from './detail-money-sections';
+import { MaterialReviewSection } from './detail-review-section';
 import { OrderActions } from './order-actions';
 import { OrderStatusTag } from './order-status-tag';
 import { PriceText } from './price-text';
 import './order.css';
 
-export function OrderDetailPage({ order }: { order: OrderDetail }) {
+export function OrderDetailPage({ order, materials = null }: { order: OrderDetail; materials?: MaterialListResult | null }) {
   const [dateDialogOpen, setDateDialogOpen] = useState(false);
   const askedForDate = useRef(false);
   const now = useNow();
@@ -83,6 +85,7 @@ export function OrderDetailPage({ order }: { order: OrderDetail }) {
         <InsuranceSection order={order} />
         <PaymentSection order={order} />
         <ApplicantsSection order={order} />
+        {materials ? <MaterialReviewSection list={materials} userOrderId={order.user_order_id} /> : null}
         <DepartureDateDialog open={dateDialogOpen} onClose={() => setDateDialogOpen(false)} order={order} onChanged={reload} />
       </LoadingOverlay>
     </div>

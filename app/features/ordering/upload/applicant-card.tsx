@@ -3,10 +3,10 @@
 // brought to the embassy, which needs no upload.
 import { Collapse, Tag } from 'antd';
 import type { ApplicantMaterials, ChecklistItem, MaterialListResult } from '../../../../common/contracts/material';
-import { MaterialItem } from './material-item';
-import { PhotoItem } from './photo-item';
-import { requiredProgress, targetKey, type UploadTarget } from './upload-model';
-import type { InFlight } from './use-uploads';
+import { MaterialItem } from '../../../components/upload/material-item';
+import { PhotoItem } from '../../../components/upload/photo-item';
+import { requiredProgress, targetKey, type UploadTarget } from '../../../components/upload/upload-model';
+import type { InFlight } from '../../../components/upload/use-uploads';
 
 export interface ApplicantCardProps {
   list: MaterialListResult;

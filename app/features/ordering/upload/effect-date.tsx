@@ -7,7 +7,7 @@ import { useState } from 'react';
 import type { MaterialListResult } from '../../../../common/contracts/material';
 import { ApiError, api } from '../../../lib/api-client';
 import { toast } from '../../../lib/toast';
-import { effectDateAllowed } from './upload-model';
+import { effectDateAllowed } from '../../../components/upload/upload-model';
 
 export function EffectDate({ list, onSaved }: { list: MaterialListResult; onSaved: (effectDate: string | null) => void }) {
   const [saving, setSaving] = useState(false);

@@ -17,10 +17,10 @@ import { ApiError, api } from '../../../lib/api-client';
 import { toast } from '../../../lib/toast';
 import { ApplicantCard } from './applicant-card';
 import { EffectDate } from './effect-date';
-import { nextPath, type UploadTarget, withDeleted, withUploaded } from './upload-model';
-import { useUploads } from './use-uploads';
+import { nextPath, type UploadTarget, withDeleted, withUploaded } from '../../../components/upload/upload-model';
+import { useUploads } from '../../../components/upload/use-uploads';
 import '../ordering-page.css';
-import './upload.css';
+import '../../../components/upload/upload.css';
 
 export interface UploadPageProps {
   userOrderId: number;

@@ -3,8 +3,8 @@
 // review state, and — while the order allows it — 替换 and 删除 (confirmed).
 import { DeleteOutlined, FilePdfOutlined, SwapOutlined } from '@ant-design/icons';
 import { Button, Popconfirm, Tag, Upload } from 'antd';
-import type { MaterialFileView } from '../../../../common/contracts/material';
-import { openImageViewer, type ViewerImage } from '../../../components/image-viewer';
+import type { MaterialFileView } from '../../../common/contracts/material';
+import { openImageViewer, type ViewerImage } from '../image-viewer';
 import { isImage, sizeText } from './upload-model';
 
 export interface FileTileProps {

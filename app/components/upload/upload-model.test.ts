@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { MaterialFileView, MaterialListResult } from '../../../../common/contracts/material';
+import type { MaterialFileView, MaterialListResult } from '../../../common/contracts/material';
 import { effectDateAllowed, nextPath, precheck, requiredProgress, targetKey, uploadForm, withDeleted, withUploaded } from './upload-model';
 
 const file = (file_id: number, extra: Partial<MaterialFileView> = {}): MaterialFileView => ({

@@ -4,8 +4,8 @@
 import { CheckCircleFilled, UploadOutlined } from '@ant-design/icons';
 import { Button, Upload } from 'antd';
 import type { ReactNode } from 'react';
-import type { MaterialFileView } from '../../../../common/contracts/material';
-import { ImageThumb } from '../../../components/image-viewer';
+import type { MaterialFileView } from '../../../common/contracts/material';
+import { ImageThumb } from '../image-viewer';
 import { FileTile } from './file-tile';
 import { InFlightList } from './in-flight-list';
 import { isImage } from './upload-model';
@@ -25,10 +25,12 @@ export interface UploadSlotProps {
   onUpload: (file: File, replaceFileId: number | null) => void;
   onDelete: (fileId: number) => Promise<void>;
   onDismiss: (uid: string) => void;
+  /** Re-upload: a file that passed review stays as it is (only no-pass and new files change). */
+  keepPassed?: boolean;
 }
 
 /** Files, uploads in flight and the upload button: shared by materials and the photo. */
-export function UploadSlot({ files, editable, inFlight, maxFiles, accept, multiple, buttonText, onUpload, onDelete, onDismiss }: UploadSlotProps) {
+export function UploadSlot({ files, editable, inFlight, maxFiles, accept, multiple, buttonText, onUpload, onDelete, onDismiss, keepPassed }: UploadSlotProps) {
   const gallery = files.filter(isImage).map((file) => ({ src: file.url, title: file.file_name }));
   const full = multiple && files.length >= maxFiles;
   return (
@@ -40,7 +42,7 @@ export function UploadSlot({ files, editable, inFlight, maxFiles, accept, multip
               key={file.file_id}
               file={file}
               gallery={gallery}
-              editable={editable}
+              editable={editable && !(keepPassed && file.review_status === 'passed')}
               accept={accept}
               onReplace={(chosen) => onUpload(chosen, file.file_id)}
               onDelete={() => onDelete(file.file_id)}

@@ -1,10 +1,10 @@
 // What the upload page computes without React: where an upload goes, how the
 // checklist changes after an upload or a delete, what the browser can refuse
 // before sending, and where '下一步' leads.
-import type { MaterialFileView, MaterialListResult } from '../../../../common/contracts/material';
-import type { MissingMaterialView } from '../../../../common/contracts/order';
-import { formatBytes } from '../../../../common/material';
-import { orderingPath } from '../../../../common/ordering';
+import type { MaterialFileView, MaterialListResult } from '../../../common/contracts/material';
+import type { MissingMaterialView } from '../../../common/contracts/order';
+import { formatBytes } from '../../../common/material';
+import { orderingPath } from '../../../common/ordering';
 
 /** One upload target: an applicant's electronic item, or their photo (materialId null). */
 export interface UploadTarget {

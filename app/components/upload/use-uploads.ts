@@ -2,9 +2,9 @@
 // from XMLHttpRequest) and, when refused, the server's message, which stays
 // under its item until dismissed or retried.
 import { useCallback, useRef, useState } from 'react';
-import type { MaterialUploadResult } from '../../../../common/contracts/material';
-import { ApiError, apiUpload } from '../../../lib/api-client';
-import { toast } from '../../../lib/toast';
+import type { MaterialUploadResult } from '../../../common/contracts/material';
+import { ApiError, apiUpload } from '../../lib/api-client';
+import { toast } from '../../lib/toast';
 import { precheck, targetKey, type UploadTarget, uploadForm } from './upload-model';
 
 export interface InFlight {

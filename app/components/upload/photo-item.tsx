@@ -1,7 +1,7 @@
 // The applicant's visa photo: the product's spec (background colour, size in
 // mm), how to take it, and one photo (a new one replaces it).
 import { CameraOutlined } from '@ant-design/icons';
-import type { PhotoSpec } from '../../../../common/contracts/material';
+import type { PhotoSpec } from '../../../common/contracts/material';
 import { UploadSlot, type UploadSlotProps } from './material-item';
 
 export const PHOTO_ACCEPT = '.jpg,.jpeg,.png,image/jpeg,image/png';
