@@ -42,7 +42,10 @@ import { provinceList } from './modules/system/address-library.ts';
 import { registerAddressLibraryFile, systemOperations } from './modules/system/system.routes.ts';
 import { installErrorHandling, installJsonParser } from './platform/error-handler.ts';
 import { AppError } from './platform/errors.ts';
-import { type OperationAuth, registerOperation } from './platform/operation.ts';
+import { isStaffAuth, type OperationAuth, registerOperation } from './platform/operation.ts';
+import { operatorOperations } from './modules/operator/operator.routes.ts';
+import { createOperatorService, type OperatorService } from './modules/operator/operator.service.ts';
+import type { AuthenticatedOperator } from './modules/operator/operator.types.ts';
 import { customer } from './platform/principal.ts';
 import { createDatabaseReplayStore, createRedisReplayStore, createSqliteReplayStore, replayFileOf } from './platform/replay-store.ts';
 import { createSignatureCheck } from './platform/signature.ts';
@@ -70,11 +73,14 @@ export interface Services {
   interview: InterviewService;
   insurance: InsuranceService;
   address: AddressService;
+  operator: OperatorService;
 }
 
 declare module 'fastify' {
   interface FastifyRequest {
     account?: AuthenticatedAccount;
+    /** The back office's caller (auth 'operator' / 'supervisor'). */
+    operator?: AuthenticatedOperator;
   }
   interface FastifyContextConfig {
     auth?: OperationAuth;
@@ -114,6 +120,11 @@ export async function buildApp({
     interview: createInterviewService(database.db, { now }),
     insurance: createInsuranceService(database.db, { now }),
     address: createAddressService(database.db, { now }),
+    operator: createOperatorService(
+      database.db,
+      { idleMs: config.OPERATOR_SESSION_IDLE_MINUTES * 60_000, absoluteMs: config.OPERATOR_SESSION_ABSOLUTE_HOURS * 3_600_000 },
+      now,
+    ),
   };
 
   // API answers, the address library and static files; pages compress themselves.
@@ -183,11 +194,17 @@ export async function buildApp({
   await app.register(async (api) => {
     api.addHook('onRequest', async (request) => {
       await verifySignature(request);
-      if (request.routeOptions.config.auth === 'customer') {
-        const token = request.headers['x-token'];
-        const account = await services.account.authenticate(typeof token === 'string' ? token : undefined);
+      const auth = request.routeOptions.config.auth;
+      const token = typeof request.headers['x-token'] === 'string' ? request.headers['x-token'] : undefined;
+      // Customer and operator sessions are separate tables: a token is looked up only among its kind's.
+      if (auth === 'customer') {
+        const account = await services.account.authenticate(token);
         if (!account) throw new AppError(ErrorCode.NOT_LOGGED_IN);
         request.account = account;
+      } else if (isStaffAuth(auth)) {
+        const operator = await services.operator.authenticate(token);
+        if (!operator) throw new AppError(ErrorCode.NOT_LOGGED_IN);
+        request.operator = operator;
       }
     });
     const operations = [
@@ -202,6 +219,8 @@ export async function buildApp({
       ...addressOperations(services.address),
       ...insuranceOperations(services.insurance),
       ...confirmOperations(createOrderConfirm(database.db, { now })),
+      // The back office (/admin-api/…).
+      ...operatorOperations(services.operator),
     ];
     for (const operation of operations) {
       registerOperation(api, operation);
