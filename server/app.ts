@@ -44,6 +44,8 @@ import { installErrorHandling, installJsonParser } from './platform/error-handle
 import { AppError } from './platform/errors.ts';
 import { isStaffAuth, type OperationAuth, registerOperation } from './platform/operation.ts';
 import { operatorOperations } from './modules/operator/operator.routes.ts';
+import { directoryOf } from './modules/review/operators.ts';
+import { createReviewModule, type ReviewModule } from './modules/review/review.module.ts';
 import { createOperatorService, type OperatorService } from './modules/operator/operator.service.ts';
 import type { AuthenticatedOperator } from './modules/operator/operator.types.ts';
 import { customer } from './platform/principal.ts';
@@ -74,6 +76,7 @@ export interface Services {
   insurance: InsuranceService;
   address: AddressService;
   operator: OperatorService;
+  review: ReviewModule;
 }
 
 declare module 'fastify' {
@@ -111,6 +114,11 @@ export async function buildApp({
   // Uploaded materials: JSON calls and the multipart upload in /www, stored files under /files/material/.
   const materials = createMaterialModule({ db: database.db, config, now, log: app.log });
 
+  const operators = createOperatorService(
+    database.db,
+    { idleMs: config.OPERATOR_SESSION_IDLE_MINUTES * 60_000, absoluteMs: config.OPERATOR_SESSION_ABSOLUTE_HOURS * 3_600_000 },
+    now,
+  );
   // The services the signed operations call, and the login-only pages too (in process, server/web/customer-reads.ts).
   const services: Services = {
     account: createAccountService(database.db, { idleMs: config.SESSION_IDLE_MINUTES * 60_000, absoluteMs: config.SESSION_ABSOLUTE_HOURS * 3_600_000 }, now),
@@ -120,11 +128,9 @@ export async function buildApp({
     interview: createInterviewService(database.db, { now }),
     insurance: createInsuranceService(database.db, { now }),
     address: createAddressService(database.db, { now }),
-    operator: createOperatorService(
-      database.db,
-      { idleMs: config.OPERATOR_SESSION_IDLE_MINUTES * 60_000, absoluteMs: config.OPERATOR_SESSION_ABSOLUTE_HOURS * 3_600_000 },
-      now,
-    ),
+    operator: operators,
+    // The back office's queue and review, over the operator accounts.
+    review: createReviewModule(database.db, { now, material: materials.service, operators: directoryOf(() => operators.list()) }),
   };
 
   // API answers, the address library and static files; pages compress themselves.
@@ -221,6 +227,7 @@ export async function buildApp({
       ...confirmOperations(createOrderConfirm(database.db, { now })),
       // The back office (/admin-api/…).
       ...operatorOperations(services.operator),
+      ...services.review.operations,
     ];
     for (const operation of operations) {
       registerOperation(api, operation);
@@ -230,6 +237,7 @@ export async function buildApp({
 
   registerAddressLibraryFile(app);
   materials.registerFileRoutes(app, (token) => services.account.authenticate(token));
+  materials.registerAdminFileRoutes(app, (token) => services.operator.authenticate(token));
 
   if (pages) {
     // Country flags from the flag-icons package (SVG, 4x3 and 1x1).

@@ -4,6 +4,7 @@
 // office has a registry of its own (`/admin-api/…`) built the same way.
 import { ACCOUNT_CONTRACTS } from './account.ts';
 import { ADDRESS_CONTRACTS } from './address.ts';
+import { ADMIN_ORDER_CONTRACTS } from './admin-order.ts';
 import { CATALOGUE_CONTRACTS } from './catalogue.ts';
 import { defineRegistry } from './define.ts';
 import { INSURANCE_CONTRACTS } from './insurance.ts';
@@ -29,6 +30,6 @@ export const WWW_CONTRACTS = defineRegistry([
 export type WwwRegistry = typeof WWW_CONTRACTS;
 
 /** The back office's calls (`/admin-api/…`): an operator's token only. */
-export const ADMIN_CONTRACTS = defineRegistry([...OPERATOR_CONTRACTS]);
+export const ADMIN_CONTRACTS = defineRegistry([...OPERATOR_CONTRACTS, ...ADMIN_ORDER_CONTRACTS]);
 
 export type AdminRegistry = typeof ADMIN_CONTRACTS;

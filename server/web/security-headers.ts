@@ -79,7 +79,8 @@ export function installSecurityHeaders(app: FastifyInstance, options: SecurityHe
     reply.header('referrer-policy', 'strict-origin-when-cross-origin');
     reply.header('permissions-policy', PERMISSIONS_POLICY);
     // For browsers that predate frame-ancestors.
-    reply.header('x-frame-options', 'DENY');
+    // A route that may be framed by our own pages (the workbench's PDFs) says so itself.
+    if (!reply.hasHeader('x-frame-options')) reply.header('x-frame-options', 'DENY');
     reply.header('cross-origin-opener-policy', 'same-origin');
     if (production && https) reply.header('strict-transport-security', HSTS);
     // A route with a policy of its own keeps it (the sandbox's pay page: no script at all).

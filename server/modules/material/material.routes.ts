@@ -28,6 +28,9 @@ import { createFileStorage, type FileStorage } from './storage.ts';
 const TAG = '资料上传';
 export const UPLOAD_PATH = materialUpload.path;
 export const FILE_ROUTE_PREFIX = '/files/material/';
+export const ADMIN_FILE_ROUTE_PREFIX = '/admin-files/material/';
+/** The back office pages' session cookie (set by the admin login page). */
+export const ADMIN_TOKEN_COOKIE = 'admin_token';
 
 export function materialOperations(service: MaterialService) {
   return [
@@ -311,7 +314,39 @@ export function createMaterialModule({ db, config, now, log, storage = createFil
     });
   }
 
-  return { service, storage, operations: materialOperations(service), uploadRoutes, registerFileRoutes };
+  /**
+   * GET /admin-files/material/:fileId — any customer's file for the back
+   * office: the operator's session from X-Token or the `admin_token` cookie;
+   * every open is written to file_access_log before a byte is sent. PDFs may
+   * be framed by our own pages (the workbench shows them inline).
+   */
+  function registerAdminFileRoutes(app: FastifyInstance, authenticate: (token: string | undefined) => Promise<{ operatorId: number } | null>): void {
+    const notFound = (reply: FastifyReply) => reply.code(404).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send('Not Found');
+    app.get<{ Params: { fileId: string } }>(`${ADMIN_FILE_ROUTE_PREFIX}:fileId`, { compress: false, schema: { hide: true } }, async (request, reply) => {
+      const id = /^[1-9]\d{0,9}$/.test(request.params.fileId) ? Number(request.params.fileId) : 0;
+      if (id === 0 || id > 2_147_483_647) return notFound(reply);
+      const header = request.headers['x-token'];
+      const token = typeof header === 'string' && header !== '' ? header : cookieValue(request, ADMIN_TOKEN_COOKIE);
+      const operator = await authenticate(token);
+      if (!operator) return notFound(reply);
+      const file = await service.fileFor({ kind: 'operator', operatorId: operator.operatorId, ip: request.ip }, id);
+      if (!file) return notFound(reply);
+      const stored = await service.open(file);
+      if (!stored) return notFound(reply);
+      reply
+        .header('content-type', file.content_type)
+        .header('content-disposition', contentDisposition(file.file_name, file.content_type as MaterialContentType))
+        // Every open is logged: never answered from a cache.
+        .header('cache-control', 'private, no-store')
+        .header('x-frame-options', 'SAMEORIGIN')
+        .header('content-security-policy', "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; frame-ancestors 'self'")
+        .header('x-robots-tag', 'noindex')
+        .header('content-length', String(stored.size ?? file.size_bytes));
+      return reply.send(stored.body);
+    });
+  }
+
+  return { service, storage, operations: materialOperations(service), uploadRoutes, registerFileRoutes, registerAdminFileRoutes };
 }
 
 export type MaterialModule = ReturnType<typeof createMaterialModule>;

@@ -23,6 +23,23 @@ export const NUMBERED_OPERATORS: OperatorDirectory = {
   list: async () => [],
 };
 
+/** The directory over the operator accounts (a supervisor's list: a few dozen rows, read per call). */
+export function directoryOf(list: () => Promise<Array<{ operator_id: number; name: string; status: string }>>): OperatorDirectory {
+  return {
+    async names(ids) {
+      if (ids.length === 0) return new Map();
+      const wanted = new Set(ids);
+      return new Map((await list()).filter((row) => wanted.has(row.operator_id)).map((row) => [row.operator_id, row.name]));
+    },
+    async isActive(operatorId) {
+      return (await list()).some((row) => row.operator_id === operatorId && row.status === 'active');
+    },
+    async list() {
+      return (await list()).filter((row) => row.status === 'active').map(({ operator_id, name }) => ({ operator_id, name }));
+    },
+  };
+}
+
 export function nameOf(names: Map<number, string>, id: number | null): OperatorRef | null {
   return id === null ? null : { operator_id: id, name: names.get(id) ?? `人员${id}` };
 }

@@ -1,0 +1,105 @@
+// The back office's order calls (/admin-api/order/…, operator sessions only):
+// the queue and its filters, take, assign (supervisors), the workbench, each
+// file's review, and the file access log (supervisors).
+import {
+  adminFileAccessLog,
+  adminFileReview,
+  adminOrderAssign,
+  adminOrderQueue,
+  adminOrderTake,
+  adminOrderWorkbench,
+  adminQueueFilters,
+} from '../../../common/contracts/admin-order.ts';
+import { ErrorCode } from '../../../common/error-codes.ts';
+import { defineOperation } from '../../platform/operation.ts';
+import type { MaterialService } from '../material/material.service.ts';
+import type { OperatorDirectory } from './operators.ts';
+import type { ReviewQueue } from './queue.ts';
+import type { ReviewService } from './review.service.ts';
+
+const TAG = '后台 · 订单审核';
+const ACCESS_LOG_PAGE_SIZE = 20;
+
+export function reviewOperations(deps: { review: ReviewService; queue: ReviewQueue; material: MaterialService; operators: OperatorDirectory }) {
+  const { review, queue, material, operators } = deps;
+  return [
+    defineOperation({
+      ...adminOrderQueue,
+      tag: TAG,
+      summary: '工作队列：已支付的办理中订单，按步骤、国家、领区、办理人员筛选，按订单号、申请人姓名或手机号搜索；已逾期的在前',
+      description: '每行的停留时长、到期时间（中国工作日）、是否逾期、出发日期是否有风险均由服务器按数据库中的时间计算。',
+      auth: 'operator',
+      errors: [],
+      handle: (payload, { caller }) => queue.queue(caller, payload),
+    }),
+    defineOperation({
+      ...adminQueueFilters,
+      tag: TAG,
+      summary: '工作队列的筛选项：步骤、国家、领区、在职人员',
+      auth: 'operator',
+      errors: [],
+      handle: () => queue.filters(),
+    }),
+    defineOperation({
+      ...adminOrderTake,
+      tag: TAG,
+      summary: '领取订单（分配给自己）：只能领取未分配的订单；已是自己的订单不变',
+      auth: 'operator',
+      errors: [ErrorCode.ORDER_NOT_FOUND, ErrorCode.ORDER_STATE_INVALID, ErrorCode.REVIEW_ALREADY_TAKEN, ErrorCode.ORDER_CONFLICT],
+      handle: ({ user_order_id }, { caller }) => review.take(caller, user_order_id),
+    }),
+    defineOperation({
+      ...adminOrderAssign,
+      tag: TAG,
+      summary: '分配订单给一位在职人员（主管）',
+      auth: 'supervisor',
+      errors: [ErrorCode.ORDER_NOT_FOUND, ErrorCode.ORDER_STATE_INVALID, ErrorCode.REVIEW_OPERATOR_NOT_FOUND, ErrorCode.ORDER_CONFLICT],
+      handle: ({ user_order_id, operator_id }, { caller }) => review.assign(caller, user_order_id, operator_id),
+    }),
+    defineOperation({
+      ...adminOrderWorkbench,
+      tag: TAG,
+      summary: '订单工作台：产品快照、申请人、每个文件及其审核状态、面试时间、回寄地址、支付记录、订单日志',
+      auth: 'operator',
+      errors: [ErrorCode.ORDER_NOT_FOUND],
+      handle: ({ user_order_id }, { caller }) => review.workbench(caller, user_order_id),
+    }),
+    defineOperation({
+      ...adminFileReview,
+      tag: TAG,
+      summary: '审核一个文件：通过，或不通过（常见原因和/或说明）；本轮最后一个待审核文件审核后自动结束本轮',
+      description:
+        '只能在“资料审核中”由办理人员或主管审核；带上打开工作台时的 version，订单已变化则拒绝（2032），两人同时审核只有一人成功。' +
+        '本轮结束：有任何未通过 → 待重新上传资料；全部通过 → 有邮寄资料时待邮寄资料，否则待确认核对页。',
+      auth: 'operator',
+      errors: [
+        ErrorCode.ORDER_NOT_FOUND,
+        ErrorCode.ORDER_STATE_INVALID,
+        ErrorCode.REVIEW_NOT_ASSIGNEE,
+        ErrorCode.REVIEW_ORDER_STALE,
+        ErrorCode.REVIEW_FILE_NOT_FOUND,
+        ErrorCode.REVIEW_FILE_NOT_PENDING,
+        ErrorCode.REVIEW_NO_PASS_REASON_REQUIRED,
+        ErrorCode.ORDER_CONFLICT,
+      ],
+      handle: (payload, { caller }) => review.reviewFile(caller, payload),
+    }),
+    defineOperation({
+      ...adminFileAccessLog,
+      tag: TAG,
+      summary: '文件访问日志（主管）：哪位人员何时打开了哪个客户文件，最新的在前',
+      auth: 'supervisor',
+      errors: [],
+      handle: async ({ operator_id, user_order_id, page }) => {
+        const { rows, total } = await material.accessLog({ operatorId: operator_id, userOrderId: user_order_id }, page, ACCESS_LOG_PAGE_SIZE);
+        const names = await operators.names([...new Set(rows.map((row) => row.operator_id))]);
+        return {
+          list: rows.map((row) => ({ ...row, operator_name: names.get(row.operator_id) ?? `人员${row.operator_id}` })),
+          total,
+          page,
+          page_size: ACCESS_LOG_PAGE_SIZE,
+        };
+      },
+    }),
+  ];
+}
