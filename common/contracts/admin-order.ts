@@ -47,7 +47,8 @@ export const adminOrderQueue = defineContract({
   }),
   result: z.object({
     list: z.array(queueRow).describe('已逾期的在前，再按到期时间、订单号'),
-    total: z.number(),
+    total: z.number().describe('符合条件的订单数，最多计到 1000'),
+    total_exact: z.boolean().describe('false 表示超过 1000 个（显示为 1000+）'),
     page: z.number(),
     page_size: z.number(),
     now: z.number().describe('服务器时间（毫秒）'),

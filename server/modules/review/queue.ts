@@ -24,18 +24,20 @@ export interface QueueInput {
 }
 
 const NAMES_SHOWN = 3;
+/** The queue counts its matches up to here (50 pages of 20); beyond, "1000+". */
+export const QUEUE_COUNT_CAP = 1000;
 
 export function createReviewQueue(db: Kysely<Database>, deps: { now: () => number; operators: OperatorDirectory }) {
   const repo = createReviewRepository(db);
 
-  function filterOf(operator: Operator, input: QueueInput): QueueFilter {
+  async function filterOf(operator: Operator, input: QueueInput): Promise<QueueFilter> {
     const search = input.q?.trim().replace(/\s+/g, '') || undefined;
     return {
+      orderIds: search ? await repo.searchIds(search) : undefined,
       step: input.step,
       visaCountryId: input.visa_country_id,
       consularDistrictId: input.consular_district_id,
       assignee: input.assignee === 'all' ? undefined : input.assignee === 'none' ? null : input.assignee === 'me' ? operator.operatorId : input.assignee,
-      search,
     };
   }
 
@@ -43,8 +45,8 @@ export function createReviewQueue(db: Kysely<Database>, deps: { now: () => numbe
     async queue(operator: Operator, input: QueueInput): Promise<AdminQueueResult> {
       const now = deps.now();
       const pageSize = input.page_size ?? REVIEW_LIMITS.queuePageSize;
-      const filter = filterOf(operator, input);
-      const [rows, total] = await Promise.all([repo.queuePage(filter, pageSize, (input.page - 1) * pageSize), repo.queueCount(filter)]);
+      const filter = await filterOf(operator, input);
+      const [rows, counted] = await Promise.all([repo.queuePage(filter, pageSize, (input.page - 1) * pageSize), repo.queueCount(filter, QUEUE_COUNT_CAP)]);
       const ids = rows.map((row) => row.user_order_id);
       const [names, products, districts, operators] = await Promise.all([
         repo.applicantNames(ids),
@@ -79,7 +81,8 @@ export function createReviewQueue(db: Kysely<Database>, deps: { now: () => numbe
             version: row.version,
           };
         }),
-        total,
+        total: Math.min(counted, QUEUE_COUNT_CAP),
+        total_exact: counted <= QUEUE_COUNT_CAP,
         page: input.page,
         page_size: pageSize,
         now,

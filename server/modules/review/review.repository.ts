@@ -17,9 +17,12 @@ export interface QueueFilter {
   consularDistrictId?: number;
   /** null: nobody's; a number: that operator's; undefined: everyone's. */
   assignee?: number | null;
-  /** An order id or an applicant's phone (digits), or an applicant's name. */
-  search?: string;
+  /** The orders a search found (searchIds), when searching. */
+  orderIds?: number[];
 }
+
+/** A search finds at most this many orders (a name shared by many applicants). */
+const SEARCH_LIMIT = 500;
 
 const MAX_ORDER_ID = 2_147_483_647;
 
@@ -36,26 +39,7 @@ export function createReviewRepository(db: Kysely<Database>) {
     }
     if (filter.assignee === null) query = query.where('user_order.assignee_operator_id', 'is', null);
     else if (filter.assignee !== undefined) query = query.where('user_order.assignee_operator_id', '=', filter.assignee);
-    const search = filter.search;
-    if (search) {
-      if (/^\d+$/.test(search)) {
-        const asId = search.length <= 10 && Number(search) <= MAX_ORDER_ID ? Number(search) : null;
-        query = query.where((eb) =>
-          eb.or([
-            ...(asId !== null ? [eb('user_order.user_order_id', '=', asId)] : []),
-            eb(
-              'user_order.user_order_id',
-              'in',
-              eb.selectFrom('order_applicant').select('order_applicant.user_order_id').where('order_applicant.mobile_phone', '=', search),
-            ),
-          ]),
-        );
-      } else {
-        query = query.where('user_order.user_order_id', 'in', (eb) =>
-          eb.selectFrom('order_applicant').select('order_applicant.user_order_id').where('order_applicant.name', '=', search),
-        );
-      }
-    }
+    if (filter.orderIds) query = query.where('user_order.user_order_id', 'in', filter.orderIds.length > 0 ? filter.orderIds : [0]);
     return query;
   }
 
@@ -86,11 +70,30 @@ export function createReviewRepository(db: Kysely<Database>) {
         .execute();
     },
 
-    async queueCount(filter: QueueFilter): Promise<number> {
-      const row = await filtered(filter)
+    /**
+     * How many orders match, counted up to `cap` + 1 (an index range that stops
+     * there): beyond the cap the page says "cap+" instead of walking every row.
+     */
+    async queueCount(filter: QueueFilter, cap: number): Promise<number> {
+      const row = await db
+        .selectFrom(
+          filtered(filter)
+            .select('user_order.user_order_id')
+            .limit(cap + 1)
+            .as('matched'),
+        )
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .executeTakeFirstOrThrow();
       return Number(row.n);
+    },
+
+    /** The orders a search names: an order id, or an applicant's phone (digits); else an applicant's name. */
+    async searchIds(search: string): Promise<number[]> {
+      let query = db.selectFrom('order_applicant').select('user_order_id').distinct();
+      query = /^\d+$/.test(search) ? query.where('mobile_phone', '=', search) : query.where('name', '=', search);
+      const ids = (await query.limit(SEARCH_LIMIT).execute()).map((row) => row.user_order_id);
+      if (/^\d{1,10}$/.test(search) && Number(search) <= MAX_ORDER_ID) ids.push(Number(search));
+      return [...new Set(ids)];
     },
 
     applicantNames(userOrderIds: number[]) {
