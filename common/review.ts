@@ -32,3 +32,13 @@ export function composeMemo(reasons: readonly ReviewReason[], memo: string | nul
 
 /** The queue's assignee filter: everyone's, nobody's, mine, or one operator's (id). */
 export type AssigneeFilter = 'all' | 'none' | 'me' | number;
+
+/** How long an order has been in its step: "2天3小时", "5小时12分", "8分钟". */
+export function durationText(ms: number): string {
+  const minutes = Math.max(0, Math.floor(ms / 60_000));
+  const days = Math.floor(minutes / 1440);
+  const hours = Math.floor((minutes % 1440) / 60);
+  if (days > 0) return `${days}天${hours}小时`;
+  if (hours > 0) return `${hours}小时${minutes % 60}分`;
+  return `${minutes}分钟`;
+}

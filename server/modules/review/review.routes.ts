@@ -12,16 +12,17 @@ import {
 } from '../../../common/contracts/admin-order.ts';
 import { ErrorCode } from '../../../common/error-codes.ts';
 import { defineOperation } from '../../platform/operation.ts';
-import type { MaterialService } from '../material/material.service.ts';
-import type { OperatorDirectory } from './operators.ts';
+import type { AdminFileAccessLog } from '../../../common/contracts/admin-order.ts';
 import type { ReviewQueue } from './queue.ts';
 import type { ReviewService } from './review.service.ts';
 
 const TAG = '后台 · 订单审核';
-const ACCESS_LOG_PAGE_SIZE = 20;
-
-export function reviewOperations(deps: { review: ReviewService; queue: ReviewQueue; material: MaterialService; operators: OperatorDirectory }) {
-  const { review, queue, material, operators } = deps;
+export function reviewOperations(deps: {
+  review: ReviewService;
+  queue: ReviewQueue;
+  accessLog: (input: { operator_id?: number; user_order_id?: number; page: number }) => Promise<AdminFileAccessLog>;
+}) {
+  const { review, queue, accessLog } = deps;
   return [
     defineOperation({
       ...adminOrderQueue,
@@ -90,16 +91,7 @@ export function reviewOperations(deps: { review: ReviewService; queue: ReviewQue
       summary: '文件访问日志（主管）：哪位人员何时打开了哪个客户文件，最新的在前',
       auth: 'supervisor',
       errors: [],
-      handle: async ({ operator_id, user_order_id, page }) => {
-        const { rows, total } = await material.accessLog({ operatorId: operator_id, userOrderId: user_order_id }, page, ACCESS_LOG_PAGE_SIZE);
-        const names = await operators.names([...new Set(rows.map((row) => row.operator_id))]);
-        return {
-          list: rows.map((row) => ({ ...row, operator_name: names.get(row.operator_id) ?? `人员${row.operator_id}` })),
-          total,
-          page,
-          page_size: ACCESS_LOG_PAGE_SIZE,
-        };
-      },
+      handle: (payload) => accessLog(payload),
     }),
   ];
 }

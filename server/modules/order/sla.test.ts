@@ -1,0 +1,42 @@
+// Due times count China's working days (make-up Saturdays included, holidays
+// and days in lieu not); departure risk compares working days left.
+import { describe, expect, it } from 'vitest';
+import { departureAtRisk, dueAfterWorkingDays, isChinaWorkingDay, stepDueAt } from './sla.ts';
+
+const at = (iso: string) => Date.parse(iso);
+
+describe('service levels', () => {
+  it('is due at 24:00 China time of the N-th working day after the day entered', () => {
+    // Tuesday 1 December 2026, 10:00 → Wednesday 24:00.
+    expect(dueAfterWorkingDays(at('2026-12-01T10:00:00+08:00'), 1)).toBe(at('2026-12-03T00:00:00+08:00'));
+    // Friday → Monday 24:00.
+    expect(dueAfterWorkingDays(at('2026-12-04T23:30:00+08:00'), 1)).toBe(at('2026-12-08T00:00:00+08:00'));
+    expect(stepDueAt('reupload_needed', at('2026-12-01T10:00:00+08:00'), 0)).toBe(at('2026-12-05T00:00:00+08:00'));
+    expect(stepDueAt('interview', at('2026-12-01T10:00:00+08:00'), 10)).toBeNull();
+    expect(stepDueAt('submitted', at('2026-12-01T10:00:00+08:00'), 2)).toBe(at('2026-12-04T00:00:00+08:00'));
+  });
+
+  it('skips China’s holidays and counts its make-up working weekends', () => {
+    // National Day 2026 (chinese-days): 1–7 October off, Saturday 10 October a make-up working day.
+    expect(isChinaWorkingDay('2026-10-05')).toBe(false);
+    expect(isChinaWorkingDay('2026-10-10')).toBe(true);
+    // Entered on 30 September: due at the end of 8 October, the first working day after the holiday.
+    expect(dueAfterWorkingDays(at('2026-09-30T15:00:00+08:00'), 1)).toBe(at('2026-10-09T00:00:00+08:00'));
+    // Entered Friday 9 October with 1: the make-up Saturday counts.
+    expect(dueAfterWorkingDays(at('2026-10-09T15:00:00+08:00'), 1)).toBe(at('2026-10-11T00:00:00+08:00'));
+  });
+
+  it('flags a departure with fewer working days left than the processing still needs', () => {
+    const now = at('2026-12-01T10:00:00+08:00');
+    const order = { status: 'processing', step: 'material_review' as const, step_entered_at: now };
+    // 2–4 December: three working days before the 4th? [1, 4) = Tue, Wed, Thu = 3.
+    expect(departureAtRisk({ ...order, departure_date: '2026-12-04' }, 5, now)).toBe(true);
+    expect(departureAtRisk({ ...order, departure_date: '2026-12-31' }, 5, now)).toBe(false);
+    expect(departureAtRisk({ ...order, departure_date: '2026-11-30' }, 5, now)).toBe(true);
+    expect(departureAtRisk({ ...order, step: 'returning', departure_date: '2026-12-02' }, 5, now)).toBe(false);
+    // Submitted 3 working days ago with 5 needed: 2 left; two working days to the departure is enough.
+    const submitted = { status: 'processing', step: 'submitted' as const, step_entered_at: at('2026-11-26T10:00:00+08:00') };
+    expect(departureAtRisk({ ...submitted, departure_date: '2026-12-03' }, 5, now)).toBe(false);
+    expect(departureAtRisk({ ...submitted, departure_date: '2026-12-02' }, 5, now)).toBe(true);
+  });
+});
