@@ -25,11 +25,11 @@ function readAdminToken(): string | null {
 
 function writeAdminToken(token: string, expiresAt: number): void {
   const secure = location.protocol === 'https:' ? '; Secure' : '';
-  document.cookie = `${STORAGE_KEYS.adminTokenCookie}=${encodeURIComponent(token)}; path=/; expires=${new Date(expiresAt).toUTCString()}; SameSite=Strict${secure}`;
+  document.cookie = `${STORAGE_KEYS.adminTokenCookie}=${encodeURIComponent(token)}; path=/; expires=${new Date(expiresAt).toUTCString()}; SameSite=Lax${secure}`;
 }
 
 function clearAdminToken(): void {
-  document.cookie = `${STORAGE_KEYS.adminTokenCookie}=; path=/; expires=Thu, 01 Jan 1970 00:00:00 GMT; SameSite=Strict`;
+  document.cookie = `${STORAGE_KEYS.adminTokenCookie}=; path=/; expires=Thu, 01 Jan 1970 00:00:00 GMT; SameSite=Lax`;
 }
 
 /** Where to go after login: an /admin path only (never another site). */
