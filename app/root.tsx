@@ -90,11 +90,21 @@ function LoginDialogWhenOpened() {
 }
 
 export default function App({ loaderData }: Route.ComponentProps) {
-  const { transparentHeader, hideFooter } = useLayoutFlags();
+  const { transparentHeader, hideFooter, bare } = useLayoutFlags();
   configureApiClient(loaderData.publicConfig);
   useEffect(() => {
-    void startSession(loaderData.user);
-  }, [loaderData.user]);
+    if (!bare) void startSession(loaderData.user);
+  }, [loaderData.user, bare]);
+
+  // The back office brings its own shell (app/features/admin).
+  if (bare) {
+    return (
+      <Providers>
+        <Toasts />
+        <Outlet />
+      </Providers>
+    );
+  }
 
   return (
     <Providers>

@@ -53,6 +53,7 @@ import { createDatabaseReplayStore, createRedisReplayStore, createSqliteReplaySt
 import { createSignatureCheck } from './platform/signature.ts';
 import { cookieValue } from './web/cookies.ts';
 import { customerReads } from './web/customer-reads.ts';
+import { operatorReads } from './web/operator-reads.ts';
 import { createPageCache } from './web/page-cache.ts';
 import { registerPages } from './web/pages.ts';
 import { cspNonce, installSecurityHeaders } from './web/security-headers.ts';
@@ -281,6 +282,12 @@ export async function buildApp({
       let session: Promise<AuthenticatedAccount | null> | undefined;
       const account = () => (session ??= services.account.authenticate(cookieValue(request, STORAGE_KEYS.tokenCookie)));
       let user: ReturnType<WebLoadContext['currentUser']> | undefined;
+      // The back office's session: the admin_token cookie, looked up among operator sessions only.
+      let staffSession: Promise<AuthenticatedOperator | null> | undefined;
+      const staff = () => (staffSession ??= services.operator.authenticate(cookieValue(request, STORAGE_KEYS.adminTokenCookie)));
+      let me: ReturnType<WebLoadContext['currentOperator']> | undefined;
+      const currentOperator = () =>
+        (me ??= staff().then((found) => (found ? services.operator.me({ kind: 'operator', operatorId: found.operatorId, role: found.role }) : null)));
       return {
         publicConfig,
         catalogue: services.catalogue,
@@ -295,6 +302,12 @@ export async function buildApp({
         customerReads: async () => {
           const found = await account();
           return found ? customerReads(services, customer(found.accountId, found.enterpriseId)) : null;
+        },
+        currentOperator,
+        operatorReads: async () => {
+          const found = await staff();
+          const info = found ? await currentOperator() : null;
+          return found && info ? operatorReads(services, { kind: 'operator', operatorId: found.operatorId, role: found.role }, info) : null;
         },
       };
     });

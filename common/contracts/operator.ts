@@ -40,6 +40,7 @@ export const operatorLogin = defineContract({
       next: z.literal('enroll').describe('尚未绑定动态验证码：用 secret（或 otpauth_uri 的二维码）绑定后，带上 code 再次登录'),
       secret: z.string().describe('Base32 密钥'),
       otpauth_uri: z.string(),
+      qr_image: z.string().describe('otpauth_uri 的二维码（PNG data URL）'),
     }),
   ]),
 });
@@ -74,6 +75,7 @@ export const operatorCreate = defineContract({
     operator_id: z.number(),
     secret: z.string().describe('动态验证码的 Base32 密钥，只显示这一次'),
     otpauth_uri: z.string(),
+    qr_image: z.string().describe('otpauth_uri 的二维码（PNG data URL）'),
   }),
 });
 

@@ -8,6 +8,7 @@
 // under keys of their own. decision 0017.
 import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import QRCode from 'qrcode';
 import {
   OPERATOR_ROLE_LABELS,
   OPERATOR_STATUS_LABELS,
@@ -60,6 +61,12 @@ function wait(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+/** What an authenticator app needs: the secret, its otpauth URI and that URI as a QR code image. */
+async function enrolment(secret: string, account: string) {
+  const uri = otpauthUri(secret, account);
+  return { secret, otpauth_uri: uri, qr_image: await QRCode.toDataURL(uri, { errorCorrectionLevel: 'M', margin: 2, width: 220 }) };
+}
+
 function infoOf(row: { id: number; account: string; name: string; role: OperatorRoleValue }): OperatorInfo {
   return { operator_id: row.id, account: row.account, name: row.name, role: row.role, role_label: OPERATOR_ROLE_LABELS[row.role] };
 }
@@ -91,7 +98,7 @@ export function createOperatorService(db: Kysely<Database>, policy: OperatorSess
   }
 
   return {
-    async create(input: NewOperatorInput): Promise<{ operator_id: number; secret: string; otpauth_uri: string }> {
+    async create(input: NewOperatorInput): Promise<{ operator_id: number; secret: string; otpauth_uri: string; qr_image: string }> {
       if (!SHA256_HEX.test(input.passwordDigest)) throw new AppError(ErrorCode.INVALID_PARAMS, '密码格式错误');
       if (await repo.findByAccount(input.account)) throw new AppError(ErrorCode.OPERATOR_ACCOUNT_TAKEN);
       const secret = input.totpSecret ?? newTotpSecret();
@@ -104,7 +111,7 @@ export function createOperatorService(db: Kysely<Database>, policy: OperatorSess
         if (await repo.findByAccount(input.account)) throw new AppError(ErrorCode.OPERATOR_ACCOUNT_TAKEN);
         throw error;
       }
-      return { operator_id: id, secret, otpauth_uri: otpauthUri(secret, input.account) };
+      return { operator_id: id, ...(await enrolment(secret, input.account)) };
     },
 
     async login(request: OperatorLoginRequest): Promise<OperatorLoginResult> {
@@ -134,7 +141,7 @@ export function createOperatorService(db: Kysely<Database>, policy: OperatorSess
           const secret = found.totp_pending_secret ?? newTotpSecret();
           if (!found.totp_pending_secret) await repo.setPendingSecret(found.id, secret, at);
           await throttle.recordSuccess(throttleKey, request.ip);
-          return { next: 'enroll', secret, otpauth_uri: otpauthUri(secret, found.account) };
+          return { next: 'enroll', ...(await enrolment(secret, found.account)) };
         }
         const pending = found.totp_pending_secret;
         const step = pending ? matchTotp(pending, request.code, at, null) : null;

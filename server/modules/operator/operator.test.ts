@@ -156,6 +156,13 @@ describe('customer and operator tokens never cross', () => {
     }
   });
 
+  it('marks every back-office answer noindex, and no customer call', async () => {
+    const op = await t.operator();
+    expect((await op.call('/admin-api/operator_me')).raw.headers['x-robots-tag']).toBe('noindex, nofollow');
+    expect((await t.call('/admin-api/operator_me')).raw.headers['x-robots-tag']).toBe('noindex, nofollow');
+    expect((await t.call('/www/sys_config_get')).raw.headers['x-robots-tag']).toBeUndefined();
+  });
+
   it('refuses a customer login with an operator’s credentials and the reverse', async () => {
     const op = await insertOperator(t.db);
     expect((await t.call('/www/account_login', { account: op.account, password: sha256Hex(op.password) })).body.ret).toBe(1301);
@@ -232,6 +239,7 @@ describe('supervisor calls', () => {
     const secret = first.body.body.secret as string;
     expect(secret).not.toBe(oldSecret);
     expect(first.body.body.otpauth_uri).toContain(`secret=${secret}`);
+    expect(first.body.body.qr_image).toMatch(/^data:image\/png;base64,/);
     expect((await login(op)).body.body.secret).toBe(secret);
     // A wrong password shows nothing.
     expect((await login({ ...op, password: 'wrong-password' })).body.ret).toBe(2001);
