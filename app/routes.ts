@@ -30,5 +30,11 @@ export default [
   ]),
   // The back office (decision 0017): its own login and session; the layout redirects without one.
   route('admin/login', 'routes/admin/login.tsx'),
-  route('admin', 'routes/admin/layout.tsx', [index('routes/admin/home.tsx'), route('operators', 'routes/admin/operators.tsx')]),
+  route('admin', 'routes/admin/layout.tsx', [
+    index('routes/admin/home.tsx'),
+    route('orders', 'routes/admin/orders.tsx'),
+    route('orders/:userOrderId', 'routes/admin/order-workbench.tsx'),
+    route('access-log', 'routes/admin/access-log.tsx'),
+    route('operators', 'routes/admin/operators.tsx'),
+  ]),
 ] satisfies RouteConfig;

@@ -8,6 +8,8 @@ import type { InterviewSlotListResult } from './contracts/interview.ts';
 import type { MaterialListResult } from './contracts/material.ts';
 import type { OrderDetail, OrderListResult } from './contracts/order.ts';
 import type { OperatorInfo, OperatorRow } from './contracts/operator.ts';
+import type { AdminFileAccessLog, AdminQueueFilters, AdminQueueResult, AdminWorkbench, adminFileAccessLog, adminOrderQueue } from './contracts/admin-order.ts';
+import type { PayloadOf } from './contracts/define.ts';
 import type { AddressKind } from './address.ts';
 import type { OrderListTabKey } from './order.ts';
 
@@ -65,6 +67,13 @@ export interface OperatorReads {
   /** The operator of the session. */
   me: OperatorInfo;
   operatorList(): Promise<ReadAnswer<{ list: OperatorRow[] }>>;
+  /** The work queue (/admin-api/order/queue) and its filters. */
+  orderQueue(query: PayloadOf<typeof adminOrderQueue>): Promise<ReadAnswer<AdminQueueResult>>;
+  queueFilters(): Promise<ReadAnswer<AdminQueueFilters>>;
+  /** An order's workbench (/admin-api/order/workbench). */
+  orderWorkbench(userOrderId: number): Promise<ReadAnswer<AdminWorkbench>>;
+  /** The file access log (/admin-api/file_access_log, supervisors). */
+  fileAccessLog(query: PayloadOf<typeof adminFileAccessLog>): Promise<ReadAnswer<AdminFileAccessLog>>;
 }
 
 export interface Province {

@@ -6,12 +6,23 @@
 import { ErrorCode } from '../../common/error-codes.ts';
 import type { OperatorInfo } from '../../common/contracts/operator.ts';
 import type { OperatorReads, ReadAnswer } from '../../common/web-context.ts';
+import { adminFileAccessLog, adminOrderQueue, adminOrderWorkbench } from '../../common/contracts/admin-order.ts';
+import type { Contract, ParsedPayloadOf, PayloadOf } from '../../common/contracts/define.ts';
 import type { OperatorService } from '../modules/operator/operator.service.ts';
+import type { ReviewModule } from '../modules/review/review.module.ts';
 import { AppError } from '../platform/errors.ts';
 import type { Operator } from '../platform/principal.ts';
 
 export interface OperatorReadServices {
   operator: OperatorService;
+  review: ReviewModule;
+}
+
+/** A read whose payload the call's contract parses first (a bad page parameter answers 1001, as the call would). */
+async function readParsed<C extends Contract, T>(contract: C, payload: PayloadOf<C>, run: (parsed: ParsedPayloadOf<C>) => Promise<T>): Promise<ReadAnswer<T>> {
+  const parsed = contract.payload.safeParse(payload);
+  if (!parsed.success) return { ok: false, ret: ErrorCode.INVALID_PARAMS, msg: new AppError(ErrorCode.INVALID_PARAMS).message };
+  return read(() => run(parsed.data as ParsedPayloadOf<C>));
 }
 
 async function read<T>(run: () => Promise<T>): Promise<ReadAnswer<T>> {
@@ -35,6 +46,15 @@ export function operatorReads(services: OperatorReadServices, caller: Operator, 
       read(async () => {
         supervisorOnly(caller);
         return { list: await services.operator.list() };
+      }),
+    orderQueue: (query) => readParsed(adminOrderQueue, query, (parsed) => services.review.queue.queue(caller, parsed)),
+    queueFilters: () => read(() => services.review.queue.filters()),
+    orderWorkbench: (userOrderId) =>
+      readParsed(adminOrderWorkbench, { user_order_id: userOrderId }, (parsed) => services.review.review.workbench(caller, parsed.user_order_id)),
+    fileAccessLog: (query) =>
+      readParsed(adminFileAccessLog, query, async (parsed) => {
+        supervisorOnly(caller);
+        return services.review.accessLog(parsed);
       }),
   };
 }

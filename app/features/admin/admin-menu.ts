@@ -10,7 +10,9 @@ export interface AdminMenuEntry {
 
 export const ADMIN_MENU: AdminMenuEntry[] = [
   { path: '/admin', label: '工作台' },
+  { path: '/admin/orders', label: '订单队列' },
   { path: '/admin/operators', label: '操作员管理', supervisor: true },
+  { path: '/admin/access-log', label: '访问日志', supervisor: true },
 ];
 
 export function menuFor(role: OperatorRole): AdminMenuEntry[] {

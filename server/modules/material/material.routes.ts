@@ -29,8 +29,6 @@ const TAG = '资料上传';
 export const UPLOAD_PATH = materialUpload.path;
 export const FILE_ROUTE_PREFIX = '/files/material/';
 export const ADMIN_FILE_ROUTE_PREFIX = '/admin-files/material/';
-/** The back office pages' session cookie (set by the admin login page). */
-export const ADMIN_TOKEN_COOKIE = 'admin_token';
 
 export function materialOperations(service: MaterialService) {
   return [
@@ -326,7 +324,7 @@ export function createMaterialModule({ db, config, now, log, storage = createFil
       const id = /^[1-9]\d{0,9}$/.test(request.params.fileId) ? Number(request.params.fileId) : 0;
       if (id === 0 || id > 2_147_483_647) return notFound(reply);
       const header = request.headers['x-token'];
-      const token = typeof header === 'string' && header !== '' ? header : cookieValue(request, ADMIN_TOKEN_COOKIE);
+      const token = typeof header === 'string' && header !== '' ? header : cookieValue(request, STORAGE_KEYS.adminTokenCookie);
       const operator = await authenticate(token);
       if (!operator) return notFound(reply);
       const file = await service.fileFor({ kind: 'operator', operatorId: operator.operatorId, ip: request.ip }, id);

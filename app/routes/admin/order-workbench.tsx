@@ -1,0 +1,29 @@
+// 订单工作台: one order with every file and its review.
+import { Result } from 'antd';
+import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
+import { WorkbenchPage } from '../../features/admin/orders/workbench-page';
+import { requireOperatorReads } from '../../features/admin/require-operator';
+import { isRefusal, loaded } from '../../lib/loaded';
+import { requireNumericParam } from '../../lib/route-params';
+import type { Route } from './+types/order-workbench';
+
+export const meta: Route.MetaFunction = ({ params }) => [
+  { title: `订单 ${params.userOrderId} - 易签通后台` },
+  { name: 'robots', content: 'noindex, nofollow' },
+];
+
+export async function loader({ context, request, params }: Route.LoaderArgs) {
+  const userOrderId = requireNumericParam(params.userOrderId);
+  const reads = await requireOperatorReads(context, request);
+  return { bench: loaded(await reads.orderWorkbench(userOrderId)) };
+}
+
+export default function AdminOrderWorkbench({ loaderData }: Route.ComponentProps) {
+  return <WorkbenchPage key={loaderData.bench.order.user_order_id} bench={loaderData.bench} />;
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const refusal = isRouteErrorResponse(error) && isRefusal(error.data) ? error.data.msg : null;
+  return <Result status={refusal ? 'warning' : 'error'} title={refusal ?? '加载失败，请刷新重试'} extra={<Link to="/admin/orders">返回订单队列</Link>} />;
+}
