@@ -51,7 +51,7 @@ export const SCREENS: Screen[] = [
   { name: 'interview time', path: async (baseURL) => `/ordering/choose-interview-time/${await draftOrder(baseURL, { interview: true })}`, loggedIn: true },
   { name: 'confirm', path: async (baseURL) => `/ordering/order-confirm/${await draftOrder(baseURL, { interview: false, uploaded: true })}`, loggedIn: true },
   { name: 'order detail', path: async (baseURL) => `/order/order-detail/${await draftOrder(baseURL, { interview: true })}`, loggedIn: true },
-  { name: 'reupload (planned)', path: async (baseURL) => `/order/order-reupload/${await draftOrder(baseURL, { interview: false })}`, loggedIn: true },
+  { name: 'reupload', path: async (baseURL) => `/order/order-reupload/${await reuploadOrder(baseURL)}`, loggedIn: true },
   { name: 'mail list (planned)', path: async (baseURL) => `/order/order-mail-list/${await draftOrder(baseURL, { interview: false })}`, loggedIn: true },
   { name: 'page check (planned)', path: async (baseURL) => `/order/order-page-check/${await draftOrder(baseURL, { interview: false })}`, loggedIn: true },
   {
@@ -63,6 +63,14 @@ export const SCREENS: Screen[] = [
   { name: 'admin login', path: '/admin/login', widths: [1280] },
   { name: 'admin home', path: '/admin', operator: DEMO_STAFF.operator.account, widths: [1280] },
   { name: 'admin operators', path: '/admin/operators', operator: DEMO_STAFF.supervisor.account, widths: [1280] },
+  { name: 'admin order queue', path: '/admin/orders', operator: DEMO_STAFF.supervisor.account, widths: [1280] },
+  {
+    name: 'admin workbench',
+    path: async (baseURL) => `/admin/orders/${await reuploadOrder(baseURL, 'material_review')}`,
+    operator: DEMO_STAFF.supervisor.account,
+    widths: [1280],
+  },
+  { name: 'admin access log', path: '/admin/access-log', operator: DEMO_STAFF.supervisor.account, widths: [1280] },
 ];
 
 for (const screen of SCREENS) {
@@ -183,4 +191,28 @@ async function draftOrder(baseURL: string, { interview, uploaded = false }: { in
     }
   }
   return user_order_id;
+}
+
+/**
+ * An order as the back office leaves it: paid and in `step` — for reupload_needed its first file
+ * failed with a memo (written straight into the database: the journey spec does it through the screens).
+ */
+async function reuploadOrder(baseURL: string, step: 'reupload_needed' | 'material_review' = 'reupload_needed'): Promise<number> {
+  const id = await draftOrder(baseURL, { interview: false, uploaded: true });
+  const db = e2eDatabase();
+  try {
+    const now = Date.now();
+    db.prepare(
+      `update user_order set status = 'processing', step = ?, paid_at = ?, expires_at = null, step_entered_at = ?, step_due_at = ? where user_order_id = ?`,
+    ).run(step, now, now, now + 86_400_000, id);
+    if (step === 'reupload_needed') {
+      db.prepare(
+        `update order_material_file set review_status = 'no_pass', no_pass_memo = '模糊不清；请上传彩色扫描件' where file_id = (select min(file_id) from order_material_file where user_order_id = ?)`,
+      ).run(id);
+      db.prepare(`update order_material_file set review_status = 'passed' where user_order_id = ? and review_status = 'pending'`).run(id);
+    }
+  } finally {
+    db.close();
+  }
+  return id;
 }

@@ -9,6 +9,7 @@ import { Link, useRevalidator } from 'react-router';
 import type { AdminWorkbench } from '../../../../common/contracts/admin-order';
 import { ErrorCode } from '../../../../common/error-codes';
 import { formatDateTime, formatPrice } from '../../../../common/format';
+import { PAYMENT_CHANNELS, PAYMENT_STATUSES, type PaymentChannel, type PaymentStatus } from '../../../../common/ordering';
 import type { ReviewReason } from '../../../../common/review';
 import { ApiError } from '../../../lib/api-client';
 import { toast } from '../../../lib/toast';
@@ -109,7 +110,7 @@ export function WorkbenchPage({ bench }: { bench: AdminWorkbench }) {
                 { key: 'due', label: '到期时间', children: order.step_due_at ? formatDateTime(order.step_due_at) : '—' },
                 { key: 'departure', label: '出发日期', children: order.departure_date },
                 { key: 'effect', label: '生效日期', children: order.effect_date ?? '同出发日期' },
-                { key: 'total', label: '订单金额', children: `￥${formatPrice(order.total_amount)}` },
+                { key: 'total', label: '订单金额', children: formatPrice(order.total_amount) },
                 { key: 'paid', label: '支付时间', children: order.paid_at ? formatDateTime(order.paid_at) : '—' },
               ]}
             />
@@ -183,7 +184,7 @@ export function WorkbenchPage({ bench }: { bench: AdminWorkbench }) {
                 { key: 'days', label: '办理时长', children: `${product.need_days} 个工作日` },
                 { key: 'interview', label: '面试/录指纹', children: product.need_interview ? '需要' : '不需要' },
                 { key: 'mailed', label: '纸质资料', children: product.mailed_materials ? '需邮寄' : '无需邮寄' },
-                { key: 'price', label: '单价', children: `￥${formatPrice(product.unit_price)}` },
+                { key: 'price', label: '单价', children: formatPrice(product.unit_price) },
               ]}
             />
           </section>
@@ -210,9 +211,9 @@ export function WorkbenchPage({ bench }: { bench: AdminWorkbench }) {
               pagination={false}
               dataSource={bench.payments}
               columns={[
-                { title: '渠道', dataIndex: 'channel', render: (channel: string) => (channel === 'alipay' ? '支付宝' : '微信支付') },
-                { title: '金额', dataIndex: 'amount', render: (amount: number) => `￥${formatPrice(amount)}` },
-                { title: '状态', dataIndex: 'status' },
+                { title: '渠道', dataIndex: 'channel', render: (channel: string) => PAYMENT_CHANNELS[channel as PaymentChannel] ?? channel },
+                { title: '金额', dataIndex: 'amount', render: (amount: number) => formatPrice(amount) },
+                { title: '状态', dataIndex: 'status', render: (status: string) => PAYMENT_STATUSES[status as PaymentStatus] ?? status },
                 { title: '时间', dataIndex: 'paid_at', render: (at: number | null, row) => formatDateTime(at ?? row.created_at) },
               ]}
             />
