@@ -92,6 +92,8 @@ export const ErrorCode = {
   PAYMENT_CHANNEL_INVALID: 1885,
   PAYMENT_PROVIDER_UNAVAILABLE: 1886,
   PAYMENT_AMOUNT_INVALID: 1887,
+  // 2021–2030 notices (modules/notification)
+  NOTICE_NOT_FOUND: 2021,
   // 2081–2099 couriers (modules/courier)
   COURIER_COMPANY_INVALID: 2081,
   COURIER_WAYBILL_INVALID: 2082,
@@ -211,6 +213,8 @@ export const ERROR_CATALOGUE: Record<ErrorCodeValue, { msg: string; meaning: str
   1885: { msg: '请选择微信支付或支付宝', meaning: 'channel 不是 wechat 或 alipay', http: 200 },
   1886: { msg: '支付服务暂时不可用，请稍后再试', meaning: '支付服务商下单失败（网络或服务商故障），未创建支付', http: 200 },
   1887: { msg: '订单金额有误，请联系客服', meaning: '订单总额不大于 0，不能发起支付', http: 200 },
+  // 2021–2030 notices
+  2021: { msg: '消息不存在', meaning: 'notice_id 不存在，或不是当前账号的消息', http: 200 },
   // 2081–2099 couriers
   2081: { msg: '请选择快递公司', meaning: 'courier_company 不在常用快递公司列表中，或选择“其他”时未填写 1–20 个字的公司名称', http: 200 },
   2082: { msg: '请输入正确的快递单号', meaning: '快递单号去除空格和连字符后不是 8–30 位字母或数字（顺丰：SF 加 13 位数字或 12 位数字）', http: 200 },

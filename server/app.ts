@@ -17,6 +17,9 @@ import type { AppConfig } from './config.ts';
 import type { DatabaseHandle } from './db/database.ts';
 import { accountOperations } from './modules/account/account.routes.ts';
 import { createMailer, type Mailer } from './modules/notification/mailer.ts';
+import { noticeOperations } from './modules/notification/notice.routes.ts';
+import { createNoticeService, type NoticeService } from './modules/notification/notice.service.ts';
+import { createOutboxWorker, type OutboxWorker } from './modules/notification/outbox.ts';
 import { startOrderExpiry } from './modules/order/expiry.ts';
 import { orderOperations } from './modules/order/order.routes.ts';
 import { createMaterialModule } from './modules/material/material.routes.ts';
@@ -70,11 +73,16 @@ export interface Services {
   interview: InterviewService;
   insurance: InsuranceService;
   address: AddressService;
+  notice: NoticeService;
 }
 
 declare module 'fastify' {
   interface FastifyRequest {
     account?: AuthenticatedAccount;
+  }
+  interface FastifyInstance {
+    /** The notices' e-mail outbox worker (tests drain it by hand). */
+    noticeOutbox: OutboxWorker;
   }
   interface FastifyContextConfig {
     auth?: OperationAuth;
@@ -114,6 +122,7 @@ export async function buildApp({
     interview: createInterviewService(database.db, { now }),
     insurance: createInsuranceService(database.db, { now }),
     address: createAddressService(database.db, { now }),
+    notice: createNoticeService(database.db, { now }),
   };
 
   // API answers, the address library and static files; pages compress themselves.
@@ -168,9 +177,21 @@ export async function buildApp({
   purge.unref();
   // Unpaid orders expire after 24 h; safe with several instances (conditional updates).
   const stopOrderExpiry = startOrderExpiry(database.db, now, app.log);
+  // Notices' e-mails: sent after the commit that queued them (poked), swept for the rest.
+  const noticeOutbox = createOutboxWorker({
+    db: database.db,
+    mailer,
+    now,
+    siteUrl: config.PUBLIC_SITE_URL,
+    log: app.log,
+    sweepMs: config.NOTICE_OUTBOX_SWEEP_SECONDS * 1000,
+  });
+  app.decorate('noticeOutbox', noticeOutbox);
+  const stopNoticeOutbox = noticeOutbox.start();
   app.addHook('onClose', async () => {
     clearInterval(purge);
     stopOrderExpiry();
+    await stopNoticeOutbox();
     mailer.close();
     await replayStore.close();
   });
@@ -202,6 +223,7 @@ export async function buildApp({
       ...addressOperations(services.address),
       ...insuranceOperations(services.insurance),
       ...confirmOperations(createOrderConfirm(database.db, { now })),
+      ...noticeOperations(services.notice),
     ];
     for (const operation of operations) {
       registerOperation(api, operation);
