@@ -234,6 +234,18 @@ describe(`notices of lifecycle events (${process.env.TEST_DATABASE_URL ? 'Postgr
     await lifecycle().change(operator, userOrderId, () => ({ event: 'material_review_failed' }));
     await lifecycle().change(alice, userOrderId, () => ({ event: 'reupload_submit' }));
     expect((await noticesOfOrder(userOrderId)).map((n) => n.kind)).toEqual(['material_review_failed']);
+
+    // The order detail's schedule shows each step reached, the review twice.
+    const detail = await ctx.call('/www/order/order_detail_get', { user_order_id: userOrderId }, alice);
+    expect(detail.body.schedule.reached.map((step: { key: string }) => step.key)).toEqual([
+      'created',
+      'paid',
+      'material_review',
+      'reupload_needed',
+      'material_review',
+    ]);
+    expect(detail.body.schedule.reached[3]).toMatchObject({ label: '重新上传资料', reached_at: ctx.t.clock.now });
+    expect(['awaiting_mail', 'page_check']).toContain(detail.body.schedule.upcoming[0].key);
   });
 
   it('writes nothing for events outside the map (the payment)', async () => {
