@@ -1,7 +1,7 @@
 // The header's bell for a logged-in customer: the unread notices' number
 // (root loader, read again on every page move) and a link to /notice. antd's
-// Badge is loaded lazily (notice-badge.tsx); until it arrives the same number
-// shows in a plain badge of the same size, so nothing moves.
+// Badge is loaded lazily (notice-badge.tsx), and only when something is unread;
+// until it arrives the same number shows in a plain badge of the same size.
 import { BellOutlined } from '@ant-design/icons';
 import { lazy, Suspense } from 'react';
 import { Link } from 'react-router';
@@ -18,16 +18,21 @@ export function NoticeBell({ count }: { count: number }) {
   const icon = <BellOutlined className="site-header-bell-icon" />;
   return (
     <Link to="/notice" className="site-header-bell" aria-label={text ? `消息通知，${count} 条未读` : '消息通知'} data-testid="header-notice-bell">
-      <Suspense
-        fallback={
-          <span className="site-header-bell-plain">
-            {icon}
-            {text ? <sup className="site-header-bell-count">{text}</sup> : null}
-          </span>
-        }
-      >
-        <NoticeBadge count={count}>{icon}</NoticeBadge>
-      </Suspense>
+      {text ? (
+        <Suspense
+          fallback={
+            <span className="site-header-bell-plain">
+              {icon}
+              <sup className="site-header-bell-count">{text}</sup>
+            </span>
+          }
+        >
+          <NoticeBadge count={count}>{icon}</NoticeBadge>
+        </Suspense>
+      ) : (
+        // Nothing unread: no badge, and antd's Badge is not even loaded.
+        <span className="site-header-bell-plain">{icon}</span>
+      )}
     </Link>
   );
 }

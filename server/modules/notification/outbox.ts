@@ -86,7 +86,8 @@ export function createOutboxWorker(options: OutboxOptions) {
         .executeTakeFirst();
       if (Number(won.numUpdatedRows) === 1) claimed.push({ id, token });
     }
-    return claimed;
+    // `more`: a full batch was due, so there may be more behind it (even when another worker won these).
+    return { claimed, more: due.length === batch };
   }
 
   async function sendOne(id: number, token: string, result: DrainResult): Promise<void> {
@@ -126,9 +127,9 @@ export function createOutboxWorker(options: OutboxOptions) {
   async function drainOnce(): Promise<DrainResult> {
     const result: DrainResult = { sent: 0, retried: 0, failed: 0 };
     for (;;) {
-      const claimed = await claim(now());
+      const { claimed, more } = await claim(now());
       for (const { id, token } of claimed) await sendOne(id, token, result);
-      if (claimed.length < batch) return result;
+      if (!more) return result;
     }
   }
 
