@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { reactRouter } from '@react-router/dev/vite';
 import { defineConfig, type Plugin } from 'vite';
@@ -24,8 +24,50 @@ function antdRouteStyles(): Plugin {
   };
 }
 
+/**
+ * With BUNDLE_STATS=1, writes build/bundle-stats.json: for each client chunk,
+ * its modules and their rendered sizes (read by bench/js-breakdown.ts).
+ */
+function bundleStats(): Plugin {
+  return {
+    name: 'bundle-stats',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      if (!process.env.BUNDLE_STATS || this.environment.name !== 'client') return;
+      const chunks: Record<string, { size: number; modules: Record<string, number> }> = {};
+      for (const output of Object.values(bundle)) {
+        if (output.type !== 'chunk') continue;
+        const modules: Record<string, number> = {};
+        for (const [id, module] of Object.entries(output.modules)) modules[relative(process.cwd(), id)] = module.renderedLength;
+        chunks[output.fileName] = { size: output.code.length, modules };
+      }
+      const importers: Record<string, string[]> = {};
+      for (const id of this.getModuleIds()) {
+        const info = this.getModuleInfo(id);
+        if (info) importers[relative(process.cwd(), id)] = info.importers.map((importer) => relative(process.cwd(), importer));
+      }
+      mkdirSync('build', { recursive: true });
+      writeFileSync('build/bundle-stats.json', JSON.stringify(chunks));
+      writeFileSync('build/bundle-importers.json', JSON.stringify(importers));
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [antdRouteStyles(), reactRouter()],
+  plugins: [antdRouteStyles(), reactRouter(), bundleStats()],
+  build: {
+    rolldownOptions: {
+      treeshake: {
+        // antd's helper packages (@rc-component/*, @ant-design/*) do not say
+        // in their package.json that they have no side effects, so a module
+        // imported for one export kept every module its index re-exports
+        // (antd's form context brought the whole of @rc-component/form and
+        // its validator to every page). They have none (classes, hooks,
+        // contexts); their CSS would be kept.
+        moduleSideEffects: [{ test: /\/node_modules\/(@rc-component|@ant-design)\/.*\.[cm]?js$/, sideEffects: false }],
+      },
+    },
+  },
   // The server build bundles its dependencies (antd and its CommonJS helpers
   // need Vite's interop); React and React Router stay external so the server
   // and the build share one copy.

@@ -1,4 +1,4 @@
-import { ConfigProvider, message } from 'antd';
+import { ConfigProvider } from 'antd';
 import zhCN from 'antd/locale/zh_CN';
 import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
@@ -13,7 +13,7 @@ import { hasStoredLogin, startSession, useSession } from './lib/session';
 import { configureApiClient } from './lib/api-client';
 import { nonceScriptInsertedStyles, useCspNonce } from './lib/csp-nonce';
 import { useLayoutFlags } from './lib/route-handle';
-import { setToastApi } from './lib/toast';
+import { useToastsWanted } from './lib/toast';
 import { theme } from './theme';
 import './app.css';
 
@@ -77,11 +77,15 @@ function Providers({ children }: { children: ReactNode }) {
   );
 }
 
-/** antd's themed message API for the non-React toast channel (all the app needs of antd's App). */
-function Toasts() {
-  const [api, holder] = message.useMessage();
-  useEffect(() => setToastApi(api), [api]);
-  return holder;
+// antd's message API (all the app needs of antd's App) is loaded with the first toast.
+const Toasts = lazy(() => import('./components/toasts'));
+
+function ToastsWhenWanted() {
+  return useToastsWanted() ? (
+    <Suspense fallback={null}>
+      <Toasts />
+    </Suspense>
+  ) : null;
 }
 
 // The login dialog (a form, inputs, a checkbox) is loaded the first time it opens.
@@ -99,15 +103,25 @@ function LoginDialogWhenOpened() {
 }
 
 export default function App({ loaderData }: Route.ComponentProps) {
-  const { transparentHeader, hideFooter } = useLayoutFlags();
+  const { transparentHeader, hideFooter, bare } = useLayoutFlags();
   configureApiClient(loaderData.publicConfig);
   useEffect(() => {
-    void startSession(loaderData.user);
-  }, [loaderData.user]);
+    if (!bare) void startSession(loaderData.user);
+  }, [loaderData.user, bare]);
+
+  // The back office brings its own shell (app/features/admin).
+  if (bare) {
+    return (
+      <Providers>
+        <Toasts />
+        <Outlet />
+      </Providers>
+    );
+  }
 
   return (
     <Providers>
-      <Toasts />
+      <ToastsWhenWanted />
       <div className="site">
         <SiteHeader transparent={transparentHeader} />
         <main className="site-main">

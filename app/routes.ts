@@ -29,4 +29,7 @@ export default [
     route('ordering/order-confirm/:userOrderId', 'routes/order-confirm.tsx'),
     route('ordering/choose-interview-time/:userOrderId', 'routes/choose-interview-time.tsx'),
   ]),
+  // The back office (decision 0017): its own login and session; the layout redirects without one.
+  route('admin/login', 'routes/admin/login.tsx'),
+  route('admin', 'routes/admin/layout.tsx', [index('routes/admin/home.tsx'), route('operators', 'routes/admin/operators.tsx')]),
 ] satisfies RouteConfig;

@@ -72,5 +72,7 @@ export const theme: ThemeConfig = {
       itemActiveColor: TEXT_COLORS.primaryHover,
       inkBarColor: THEME_COLORS.primary,
     },
+    // The selected item of a menu (the back office's side menu) is small text on a light brand tint.
+    Menu: { itemSelectedColor: TEXT_COLORS.primary },
   },
 };

@@ -38,6 +38,8 @@ export const PHOTO_COLORS = { 0: '蓝色', 1: '白色', 2: '红色', 3: '灰色'
 export const STORAGE_KEYS = {
   loginData: 'login_data',
   tokenCookie: 'token',
+  /** The back office's session (an operator's token; never a customer's). */
+  adminTokenCookie: 'admin_token',
   addressLibraryJson: 'addressLibraryJson',
   addressLibraryFileUrl: 'addressLibraryFileUrl',
 } as const;

@@ -92,6 +92,13 @@ export const ErrorCode = {
   PAYMENT_CHANNEL_INVALID: 1885,
   PAYMENT_PROVIDER_UNAVAILABLE: 1886,
   PAYMENT_AMOUNT_INVALID: 1887,
+  // 2001–2020 operators: back-office login, sessions, operator management (modules/operator)
+  OPERATOR_LOGIN_FAILED: 2001,
+  OPERATOR_DISABLED: 2002,
+  OPERATOR_FORBIDDEN: 2003,
+  OPERATOR_NOT_FOUND: 2004,
+  OPERATOR_ACCOUNT_TAKEN: 2005,
+  OPERATOR_SELF_CHANGE: 2006,
   // 2021–2030 notices (modules/notification)
   NOTICE_NOT_FOUND: 2021,
   // 2081–2099 couriers (modules/courier)
@@ -213,6 +220,17 @@ export const ERROR_CATALOGUE: Record<ErrorCodeValue, { msg: string; meaning: str
   1885: { msg: '请选择微信支付或支付宝', meaning: 'channel 不是 wechat 或 alipay', http: 200 },
   1886: { msg: '支付服务暂时不可用，请稍后再试', meaning: '支付服务商下单失败（网络或服务商故障），未创建支付', http: 200 },
   1887: { msg: '订单金额有误，请联系客服', meaning: '订单总额不大于 0，不能发起支付', http: 200 },
+  // 2001–2020 operators
+  2001: {
+    msg: '账号、密码或动态验证码错误',
+    meaning: '操作员账号不存在、密码摘要不匹配、缺少或填错 6 位动态验证码，或验证码已使用过（每个验证码只能用一次）',
+    http: 200,
+  },
+  2002: { msg: '账号已停用，请联系主管', meaning: '操作员账号已被主管停用', http: 200 },
+  2003: { msg: '仅主管可以执行此操作', meaning: '该后台接口只允许主管（supervisor）调用', http: 200 },
+  2004: { msg: '操作员不存在', meaning: 'operator_id 不存在', http: 200 },
+  2005: { msg: '该账号已存在', meaning: '新建操作员的账号已被使用', http: 200 },
+  2006: { msg: '不能停用自己或重置自己的动态验证码', meaning: '主管不能对自己的账号执行停用或重置动态验证码', http: 200 },
   // 2021–2030 notices
   2021: { msg: '消息不存在', meaning: 'notice_id 不存在，或不是当前账号的消息', http: 200 },
   // 2081–2099 couriers

@@ -8,6 +8,7 @@ import type { InterviewSlotListResult } from './contracts/interview.ts';
 import type { MaterialListResult } from './contracts/material.ts';
 import type { NoticeListResult } from './contracts/notice.ts';
 import type { OrderDetail, OrderListResult } from './contracts/order.ts';
+import type { OperatorInfo, OperatorRow } from './contracts/operator.ts';
 import type { AddressKind } from './address.ts';
 import type { OrderListTabKey } from './order.ts';
 
@@ -59,6 +60,18 @@ export interface CustomerReads {
   unreadNotices(): Promise<ReadAnswer<{ unread_count: number }>>;
 }
 
+/**
+ * What the back office's pages read in process, as the operator of the
+ * `admin_token` cookie: the /admin-api calls' own services, each answering
+ * its call's contract result or refusal (a supervisor-only read answers 2003
+ * to an operator).
+ */
+export interface OperatorReads {
+  /** The operator of the session. */
+  me: OperatorInfo;
+  operatorList(): Promise<ReadAnswer<{ list: OperatorRow[] }>>;
+}
+
 export interface Province {
   province_code: string;
   name: string;
@@ -75,6 +88,10 @@ export interface WebLoadContext {
   currentUser(): Promise<UserInfo | null>;
   /** The reads of the `token` cookie's customer, or null for a guest or an expired session. */
   customerReads(): Promise<CustomerReads | null>;
+  /** The operator of the `admin_token` cookie, or null (no session, expired, disabled). */
+  currentOperator(): Promise<OperatorInfo | null>;
+  /** The reads of the `admin_token` cookie's operator, or null. */
+  operatorReads(): Promise<OperatorReads | null>;
   /** This response's Content-Security-Policy nonce, for the page's inline scripts and styles. */
   cspNonce: string;
   /** Logs a page error on the request's logger, so the line carries its request id. */

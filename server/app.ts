@@ -45,12 +45,16 @@ import { provinceList } from './modules/system/address-library.ts';
 import { registerAddressLibraryFile, systemOperations } from './modules/system/system.routes.ts';
 import { installErrorHandling, installJsonParser } from './platform/error-handler.ts';
 import { AppError } from './platform/errors.ts';
-import { type OperationAuth, registerOperation } from './platform/operation.ts';
+import { isStaffAuth, type OperationAuth, registerOperation } from './platform/operation.ts';
+import { operatorOperations } from './modules/operator/operator.routes.ts';
+import { createOperatorService, type OperatorService } from './modules/operator/operator.service.ts';
+import type { AuthenticatedOperator } from './modules/operator/operator.types.ts';
 import { customer } from './platform/principal.ts';
 import { createDatabaseReplayStore, createRedisReplayStore, createSqliteReplayStore, replayFileOf } from './platform/replay-store.ts';
 import { createSignatureCheck } from './platform/signature.ts';
 import { cookieValue } from './web/cookies.ts';
 import { customerReads } from './web/customer-reads.ts';
+import { operatorReads } from './web/operator-reads.ts';
 import { createPageCache } from './web/page-cache.ts';
 import { registerPages } from './web/pages.ts';
 import { cspNonce, installSecurityHeaders } from './web/security-headers.ts';
@@ -73,12 +77,15 @@ export interface Services {
   interview: InterviewService;
   insurance: InsuranceService;
   address: AddressService;
+  operator: OperatorService;
   notice: NoticeService;
 }
 
 declare module 'fastify' {
   interface FastifyRequest {
     account?: AuthenticatedAccount;
+    /** The back office's caller (auth 'operator' / 'supervisor'). */
+    operator?: AuthenticatedOperator;
   }
   interface FastifyInstance {
     /** The notices' e-mail outbox worker (tests drain it by hand). */
@@ -122,6 +129,11 @@ export async function buildApp({
     interview: createInterviewService(database.db, { now }),
     insurance: createInsuranceService(database.db, { now }),
     address: createAddressService(database.db, { now }),
+    operator: createOperatorService(
+      database.db,
+      { idleMs: config.OPERATOR_SESSION_IDLE_MINUTES * 60_000, absoluteMs: config.OPERATOR_SESSION_ABSOLUTE_HOURS * 3_600_000 },
+      now,
+    ),
     notice: createNoticeService(database.db, { now }),
   };
 
@@ -204,11 +216,17 @@ export async function buildApp({
   await app.register(async (api) => {
     api.addHook('onRequest', async (request) => {
       await verifySignature(request);
-      if (request.routeOptions.config.auth === 'customer') {
-        const token = request.headers['x-token'];
-        const account = await services.account.authenticate(typeof token === 'string' ? token : undefined);
+      const auth = request.routeOptions.config.auth;
+      const token = typeof request.headers['x-token'] === 'string' ? request.headers['x-token'] : undefined;
+      // Customer and operator sessions are separate tables: a token is looked up only among its kind's.
+      if (auth === 'customer') {
+        const account = await services.account.authenticate(token);
         if (!account) throw new AppError(ErrorCode.NOT_LOGGED_IN);
         request.account = account;
+      } else if (isStaffAuth(auth)) {
+        const operator = await services.operator.authenticate(token);
+        if (!operator) throw new AppError(ErrorCode.NOT_LOGGED_IN);
+        request.operator = operator;
       }
     });
     const operations = [
@@ -223,6 +241,8 @@ export async function buildApp({
       ...addressOperations(services.address),
       ...insuranceOperations(services.insurance),
       ...confirmOperations(createOrderConfirm(database.db, { now })),
+      // The back office (/admin-api/…).
+      ...operatorOperations(services.operator),
       ...noticeOperations(services.notice),
     ];
     for (const operation of operations) {
@@ -276,6 +296,12 @@ export async function buildApp({
       let session: Promise<AuthenticatedAccount | null> | undefined;
       const account = () => (session ??= services.account.authenticate(cookieValue(request, STORAGE_KEYS.tokenCookie)));
       let user: ReturnType<WebLoadContext['currentUser']> | undefined;
+      // The back office's session: the admin_token cookie, looked up among operator sessions only.
+      let staffSession: Promise<AuthenticatedOperator | null> | undefined;
+      const staff = () => (staffSession ??= services.operator.authenticate(cookieValue(request, STORAGE_KEYS.adminTokenCookie)));
+      let me: ReturnType<WebLoadContext['currentOperator']> | undefined;
+      const currentOperator = () =>
+        (me ??= staff().then((found) => (found ? services.operator.me({ kind: 'operator', operatorId: found.operatorId, role: found.role }) : null)));
       return {
         publicConfig,
         catalogue: services.catalogue,
@@ -290,6 +316,12 @@ export async function buildApp({
         customerReads: async () => {
           const found = await account();
           return found ? customerReads(services, customer(found.accountId, found.enterpriseId)) : null;
+        },
+        currentOperator,
+        operatorReads: async () => {
+          const found = await staff();
+          const info = found ? await currentOperator() : null;
+          return found && info ? operatorReads(services, { kind: 'operator', operatorId: found.operatorId, role: found.role }, info) : null;
         },
       };
     });

@@ -62,6 +62,14 @@ const schema = z.object({
     .min(1)
     .max(24 * 90)
     .default(168),
+  /** Back-office sessions: shorter than customers' (staff see passports). */
+  OPERATOR_SESSION_IDLE_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(5)
+    .max(60 * 24)
+    .default(60),
+  OPERATOR_SESSION_ABSOLUTE_HOURS: z.coerce.number().int().min(1).max(72).default(12),
   BODY_LIMIT_BYTES: z.coerce
     .number()
     .int()

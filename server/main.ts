@@ -9,6 +9,7 @@ import { openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { seedCatalogue } from './db/seed/catalogue/index.ts';
 import { seedDemoAccounts } from './db/seed/demo-accounts.ts';
+import { seedDemoOperators } from './db/seed/demo-operators.ts';
 import { seedNationalDays } from './db/seed/national-days.ts';
 import { seedInsurancePlans } from './db/seed/insurance-plans.ts';
 import { seedReceivingAddresses } from './db/seed/receiving-addresses.ts';
@@ -50,6 +51,9 @@ async function main() {
     const receiving = await seedReceivingAddresses(database.db, Date.now());
     if (receiving > 0) app.log.info({ receiving }, 'demo receiving addresses seeded');
   }
+  // Demo back-office staff: dev and demo only (the function itself refuses any other APP_ENV).
+  const operators = await seedDemoOperators(services.operator, config.APP_ENV);
+  if (operators > 0) app.log.info({ operators }, 'demo operators seeded');
   // Every environment: consulate closing days of the countries present (adds only for countries without any).
   const nationalDays = await seedNationalDays(database.db);
   if (nationalDays > 0) app.log.info({ nationalDays }, 'national days seeded');

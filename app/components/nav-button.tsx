@@ -1,20 +1,22 @@
-import { Button } from 'antd';
-import type { ComponentProps, MouseEvent, ReactNode } from 'react';
-import { useNavigate } from 'react-router';
+import type { AnchorHTMLAttributes, ReactNode } from 'react';
+import { Link } from 'react-router';
+import { plainButtonClass } from './plain/plain-button';
 
-type NavButtonProps = { to: string; children: ReactNode } & Omit<ComponentProps<typeof Button>, 'href' | 'onClick' | 'children'>;
+type NavButtonProps = {
+  to: string;
+  children: ReactNode;
+  type?: 'default' | 'primary';
+  size?: 'middle' | 'large';
+  /** White outline on a dark or coloured background. */
+  ghost?: boolean;
+} & Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'href' | 'type' | 'children'>;
 
-/** An antd Button that is a real link (works without JavaScript) and navigates client-side. */
-export function NavButton({ to, children, ...rest }: NavButtonProps) {
-  const navigate = useNavigate();
-  const onClick = (event: MouseEvent<HTMLElement>) => {
-    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
-    event.preventDefault();
-    navigate(to);
-  };
+/** A link that looks like the theme's button: a real link (works without JavaScript) that navigates client-side, no antd Button behind it. */
+export function NavButton({ to, children, type = 'default', size = 'middle', ghost = false, className, ...rest }: NavButtonProps) {
+  const classes = [plainButtonClass({ variant: type, size }), ghost ? 'plain-btn--ghost' : '', className ?? ''].filter(Boolean).join(' ');
   return (
-    <Button {...rest} href={to} onClick={onClick}>
+    <Link {...rest} to={to} className={classes}>
       {children}
-    </Button>
+    </Link>
   );
 }

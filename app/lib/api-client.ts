@@ -225,6 +225,11 @@ export function configureApiClient(config: PublicConfig): void {
   clientConfig = config;
 }
 
+/** The server's public config as the root route handed it over (the back office's client signs with it too). */
+export function publicClientConfig(): PublicConfig | null {
+  return clientConfig;
+}
+
 /** The customer site's client: the `/www` registry, the customer session's X-Token. */
 const www = createApiClient<WwwRegistry>({ config: () => clientConfig, tokenHeader: 'X-Token' });
 

@@ -6,12 +6,15 @@ export interface RouteHandle {
   headerTheme?: 'transparent';
   /** Ordering and order-detail style pages hide the footer. */
   hideFooter?: boolean;
+  /** A screen with its own shell (the back office): no site header, footer or customer session. */
+  bare?: boolean;
 }
 
-export function useLayoutFlags(): Required<Pick<RouteHandle, 'hideFooter'>> & { transparentHeader: boolean } {
+export function useLayoutFlags(): Required<Pick<RouteHandle, 'hideFooter' | 'bare'>> & { transparentHeader: boolean } {
   const handles = useMatches().map((match) => (match.handle ?? {}) as RouteHandle);
   return {
     transparentHeader: handles.some((handle) => handle.headerTheme === 'transparent'),
     hideFooter: handles.some((handle) => handle.hideFooter === true),
+    bare: handles.some((handle) => handle.bare === true),
   };
 }

@@ -1,13 +1,13 @@
 import './home.css';
 
 import { Link } from 'react-router';
-import { Card, Col, Flex, Row, Steps, Typography } from 'antd';
 import {
   ArrowRightOutlined,
   CalendarOutlined,
   CameraOutlined,
   CarOutlined,
   CheckCircleFilled,
+  CheckOutlined,
   CloudUploadOutlined,
   CompassOutlined,
   EnvironmentOutlined,
@@ -24,8 +24,6 @@ import { NavButton } from '../components/nav-button';
 import { ProcessSteps } from '../components/process-steps';
 import { DestinationCard } from '../features/catalogue/browse/country-card';
 import type { Route } from './+types/home';
-
-const { Title, Paragraph, Text } = Typography;
 
 export const handle = { headerTheme: 'transparent' };
 
@@ -84,6 +82,13 @@ const STEPS = [
   { title: '护照寄回', content: '出签后护照顺丰寄回到家', icon: <SendOutlined /> },
 ];
 
+/** The decorative order card in the hero: two steps done, the third under way. */
+const TRACK = [
+  { title: '资料已上传', content: '系统已自动填表' },
+  { title: '材料审核通过', content: '顾问已完成审核' },
+  { title: '使馆审理中', content: '出签后护照顺丰寄回' },
+];
+
 const FEATURES = [
   {
     title: '免费拍摄签证照',
@@ -117,13 +122,11 @@ export default function Home({ loaderData }: Route.ComponentProps) {
     <div className="home-page">
       <section className="home-hero">
         <div className="home-container home-hero-inner">
-          <Row gutter={[32, 32]} align="middle">
-            <Col xs={24} md={14}>
-              <Title level={1} className="home-hero-title">
-                一站式在线签证办理
-              </Title>
-              <Text className="home-hero-sub">覆盖全球多个国家的旅游、商务、探亲签证。材料清单、办理流程、费用和使馆假期一目了然，足不出户完成申请。</Text>
-              <Flex wrap gap={8} className="home-hero-tags">
+          <div className="home-hero-grid">
+            <div className="home-hero-text">
+              <h1 className="home-hero-title">一站式在线签证办理</h1>
+              <p className="home-hero-sub">覆盖全球多个国家的旅游、商务、探亲签证。材料清单、办理流程、费用和使馆假期一目了然，足不出户完成申请。</p>
+              <div className="home-flex home-hero-tags">
                 <span className="home-hero-tag">
                   <CheckCircleFilled /> 在线上传资料
                 </span>
@@ -133,61 +136,57 @@ export default function Home({ loaderData }: Route.ComponentProps) {
                 <span className="home-hero-tag">
                   <CheckCircleFilled /> 办理进度实时可查
                 </span>
-              </Flex>
-              <Flex wrap gap={12}>
+              </div>
+              <div className="home-flex home-flex--12">
                 <NavButton to="/visa/continent?continent_id=0" size="large" className="home-hero-primary">
                   立即办理
                 </NavButton>
                 <NavButton to="/enterprise" size="large" className="home-hero-ghost">
                   企业客户
                 </NavButton>
-              </Flex>
-            </Col>
-            <Col xs={24} md={10}>
+              </div>
+            </div>
+            <div className="home-hero-aside">
               <div className="home-hero-card" aria-hidden="true">
                 <div className="home-hero-card-head">
-                  <Flex align="center" gap={12}>
+                  <div className="home-flex home-flex--center home-flex--12">
                     <span className="home-hero-card-flag">
                       <GlobalOutlined />
                     </span>
                     <div>
-                      <Text strong>日本单次旅游签证</Text>
+                      <strong>日本单次旅游签证</strong>
                       <br />
-                      <Text type="secondary" style={{ fontSize: 12 }}>
-                        申请人 2 位
-                      </Text>
+                      <span className="home-hero-card-sub">申请人 2 位</span>
                     </div>
-                  </Flex>
+                  </div>
                   <span className="home-hero-card-status">办理中</span>
                 </div>
-                <Steps
-                  orientation="vertical"
-                  size="small"
-                  current={2}
-                  responsive={false}
-                  items={[
-                    { title: '资料已上传', content: '系统已自动填表' },
-                    { title: '材料审核通过', content: '顾问已完成审核' },
-                    { title: '使馆审理中', content: '出签后护照顺丰寄回' },
-                  ]}
-                />
+                <ol className="home-track">
+                  {TRACK.map((step, index) => (
+                    <li key={step.title} className={index < 2 ? 'home-track-step home-track-step--done' : 'home-track-step home-track-step--current'}>
+                      <span className="home-track-dot">{index < 2 ? <CheckOutlined /> : index + 1}</span>
+                      <span className="home-track-body">
+                        <span className="home-track-title">{step.title}</span>
+                        <span className="home-track-content">{step.content}</span>
+                      </span>
+                    </li>
+                  ))}
+                </ol>
               </div>
-            </Col>
-          </Row>
+            </div>
+          </div>
         </div>
       </section>
 
       <section className="home-section">
         <div className="home-container">
           <div className="home-section-head">
-            <Title level={2} className="home-section-title">
-              按目的地选择签证
-            </Title>
-            <Text className="home-section-desc">选择大洲，查看各国签证产品、材料与费用</Text>
+            <h2 className="home-section-title">按目的地选择签证</h2>
+            <p className="home-section-desc">选择大洲，查看各国签证产品、材料与费用</p>
           </div>
-          <Row gutter={[16, 16]}>
-            {continents.map((c, index) => (
-              <Col key={c.id} xs={index === 4 ? 24 : 12} md={index < 2 ? 12 : 8}>
+          <div className="home-continents">
+            {continents.map((c) => (
+              <div key={c.id} className="home-continent-cell">
                 <Link to={`/visa/continent?continent_id=${c.id}`} className="home-continent-link" aria-label={`查看${c.name}签证`}>
                   <div className={`home-continent home-continent-${c.id}`} data-testid="home-continent">
                     <span className="home-continent-icon">{c.id === 0 ? <CompassOutlined /> : c.id === 1 ? <GlobalOutlined /> : <EnvironmentOutlined />}</span>
@@ -201,15 +200,13 @@ export default function Home({ loaderData }: Route.ComponentProps) {
                     </span>
                   </div>
                 </Link>
-              </Col>
+              </div>
             ))}
-          </Row>
+          </div>
           {hot.length > 0 ? (
             <div className="browse-hot" data-testid="hot-destinations">
               <div className="browse-hot-head">
-                <Title level={3} className="browse-hot-title">
-                  热门目的地
-                </Title>
+                <h3 className="browse-hot-title">热门目的地</h3>
                 <Link to="/visa/continent" className="browse-hot-more">
                   全部国家 <ArrowRightOutlined />
                 </Link>
@@ -227,10 +224,8 @@ export default function Home({ loaderData }: Route.ComponentProps) {
       <section className="home-section home-section-alt">
         <div className="home-container">
           <div className="home-section-head">
-            <Title level={2} className="home-section-title">
-              五步办好签证
-            </Title>
-            <Text className="home-section-desc">全程在线操作，每一步都有提醒，进度随时可查</Text>
+            <h2 className="home-section-title">五步办好签证</h2>
+            <p className="home-section-desc">全程在线操作，每一步都有提醒，进度随时可查</p>
           </div>
           <div className="home-steps-wrap">
             <ProcessSteps steps={STEPS} />
@@ -241,43 +236,31 @@ export default function Home({ loaderData }: Route.ComponentProps) {
       <section className="home-section">
         <div className="home-container">
           <div className="home-section-head">
-            <Title level={2} className="home-section-title">
-              为什么选择易签通
-            </Title>
-            <Text className="home-section-desc">把繁琐留给我们，把轻松留给旅途</Text>
+            <h2 className="home-section-title">为什么选择易签通</h2>
+            <p className="home-section-desc">把繁琐留给我们，把轻松留给旅途</p>
           </div>
-          <Row gutter={[16, 16]}>
+          <ul className="home-features">
             {FEATURES.map((f) => (
-              <Col key={f.title} xs={24} sm={12} lg={6}>
-                <Card className="home-feature" hoverable>
-                  <span className="home-feature-icon" style={{ color: f.color, background: `${f.color}1a` }}>
-                    {f.icon}
-                  </span>
-                  <Title level={4} className="home-feature-title">
-                    {f.title}
-                  </Title>
-                  <Paragraph className="home-feature-text" style={{ marginBottom: 0 }}>
-                    {f.text}
-                  </Paragraph>
-                </Card>
-              </Col>
+              <li key={f.title} className="home-feature">
+                <span className="home-feature-icon" style={{ color: f.color, background: `${f.color}1a` }}>
+                  {f.icon}
+                </span>
+                <h3 className="home-feature-title">{f.title}</h3>
+                <p className="home-feature-text">{f.text}</p>
+              </li>
             ))}
-          </Row>
+          </ul>
         </div>
       </section>
 
       <section className="home-section home-section-alt">
         <div className="home-container">
           <div className="home-enterprise">
-            <Row gutter={[24, 24]} align="middle">
-              <Col xs={24} md={16}>
-                <Title level={2} className="home-enterprise-title">
-                  企业与旅行社，批量办理更省心
-                </Title>
-                <Paragraph className="home-enterprise-text" style={{ marginBottom: 0 }}>
-                  为企业差旅和旅行社团队提供批量申请、管理员账号、统一结算与开票，以及专属签证顾问一对一服务。
-                </Paragraph>
-                <Flex wrap gap={20} className="home-enterprise-points">
+            <div className="home-enterprise-grid">
+              <div>
+                <h2 className="home-enterprise-title">企业与旅行社，批量办理更省心</h2>
+                <p className="home-enterprise-text">为企业差旅和旅行社团队提供批量申请、管理员账号、统一结算与开票，以及专属签证顾问一对一服务。</p>
+                <div className="home-flex home-enterprise-points">
                   <span>
                     <CheckCircleFilled />
                     员工批量申请
@@ -290,19 +273,17 @@ export default function Home({ loaderData }: Route.ComponentProps) {
                     <CheckCircleFilled />
                     合并结算开票
                   </span>
-                </Flex>
-              </Col>
-              <Col xs={24} md={8}>
-                <Flex wrap gap={12} justify="flex-end" className="home-enterprise-actions">
-                  <NavButton to="/enterprise" type="primary" size="large">
-                    了解企业版
-                  </NavButton>
-                  <NavButton to="/cooperation" size="large" ghost>
-                    商务合作
-                  </NavButton>
-                </Flex>
-              </Col>
-            </Row>
+                </div>
+              </div>
+              <div className="home-flex home-flex--12 home-enterprise-actions">
+                <NavButton to="/enterprise" type="primary" size="large">
+                  了解企业版
+                </NavButton>
+                <NavButton to="/cooperation" size="large" ghost>
+                  商务合作
+                </NavButton>
+              </div>
+            </div>
           </div>
         </div>
       </section>

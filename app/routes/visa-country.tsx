@@ -3,7 +3,7 @@ import '../features/catalogue/browse/browse.css';
 import { data, Link, useLocation, useNavigation, useSearchParams } from 'react-router';
 import { CarOutlined, CustomerServiceOutlined, FileSearchOutlined, InboxOutlined, SafetyCertificateOutlined, ScanOutlined } from '@ant-design/icons';
 
-import { LoadingOverlay } from '../components/loading-overlay';
+import { BusyRegion } from '../components/plain/busy-region';
 import { PARAM, pickId, withParams } from '../features/catalogue/browse/browse-params';
 import { CountryBanner } from '../features/catalogue/browse/country-banner';
 import { ProductCard } from '../features/catalogue/browse/product-card';
@@ -129,7 +129,7 @@ export default function VisaCountry({ loaderData }: Route.ComponentProps) {
                   ) : null}
                 </span>
               </div>
-              <LoadingOverlay loading={reloading} loadingText="正在更新签证产品">
+              <BusyRegion busy={reloading} text="正在更新签证产品">
                 {products.length > 0 ? (
                   <div className="browse-products" data-testid="product-list">
                     {products.map((product) => (
@@ -147,7 +147,7 @@ export default function VisaCountry({ loaderData }: Route.ComponentProps) {
                     ) : null}
                   </div>
                 )}
-              </LoadingOverlay>
+              </BusyRegion>
             </section>
           </div>
 

@@ -1,7 +1,7 @@
 // The registry of the customer API (`/www/…`): every signed call's contract,
 // by path. The server registers one operation per entry (a test checks both
 // ways); the browser client is typed by it (app/lib/api-client.ts). The back
-// office will have a registry of its own (`/admin-api/…`) built the same way.
+// office has a registry of its own (`/admin-api/…`) built the same way.
 import { ACCOUNT_CONTRACTS } from './account.ts';
 import { ADDRESS_CONTRACTS } from './address.ts';
 import { CATALOGUE_CONTRACTS } from './catalogue.ts';
@@ -10,6 +10,7 @@ import { INSURANCE_CONTRACTS } from './insurance.ts';
 import { INTERVIEW_CONTRACTS } from './interview.ts';
 import { MATERIAL_CONTRACTS } from './material.ts';
 import { NOTICE_CONTRACTS } from './notice.ts';
+import { OPERATOR_CONTRACTS } from './operator.ts';
 import { ORDER_CONTRACTS } from './order.ts';
 import { PAYMENT_CONTRACTS } from './payment.ts';
 import { SYSTEM_CONTRACTS } from './system.ts';
@@ -28,3 +29,8 @@ export const WWW_CONTRACTS = defineRegistry([
 ]);
 
 export type WwwRegistry = typeof WWW_CONTRACTS;
+
+/** The back office's calls (`/admin-api/…`): an operator's token only. */
+export const ADMIN_CONTRACTS = defineRegistry([...OPERATOR_CONTRACTS]);
+
+export type AdminRegistry = typeof ADMIN_CONTRACTS;

@@ -38,3 +38,10 @@ export const ADDRESS_LIMITS = {
   /** Per kind and enterprise: an address book, not a customer database. */
   maxPerKind: 50,
 } as const;
+
+/** Operators (back office): account pattern, name length, the initial password's minimum length (checked by the form; the server only sees a digest). */
+export const OPERATOR_ACCOUNT_PATTERN = /^[A-Za-z0-9_.-]{3,50}$/;
+export const OPERATOR_NAME_MAX_LENGTH = 50;
+export const OPERATOR_PASSWORD_MIN_LENGTH = 10;
+/** The 6-digit TOTP code. */
+export const TOTP_CODE_PATTERN = /^\d{6}$/;

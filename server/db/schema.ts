@@ -65,7 +65,7 @@ export interface LoginThrottleTable {
   locked_until: number | null;
 }
 
-export interface Database extends CatalogueTables, RateLimitTables, OrderTables, OrderingTables, CourierTables, NoticeTables {
+export interface Database extends CatalogueTables, RateLimitTables, OrderTables, OrderingTables, CourierTables, OperatorTables, NoticeTables {
   enterprise: EnterpriseTable;
   account: AccountTable;
   account_session: AccountSessionTable;
@@ -540,6 +540,48 @@ export interface CourierTables {
   shipment_route: ShipmentRouteTable;
   courier_push: CourierPushTable;
   receiving_address: ReceivingAddressTable;
+}
+
+// ── Operators (migration 009) ────────────────────────────────────────────
+
+export type OperatorRoleValue = 'operator' | 'supervisor';
+export type OperatorStatusValue = 'active' | 'disabled';
+
+export interface OperatorTable {
+  id: Generated<number>;
+  account: string;
+  name: string;
+  role: OperatorRoleValue;
+  /** scrypt of the SHA-256 hex digest the client sends, as for customer accounts. */
+  password_hash: string;
+  /** Base32 TOTP secret; null until enrolled. */
+  totp_secret: string | null;
+  /** The secret shown during enrolment, until a code from it is confirmed. */
+  totp_pending_secret: string | null;
+  /** The last accepted 30-second step: a code is never accepted twice. */
+  totp_last_step: number | null;
+  status: OperatorStatusValue;
+  last_login_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface OperatorSessionTable {
+  id: Generated<number>;
+  /** SHA-256 hex of the token; the token itself is never stored. */
+  token_hash: string;
+  operator_id: number;
+  created_at: number;
+  last_seen_at: number;
+  absolute_expires_at: number;
+  revoked_at: number | null;
+  ip: string | null;
+  user_agent: string | null;
+}
+
+export interface OperatorTables {
+  operator: OperatorTable;
+  operator_session: OperatorSessionTable;
 }
 
 // ── Notices and the e-mail outbox (migration 010) ─────────────────────────

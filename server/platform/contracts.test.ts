@@ -4,7 +4,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { Contract } from '../../common/contracts/define.ts';
-import { WWW_CONTRACTS } from '../../common/contracts/index.ts';
+import { ADMIN_CONTRACTS, WWW_CONTRACTS } from '../../common/contracts/index.ts';
+import Fastify from 'fastify';
+import { defineOperation, registerOperation } from './operation.ts';
+import { operatorMe } from '../../common/contracts/operator.ts';
+import { userInfoQuery } from '../../common/contracts/account.ts';
 import { createTestApp, type TestApp } from '../test-support/test-app.ts';
 
 type OpenApi = { paths: Record<string, { post?: { requestBody?: { content: Record<string, { schema: unknown }> }; responses: Record<string, any> } }> };
@@ -12,6 +16,7 @@ type OpenApi = { paths: Record<string, { post?: { requestBody?: { content: Recor
 let t: TestApp;
 let spec: OpenApi;
 const contracts = Object.values(WWW_CONTRACTS as Record<string, Contract>);
+const adminContracts = Object.values(ADMIN_CONTRACTS as Record<string, Contract>);
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -48,5 +53,27 @@ describe('the /www registry and the server', () => {
     const config = await t.callContract(WWW_CONTRACTS['/www/sys_config_get'], {});
     expect(config.body.ret).toBe(0);
     expect(config.result?.address_root_region).toBe('86');
+  });
+});
+
+describe('the /admin-api registry and the server', () => {
+  it('registers every back-office contract, and no /admin-api call without one', () => {
+    const served = Object.keys(spec.paths).filter((path) => path.startsWith('/admin-api/') && spec.paths[path]!.post);
+    expect(served.sort()).toEqual(adminContracts.map((contract) => contract.path).sort());
+    for (const contract of adminContracts) expect(contract.path).toMatch(/^\/admin-api\//);
+  });
+
+  it('refuses to register an operation whose auth does not fit its prefix', () => {
+    const app = Fastify();
+    const handle = async () => ({}) as never;
+    expect(() => registerOperation(app, defineOperation({ ...operatorMe, tag: 't', summary: 's', auth: 'customer', errors: [], handle }))).toThrow(
+      /does not fit/,
+    );
+    expect(() => registerOperation(app, defineOperation({ ...userInfoQuery, tag: 't', summary: 's', auth: 'operator', errors: [], handle }))).toThrow(
+      /does not fit/,
+    );
+    expect(() => registerOperation(app, defineOperation({ ...userInfoQuery, tag: 't', summary: 's', auth: 'supervisor', errors: [], handle }))).toThrow(
+      /does not fit/,
+    );
   });
 });

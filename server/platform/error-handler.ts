@@ -20,7 +20,7 @@ function envelopeOf(ret: ErrorCodeValue, msg?: string) {
 
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
-    const isApi = request.url.startsWith('/www/');
+    const isApi = request.url.startsWith('/www/') || request.url.startsWith('/admin-api/');
     if (error instanceof AppError) {
       if (error.httpStatus >= 500) request.log.error({ err: error }, 'request failed');
       return reply.status(error.httpStatus).send(envelopeOf(error.ret, error.message));

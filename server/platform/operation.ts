@@ -6,17 +6,43 @@
 // reference.
 //
 //   defineOperation({ ...orderDetailGet, tag, summary, auth: 'customer', errors, handle })
+//   defineOperation({ ...operatorList, tag, summary, auth: 'supervisor', errors, handle })
+//
+// Customer calls live under /www/ and back-office calls under /admin-api/;
+// registering an operation whose auth does not fit its prefix throws.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Contract } from '../../common/contracts/define.ts';
 import { ERROR_CATALOGUE, ErrorCode, type ErrorCodeValue } from '../../common/error-codes.ts';
 import { AppError } from './errors.ts';
-import type { Customer } from './principal.ts';
+import type { Customer, Operator } from './principal.ts';
 
-/** Who may call: a logged-in customer (X-Token of a customer session), or anyone signed. */
-export type OperationAuth = 'customer' | 'none';
+/**
+ * Who may call: a logged-in customer (X-Token of a customer session, /www/
+ * only), any logged-in operator or a supervisor only (X-Token of an operator
+ * session, /admin-api/ only), or anyone signed.
+ */
+export type OperationAuth = 'customer' | 'operator' | 'supervisor' | 'none';
 
-type CallerOf<A extends OperationAuth> = A extends 'customer' ? Customer : null;
+type CallerOf<A extends OperationAuth> = A extends 'customer' ? Customer : A extends 'operator' | 'supervisor' ? Operator : null;
+
+/** The auth kinds of the back office's calls. */
+export function isStaffAuth(auth: OperationAuth | undefined): auth is 'operator' | 'supervisor' {
+  return auth === 'operator' || auth === 'supervisor';
+}
+
+const AUTH_TEXT: Record<OperationAuth, string> = {
+  customer: '是（客户 X-Token）',
+  operator: '是（操作员或主管的 X-Token）',
+  supervisor: '是（仅主管的 X-Token）',
+  none: '否',
+};
+
+function authErrors(auth: OperationAuth): ErrorCodeValue[] {
+  if (auth === 'customer' || auth === 'operator') return [ErrorCode.NOT_LOGGED_IN];
+  if (auth === 'supervisor') return [ErrorCode.NOT_LOGGED_IN, ErrorCode.OPERATOR_FORBIDDEN];
+  return [];
+}
 
 export interface OperationContext<A extends OperationAuth = OperationAuth> {
   request: FastifyRequest;
@@ -67,16 +93,18 @@ function errorTable(codes: ErrorCodeValue[]): string {
 
 /** Registers the operation on Fastify; the session hook reads config.auth. */
 export function registerOperation(app: FastifyInstance, op: Operation<z.ZodType, z.ZodType, any>): void {
-  const codes = [...new Set([...op.errors, ...(op.auth === 'customer' ? [ErrorCode.NOT_LOGGED_IN] : []), ErrorCode.INVALID_PARAMS, ...COMMON_ERRORS])].sort(
-    (a, b) => a - b,
-  );
+  const admin = op.path.startsWith('/admin-api/');
+  if (admin ? op.auth === 'customer' : isStaffAuth(op.auth) || !op.path.startsWith('/www/')) {
+    throw new Error(`${op.path}: auth '${op.auth}' does not fit the path (customers: /www/, operators: /admin-api/)`);
+  }
+  const codes = [...new Set([...op.errors, ...authErrors(op.auth), ErrorCode.INVALID_PARAMS, ...COMMON_ERRORS])].sort((a, b) => a - b);
   app.route({
     method: 'POST',
     url: op.path,
     config: { auth: op.auth },
     schema: {
       summary: op.summary,
-      description: `${op.description ?? ''}\n\n需要登录：${op.auth === 'customer' ? '是（X-Token）' : '否'}\n\n**错误码**\n\n${errorTable(codes)}`,
+      description: `${op.description ?? ''}\n\n需要登录：${AUTH_TEXT[op.auth as OperationAuth]}\n\n**错误码**\n\n${errorTable(codes)}`,
       tags: [op.tag],
       body: toJsonSchema(op.payload, 'input'),
       response: {
@@ -92,15 +120,20 @@ export function registerOperation(app: FastifyInstance, op: Operation<z.ZodType,
       },
     },
     handler: async (request, reply) => {
-      const parsed = op.payload.safeParse(request.body ?? {});
-      if (!parsed.success) throw new AppError(ErrorCode.INVALID_PARAMS);
-      let caller: Customer | null = null;
+      let caller: Customer | Operator | null = null;
       if (op.auth === 'customer') {
         // The scope's hook authenticated the session; a principal of another kind never gets here.
         if (!request.account) throw new AppError(ErrorCode.NOT_LOGGED_IN);
         caller = { kind: 'customer', accountId: request.account.accountId, enterpriseId: request.account.enterpriseId };
+      } else if (isStaffAuth(op.auth)) {
+        // The hook looked the token up among operator sessions only: a customer's token is unknown there.
+        if (!request.operator) throw new AppError(ErrorCode.NOT_LOGGED_IN);
+        if (op.auth === 'supervisor' && request.operator.role !== 'supervisor') throw new AppError(ErrorCode.OPERATOR_FORBIDDEN);
+        caller = { kind: 'operator', operatorId: request.operator.operatorId, role: request.operator.role };
       }
-      const body = await op.handle(parsed.data, { request, reply, caller });
+      const parsed = op.payload.safeParse(request.body ?? {});
+      if (!parsed.success) throw new AppError(ErrorCode.INVALID_PARAMS);
+      const body = await op.handle(parsed.data, { request, reply, caller: caller as CallerOf<typeof op.auth> });
       return { ret: 0, msg: 'ok', body };
     },
   });

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import type { Contract, PayloadOf, ResultOf } from '../../common/contracts/define.ts';
-import { WWW_CONTRACTS } from '../../common/contracts/index.ts';
+import { ADMIN_CONTRACTS, WWW_CONTRACTS } from '../../common/contracts/index.ts';
 import { API_VERSION } from '../../common/constants.ts';
 import { newRequestId, sha256Hex, signRequest } from '../../common/signing.ts';
 import { buildApp } from '../app.ts';
@@ -16,6 +16,11 @@ import { migrateToLatest } from '../db/migrate.ts';
 import { seedNationalDays } from '../db/seed/national-days.ts';
 import { seedInsurancePlans } from '../db/seed/insurance-plans.ts';
 import type { Mailer } from '../modules/notification/mailer.ts';
+import type { Kysely } from 'kysely';
+import type { Database, OperatorRoleValue, OperatorStatusValue } from '../db/schema.ts';
+import { hashPasswordDigest } from '../modules/account/password.ts';
+import { createOperatorRepository } from '../modules/operator/operator.repository.ts';
+import { newTotpSecret, totpCode } from '../modules/operator/totp.ts';
 
 export const TEST_ACCESS_KEY = 'visa-web-test';
 export const TEST_SECRET = 'test-secret-0123456789';
@@ -102,6 +107,64 @@ export function signedHeaders(clock: TestClock, options: SignedOptions = {}): Re
   return Object.fromEntries(Object.entries(headers).filter((entry): entry is [string, string] => entry[1] !== undefined));
 }
 
+export interface NewTestOperator {
+  account?: string;
+  name?: string;
+  role?: OperatorRoleValue;
+  password?: string;
+  /** null: not enrolled (as after a supervisor's reset); a new random secret by default. */
+  totpSecret?: string | null;
+  status?: OperatorStatusValue;
+}
+
+export interface TestOperator {
+  operatorId: number;
+  account: string;
+  name: string;
+  role: OperatorRoleValue;
+  password: string;
+  totpSecret: string | null;
+  /** The authenticator's code at a time (the test clock's, usually). */
+  code(atMs: number): string;
+}
+
+/** scrypt is slow on purpose: one hash per password per test process. */
+const passwordHashes = new Map<string, Promise<string>>();
+let operatorCount = 0;
+
+/**
+ * Inserts an operator straight into the database (no API call, no supervisor):
+ * for other areas' tests that need staff. Password 'Operator@123456' unless given.
+ */
+export async function insertOperator(db: Kysely<Database>, input: NewTestOperator = {}): Promise<TestOperator> {
+  operatorCount += 1;
+  const password = input.password ?? 'Operator@123456';
+  let hash = passwordHashes.get(password);
+  if (!hash) {
+    hash = hashPasswordDigest(sha256Hex(password));
+    passwordHashes.set(password, hash);
+  }
+  const role = input.role ?? 'operator';
+  const account = input.account ?? `${role}${operatorCount}_${randomBytes(3).toString('hex')}`;
+  const name = input.name ?? `测试${role === 'supervisor' ? '主管' : '操作员'}${operatorCount}`;
+  const totpSecret = input.totpSecret === undefined ? newTotpSecret() : input.totpSecret;
+  const repo = createOperatorRepository(db);
+  const operatorId = await repo.insert({ account, name, role, password_hash: await hash, totp_secret: totpSecret, now: Date.now() });
+  if (input.status === 'disabled') await repo.setStatus(operatorId, 'disabled', Date.now());
+  return {
+    operatorId,
+    account,
+    name,
+    role,
+    password,
+    totpSecret,
+    code: (atMs) => {
+      if (!totpSecret) throw new Error(`${account} has no TOTP secret`);
+      return totpCode(totpSecret, atMs);
+    },
+  };
+}
+
 export interface TestAppOptions {
   mailer?: Mailer;
   /** Runs on the fresh database before the app starts (e.g. the catalogue seed). */
@@ -134,7 +197,7 @@ export async function createTestApp(testDb?: TestDatabase, options: TestAppOptio
       ...(options.remoteAddress ? { remoteAddress: options.remoteAddress } : {}),
     });
     const body = response.json() as { ret: number; msg: string; body: any };
-    const contract: Contract | undefined = (WWW_CONTRACTS as Record<string, Contract>)[path];
+    const contract: Contract | undefined = ({ ...WWW_CONTRACTS, ...ADMIN_CONTRACTS } as Record<string, Contract>)[path];
     if (contract && body.ret === 0) contract.result.parse(body.body);
     return { status: response.statusCode, body, raw: response };
   }
@@ -167,6 +230,26 @@ export async function createTestApp(testDb?: TestDatabase, options: TestAppOptio
     return result.body.body.token as string;
   }
 
+  /**
+   * An operator (or supervisor) with a live session: `call` / `callContract`
+   * carry its X-Token, so a test reaches /admin-api as that operator.
+   *   const op = await t.operator({ role: 'supervisor' });
+   *   const answer = await op.call('/admin-api/operator/operator_list');
+   */
+  async function operator(input: NewTestOperator = {}) {
+    const created = await insertOperator(handle.db, input);
+    const { token } = await services.operator.openSession(created.operatorId, '127.0.0.1', 'test');
+    return {
+      ...created,
+      token,
+      /** The principal services take, for calling a service directly. */
+      principal: { kind: 'operator' as const, operatorId: created.operatorId, role: created.role },
+      call: (path: string, payload: unknown = {}, options: SignedOptions = {}) => call(path, payload, { token, ...options }),
+      callContract: <C extends Contract>(contract: C, payload: PayloadOf<C>, options: SignedOptions = {}) =>
+        callContract(contract, payload, { token, ...options }),
+    };
+  }
+
   return {
     app,
     services,
@@ -177,6 +260,7 @@ export async function createTestApp(testDb?: TestDatabase, options: TestAppOptio
     callContract,
     createAccount,
     login,
+    operator,
     async close(dropDatabase = !testDb) {
       await app.close();
       await handle.destroy();

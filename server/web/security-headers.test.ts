@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addressLibraryFile } from '../modules/system/address-library.ts';
 import { createTestApp, createTestDatabase, testConfig, type TestApp, type TestDatabase } from '../test-support/test-app.ts';
 import { buildApp } from '../app.ts';
-import { HSTS, PERMISSIONS_POLICY } from './security-headers.ts';
+import { HSTS, PERMISSIONS_POLICY, isBackOffice } from './security-headers.ts';
 
 let testDb: TestDatabase;
 let t: TestApp;
@@ -90,5 +90,13 @@ describe('security headers on every answer', () => {
       await app.close();
       await handle.destroy();
     }
+  });
+});
+
+describe('the back office is never indexed', () => {
+  it('knows its paths', () => {
+    for (const url of ['/admin', '/admin/', '/admin/login', '/admin?x=1', '/admin-api/operator_me', '/admin-files/material/1'])
+      expect(isBackOffice(url), url).toBe(true);
+    for (const url of ['/', '/about', '/administrator', '/www/admin', '/visa/admin']) expect(isBackOffice(url), url).toBe(false);
   });
 });

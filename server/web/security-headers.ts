@@ -70,6 +70,11 @@ export function contentSecurityPolicy(options: { nonce?: string; analyticsOrigin
   ].join('; ');
 }
 
+/** /admin, /admin/…, /admin-api/…, /admin-files/… */
+export function isBackOffice(url: string): boolean {
+  return /^\/admin(?:$|[/?#-])/.test(url);
+}
+
 export function installSecurityHeaders(app: FastifyInstance, options: SecurityHeaderOptions): void {
   const production = options.appEnv === ANALYTICS_ENV;
   const analyticsOrigin = production && options.analyticsScriptUrl ? new URL(options.analyticsScriptUrl).origin : null;
@@ -82,6 +87,8 @@ export function installSecurityHeaders(app: FastifyInstance, options: SecurityHe
     reply.header('x-frame-options', 'DENY');
     reply.header('cross-origin-opener-policy', 'same-origin');
     if (production && https) reply.header('strict-transport-security', HSTS);
+    // The back office (pages, calls, files) is never indexed, whatever links to it.
+    if (isBackOffice(request.url)) reply.header('x-robots-tag', 'noindex, nofollow');
     // A route with a policy of its own keeps it (the sandbox's pay page: no script at all).
     if (!reply.hasHeader('content-security-policy')) {
       reply.header('content-security-policy', contentSecurityPolicy({ nonce: NONCES.get(request), analyticsOrigin, https: production && https }));

@@ -8,7 +8,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { sha256Hex } from '../../common/signing';
 import { fire, orderInReview } from './notice-support';
-import { DEMO, e2eDatabase, logIn, openLoginDialog, signedApiHeaders } from './support';
+import { asOperator, DEMO, DEMO_STAFF, e2eDatabase, logIn, openLoginDialog, signedApiHeaders } from './support';
 
 const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
 const WIDTHS = [1280, 390];
@@ -19,6 +19,10 @@ interface Screen {
   path: string | ((baseURL: string) => Promise<string>);
   /** A customer must be logged in (the demo administrator). */
   loggedIn?: boolean;
+  /** The back office: an operator's session (this demo account's) through the admin_token cookie. */
+  operator?: string;
+  /** Widths checked; the back office is a desktop layout (1280 px). */
+  widths?: number[];
   /** Opened after the page loads, before the check (a dialog). */
   open?: (page: Page) => Promise<void>;
   /** Something that shows the screen is ready to be checked. */
@@ -68,6 +72,10 @@ export const SCREENS: Screen[] = [
     path: async (baseURL) => `/order/order-interview-notification/${await draftOrder(baseURL, { interview: true })}`,
     loggedIn: true,
   },
+  // The back office (desktop only)
+  { name: 'admin login', path: '/admin/login', widths: [1280] },
+  { name: 'admin home', path: '/admin', operator: DEMO_STAFF.operator.account, widths: [1280] },
+  { name: 'admin operators', path: '/admin/operators', operator: DEMO_STAFF.supervisor.account, widths: [1280] },
 ];
 
 for (const screen of SCREENS) {
@@ -77,8 +85,9 @@ for (const screen of SCREENS) {
       await page.goto('/');
       await logIn(page);
     }
+    if (screen.operator) await asOperator(page, screen.operator, baseURL!);
     const problems: string[] = [];
-    for (const width of WIDTHS) {
+    for (const width of screen.widths ?? WIDTHS) {
       await page.setViewportSize({ width, height: 900 });
       await page.goto(path);
       await page.waitForLoadState('networkidle');

@@ -418,8 +418,8 @@ test('reviews page through the review API, 10 a page, at most 5 page numbers', a
   const pages = Math.ceil(row.reviews / REVIEW_PAGE_SIZE);
   await open(page, row.id);
   const reviews = page.getByTestId('product-reviews');
-  const pagination = reviews.locator('.ant-pagination');
-  const numbers = pagination.locator('.ant-pagination-item');
+  const pagination = reviews.getByRole('navigation', { name: '评价分页' });
+  const numbers = pagination.locator('.plain-pager-item');
   await expect(pagination).toBeVisible();
   expect(await numbers.count()).toBeLessThanOrEqual(5);
 
@@ -435,22 +435,22 @@ test('reviews page through the review API, 10 a page, at most 5 page numbers', a
   const page2 = reviewPage(row.id, 2);
   await expect(reviews.locator('.pd-review-content')).toHaveText(names(page2));
   expect(calls).toEqual([{ visa_product_id: row.id, page: 2 }]);
-  await expect(pagination.locator('.ant-pagination-item-active')).toHaveText('2');
+  await expect(pagination.locator('[aria-current="page"]')).toHaveText('2');
   expect(await numbers.count()).toBeLessThanOrEqual(5);
 
   if (pages >= 7) {
     // In the middle: first, current − 1, current, current + 1, last — exactly 5 numbers.
     const middle = Math.ceil(pages / 2);
     for (let current = 2; current < middle; current += 1) {
-      await pagination.locator('.ant-pagination-next').click();
-      await expect(pagination.locator('.ant-pagination-item-active')).toHaveText(String(current + 1));
+      await pagination.getByRole('button', { name: '下一页' }).click();
+      await expect(pagination.locator('[aria-current="page"]')).toHaveText(String(current + 1));
     }
     await expect(numbers).toHaveCount(5);
     await expect(numbers).toHaveText(['1', String(middle - 1), String(middle), String(middle + 1), String(pages)]);
     await expect(reviews.locator('.pd-review-content')).toHaveText(names(reviewPage(row.id, middle)));
   }
   await pagination
-    .locator('.ant-pagination-item')
+    .locator('.plain-pager-item')
     .filter({ hasText: new RegExp(`^${pages}$`) })
     .click();
   await expect(reviews.getByTestId('product-review')).toHaveCount(row.reviews - (pages - 1) * REVIEW_PAGE_SIZE);
@@ -462,7 +462,7 @@ test('a product without reviews says so and has no pagination', async ({ page })
   const reviews = page.getByTestId('product-reviews');
   await expect(reviews).toContainText('暂时没有评论哦！');
   await expect(reviews).toContainText('0条评价');
-  await expect(reviews.locator('.ant-pagination')).toHaveCount(0);
+  await expect(reviews.getByRole('navigation', { name: '评价分页' })).toHaveCount(0);
   await expect(page.getByTestId('product-rating')).toHaveText('5.0 /5');
   await expect(tab(page, 'reviews')).toHaveText('用户评价(0)');
 });
@@ -474,7 +474,7 @@ test('a product with one page of reviews has no pagination', async ({ page }) =>
   expect(row, 'the seed must have a listed product with 1–10 reviews').toBeTruthy();
   await open(page, row!.id);
   await expect(page.getByTestId('product-review')).toHaveCount(row!.reviews);
-  await expect(page.getByTestId('product-reviews').locator('.ant-pagination')).toHaveCount(0);
+  await expect(page.getByTestId('product-reviews').getByRole('navigation', { name: '评价分页' })).toHaveCount(0);
 });
 
 for (const [kind, where] of [

@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, type Page } from '@playwright/test';
@@ -5,6 +6,8 @@ import SQLite from 'better-sqlite3';
 import { API_VERSION } from '../../common/constants';
 import { newRequestId, signRequest } from '../../common/signing';
 import { DEV_API_CLIENTS } from '../../server/config';
+import { DEMO_OPERATORS } from '../../server/db/seed/demo-operators';
+import { totpCode, totpStep } from '../../server/modules/operator/totp';
 
 export const DEMO = { account: 'demo_admin', password: 'Demo@123456', name: '王敏', enterprise: '上海星途商务咨询有限公司' };
 
@@ -81,4 +84,53 @@ export async function chooseFromUserMenu(page: Page, item: string, done: () => P
     }
     await done();
   }).toPass({ timeout: 30_000 });
+}
+
+// ---- The back office ------------------------------------------------------
+
+/** The demo staff (server/db/seed/demo-operators.ts: seeded in demo mode). */
+export const DEMO_STAFF = {
+  operator: DEMO_OPERATORS[0],
+  supervisor: DEMO_OPERATORS[1],
+} as const;
+
+/**
+ * The authenticator's code for an operator, as a person would type it. A code
+ * logs in once: when this 30-second step's code (or a later one) was already
+ * used, wait for the next step.
+ */
+export async function freshTotpCode(account: string, secret: string): Promise<string> {
+  const db = e2eDatabase();
+  let lastStep: number | null;
+  try {
+    lastStep = (db.prepare('select totp_last_step as step from operator where account = ?').get(account) as { step: number | null } | undefined)?.step ?? null;
+  } finally {
+    db.close();
+  }
+  for (;;) {
+    const now = Date.now();
+    if (lastStep === null || totpStep(now) > lastStep) return totpCode(secret, now);
+    await new Promise((resolve) => setTimeout(resolve, 31_000 - (now % 30_000)));
+  }
+}
+
+/** A live back-office session for an operator, made in the database (no login, no code): the `admin_token` cookie's value. */
+export function operatorSessionToken(account: string): string {
+  const token = randomBytes(32).toString('base64url');
+  const db = e2eDatabase();
+  try {
+    const operator = db.prepare('select id from operator where account = ?').get(account) as { id: number };
+    const now = Date.now();
+    db.prepare(
+      'insert into operator_session (token_hash, operator_id, created_at, last_seen_at, absolute_expires_at, revoked_at, ip, user_agent) values (?, ?, ?, ?, ?, null, null, null)',
+    ).run(createHash('sha256').update(token).digest('hex'), operator.id, now, now, now + 3_600_000);
+  } finally {
+    db.close();
+  }
+  return token;
+}
+
+/** Logs the page's browser context in as an operator through the cookie (for screens, not for testing login). */
+export async function asOperator(page: Page, account: string, baseURL: string): Promise<void> {
+  await page.context().addCookies([{ name: 'admin_token', value: operatorSessionToken(account), url: baseURL }]);
 }

@@ -1,10 +1,10 @@
 import './browse.css';
 
-import { Tag } from 'antd';
 import { ClockCircleOutlined, EnvironmentOutlined, SafetyCertificateOutlined, StarFilled } from '@ant-design/icons';
 import { Link } from 'react-router';
 import { formatAverageRating, formatPassRate, formatPrice } from '../../../../common/format';
 import { NavButton } from '../../../components/nav-button';
+import { PlainTag } from '../../../components/plain/plain-tag';
 import type { VisaProductListItem } from '../../../../common/contracts/catalogue';
 
 const TAG_COLORS = ['red', 'blue', 'green', 'orange', 'purple', 'cyan'] as const;
@@ -20,16 +20,14 @@ export function ProductCard({ product }: { product: VisaProductListItem }) {
           <Link to={to}>{product.title}</Link>
         </h3>
         <div className="browse-product-tags">
-          <Tag className="browse-product-type" variant="filled" color="processing">
-            {product.visa_type}
-          </Tag>
-          {product.entry_label ? <Tag variant="outlined">{product.entry_label}</Tag> : null}
+          <PlainTag className="browse-product-type browse-tag--processing">{product.visa_type}</PlainTag>
+          {product.entry_label ? <PlainTag>{product.entry_label}</PlainTag> : null}
           {product.tags.map((tag) => (
-            <Tag key={tag.tag_id} variant="outlined" color={TAG_COLORS[tag.tag_id % TAG_COLORS.length]}>
+            <PlainTag key={tag.tag_id} className={`browse-tag--${TAG_COLORS[tag.tag_id % TAG_COLORS.length]}`}>
               {tag.name}
-            </Tag>
+            </PlainTag>
           ))}
-          {product.delisted ? <Tag color="default">已下架</Tag> : null}
+          {product.delisted ? <PlainTag>已下架</PlainTag> : null}
         </div>
         <ul className="browse-product-facts">
           <li className="browse-product-days">

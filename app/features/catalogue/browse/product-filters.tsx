@@ -1,7 +1,6 @@
 import './browse.css';
 
-import { Segmented } from 'antd';
-import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { Link, useLocation, useSearchParams } from 'react-router';
 import { SELECT_ALL_LABEL } from '../../../../common/constants';
 import { DragScrollList } from '../../../components/drag-scroll-list';
 import { PARAM, withParams } from './browse-params';
@@ -30,7 +29,6 @@ export function ProductFilters({
 }) {
   const [searchParams] = useSearchParams();
   const { pathname } = useLocation();
-  const navigate = useNavigate();
   const href = (param: string, id: number | null) => withParams(pathname, searchParams, { [param]: id });
 
   return (
@@ -41,15 +39,9 @@ export function ProductFilters({
             签证类型
           </span>
           <div className="browse-filter-scroll">
-            <Segmented<number>
-              className="browse-segmented"
-              aria-labelledby="browse-visa-type-label"
-              value={visaTypeId ?? 0}
-              // Keyboard choices (arrow keys on the radios); clicks follow the links.
-              onChange={(id) => navigate(href(PARAM.visaType, id || null), { preventScrollReset: true })}
-              options={[{ id: 0, name: SELECT_ALL_LABEL }, ...visaTypes].map((option) => ({
-                value: option.id,
-                label: (
+            <ul className="browse-segmented" aria-labelledby="browse-visa-type-label">
+              {[{ id: 0, name: SELECT_ALL_LABEL }, ...visaTypes].map((option) => (
+                <li key={option.id}>
                   <Link
                     to={href(PARAM.visaType, option.id || null)}
                     preventScrollReset
@@ -58,9 +50,9 @@ export function ProductFilters({
                   >
                     {option.name}
                   </Link>
-                ),
-              }))}
-            />
+                </li>
+              ))}
+            </ul>
           </div>
         </div>
       ) : null}

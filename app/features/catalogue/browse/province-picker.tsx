@@ -1,9 +1,7 @@
 import './browse.css';
 
-import { Select } from 'antd';
 import { BankOutlined, EnvironmentOutlined, InfoCircleOutlined } from '@ant-design/icons';
 import type { Province } from '../../../../common/web-context';
-import { useCspNonce } from '../../../lib/csp-nonce';
 import { PARAM } from './browse-params';
 import type { ConsularDistrict } from '../../../../common/contracts/catalogue';
 
@@ -24,15 +22,14 @@ export interface ProvincePickerProps {
 
 /**
  * '您的居住地': the province decides the consular district, and so which
- * products apply. A searchable antd Select; without JavaScript a native
- * select in a GET form takes its place.
+ * products apply. A native select (the phone's own picker, no JavaScript of
+ * ours): with JavaScript a change reloads the list in place; without, it sits
+ * in a GET form with a '查看' button.
  */
 export function ProvincePicker({ provinces, value, source, districts, districtId, keep, onChange }: ProvincePickerProps) {
   const district = districts.find((d) => d.consular_district_id === districtId) ?? null;
   const provinceName = provinces.find((p) => p.province_code === value)?.name ?? null;
   const provinceNames = new Map(provinces.map((p) => [p.province_code, p.name]));
-  // The no-script style below must carry the page's CSP nonce.
-  const nonce = useCspNonce();
 
   return (
     <div className="browse-province" data-testid="province-picker">
@@ -40,34 +37,27 @@ export function ProvincePicker({ provinces, value, source, districts, districtId
         <label className="browse-filter-label" htmlFor="browse-province-select">
           <EnvironmentOutlined /> 您的居住地
         </label>
-        <Select
+        <select
           id="browse-province-select"
           className="browse-province-select"
-          value={value ?? undefined}
-          placeholder="请选择居住省份"
-          options={provinces.map((p) => ({ value: p.province_code, label: p.name }))}
-          showSearch={{ optionFilterProp: 'label' }}
-          onChange={(code: string) => onChange(code)}
-          notFoundContent="没有匹配的省份"
-          popupMatchSelectWidth={220}
-          aria-label="您的居住地"
-        />
+          name={PARAM.province}
+          value={value ?? ''}
+          onChange={(event) => onChange(event.target.value)}
+        >
+          <option value="" disabled>
+            请选择居住省份
+          </option>
+          {provinces.map((p) => (
+            <option key={p.province_code} value={p.province_code}>
+              {p.name}
+            </option>
+          ))}
+        </select>
+        {Object.entries(keep).map(([name, v]) => (v ? <input key={name} type="hidden" name={name} value={v} /> : null))}
         <noscript>
-          <span className="browse-province-native">
-            <select name={PARAM.province} defaultValue={value ?? ''} aria-label="您的居住地（无脚本）">
-              <option value="" disabled>
-                请选择居住省份
-              </option>
-              {provinces.map((p) => (
-                <option key={p.province_code} value={p.province_code}>
-                  {p.name}
-                </option>
-              ))}
-            </select>
-            {Object.entries(keep).map(([name, v]) => (v ? <input key={name} type="hidden" name={name} value={v} /> : null))}
-            <button type="submit">查看</button>
-          </span>
-          <style nonce={nonce}>{'.browse-province-select{display:none !important}'}</style>
+          <button type="submit" className="browse-province-submit">
+            查看
+          </button>
         </noscript>
         {source === 'ip' ? <span className="browse-province-source">已根据您的网络位置自动选择</span> : null}
       </form>

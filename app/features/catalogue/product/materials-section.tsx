@@ -3,13 +3,13 @@
 // samples in the image viewer, the photo item, and the e-mail popup for the
 // identity currently selected.
 import { CameraOutlined, FileImageOutlined, MailOutlined } from '@ant-design/icons';
-import { Button, Tabs } from 'antd';
-import { useState, type MouseEvent } from 'react';
+import { lazy, Suspense, useState, type MouseEvent } from 'react';
 import type { VisaProductDetail } from '../../../../common/contracts/catalogue';
 import { productTitle } from '../../../../common/catalogue';
 import { IDENTITIES, PHOTO_COLORS } from '../../../../common/constants';
 import { openImageViewer } from '../../../components/image-viewer';
-import { EmailDialog } from './email-dialog';
+import { PlainButton } from '../../../components/plain/plain-button';
+import { PlainTabs } from '../../../components/plain/plain-tabs';
 import { SECTION_IDS, groupMaterials, type MaterialItem } from './product-model';
 
 export const PHOTO_GUIDANCE = '光线均匀、不戴眼镜、露出双耳、纯色墙面背景且与衣服颜色不同';
@@ -17,7 +17,10 @@ export const PHOTO_NOTE = '手机拍摄的照片会自动检测并处理';
 
 const PHOTO_SWATCHES: Record<number, string> = { 0: '#3a7bd5', 1: '#ffffff', 2: '#e53935', 3: '#9e9e9e' };
 
-const IDENTITY_ENTRIES = Object.entries(IDENTITIES).map(([id, label]) => ({ id: Number(id), label }));
+const IDENTITY_TABS = Object.entries(IDENTITIES).map(([id, label]) => ({ key: id, label }));
+
+// The e-mail dialog (antd Modal and Input) is loaded the first time it opens.
+const EmailDialog = lazy(() => import('./email-dialog').then((module) => ({ default: module.EmailDialog })));
 
 function MaterialRow({ item }: { item: MaterialItem }) {
   const { material, name, required } = item;
@@ -108,37 +111,49 @@ function IdentityMaterials({ product, identityId }: { product: VisaProductDetail
 export function MaterialsSection({ product }: { product: VisaProductDetail }) {
   const [identityId, setIdentityId] = useState(0);
   const [emailOpen, setEmailOpen] = useState(false);
+  const [emailOpened, setEmailOpened] = useState(false);
   const identityLabel = (IDENTITIES as Record<number, string>)[identityId] ?? '';
 
   return (
     <section id={SECTION_IDS.materials} className="pd-card pd-section" data-testid="product-materials">
       <div className="pd-section-head">
         <h2 className="pd-section-title">办签资料</h2>
-        <Button type="link" icon={<MailOutlined />} className="pd-email-link" onClick={() => setEmailOpen(true)}>
+        <PlainButton
+          variant="link"
+          icon={<MailOutlined />}
+          className="pd-email-link"
+          onClick={() => {
+            setEmailOpened(true);
+            setEmailOpen(true);
+          }}
+        >
           发送此资料清单到邮箱
-        </Button>
+        </PlainButton>
       </div>
       <p className="pd-section-hint">
         请根据申请人的身份准备资料，标 <span className="pd-required">*</span> 的为必备资料。
       </p>
-      <Tabs
+      <PlainTabs
+        label="申请人身份"
         activeKey={String(identityId)}
         onChange={(key) => setIdentityId(Number(key))}
         className="pd-identity-tabs"
-        items={IDENTITY_ENTRIES.map(({ id, label }) => ({
-          key: String(id),
-          label,
-          children: <IdentityMaterials product={product} identityId={id} />,
-        }))}
-      />
-      <EmailDialog
-        open={emailOpen}
-        onClose={() => setEmailOpen(false)}
-        visaProductId={product.visa_product_id}
-        identityId={identityId}
-        identityLabel={identityLabel}
-        productTitle={productTitle(product)}
-      />
+        items={IDENTITY_TABS}
+      >
+        <IdentityMaterials product={product} identityId={identityId} />
+      </PlainTabs>
+      {emailOpened ? (
+        <Suspense fallback={null}>
+          <EmailDialog
+            open={emailOpen}
+            onClose={() => setEmailOpen(false)}
+            visaProductId={product.visa_product_id}
+            identityId={identityId}
+            identityLabel={identityLabel}
+            productTitle={productTitle(product)}
+          />
+        </Suspense>
+      ) : null}
     </section>
   );
 }

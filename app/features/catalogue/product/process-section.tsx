@@ -3,10 +3,10 @@
 // toggle only when the content is taller than that. Without JavaScript the
 // box is shown whole (see the scripting media query in the stylesheet).
 import { BulbOutlined, DownOutlined, UpOutlined } from '@ant-design/icons';
-import { Button } from 'antd';
 import { useLayoutEffect, useRef, useState, useEffect } from 'react';
 import type { VisaProductDetail } from '../../../../common/contracts/catalogue';
 import { REMINDER_COLLAPSED_HEIGHT_PX } from '../../../../common/constants';
+import { PlainButton } from '../../../components/plain/plain-button';
 import { SECTION_IDS, stepNumber } from './product-model';
 
 // useLayoutEffect warns during server rendering; the measurement is browser-only.
@@ -42,9 +42,9 @@ export function ReminderBox({ text }: { text: string }) {
         </div>
       </div>
       {overflows ? (
-        <Button type="link" size="small" className="pd-reminder-toggle" onClick={() => setExpanded((value) => !value)} aria-expanded={expanded}>
+        <PlainButton variant="link" className="pd-reminder-toggle" onClick={() => setExpanded((value) => !value)} aria-expanded={expanded}>
           {expanded ? '收起' : '展开全部'} {expanded ? <UpOutlined /> : <DownOutlined />}
-        </Button>
+        </PlainButton>
       ) : null}
     </div>
   );

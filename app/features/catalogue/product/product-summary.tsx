@@ -13,12 +13,12 @@ import {
   SolutionOutlined,
   TeamOutlined,
 } from '@ant-design/icons';
-import { Popover, Tag } from 'antd';
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { VisaProductDetail } from '../../../../common/contracts/catalogue';
 import { isDelisted, productTitle } from '../../../../common/catalogue';
 import { formatAverageRating, formatPassRate, formatPrice } from '../../../../common/format';
+import { PlainTag } from '../../../components/plain/plain-tag';
 import { ApplyAction } from './apply-action';
 import { StarBar } from './star-bar';
 
@@ -47,20 +47,38 @@ function FeatureValue({ item }: { item: VisaProductDetail['common_info'][number]
   );
 }
 
+/**
+ * The price breakdown: a popup shown by CSS while the pointer is over the
+ * button or the popup, or the button has focus (no JavaScript needed); Escape
+ * hides it until the pointer or focus leaves.
+ */
 function PriceDetail({ info }: { info: VisaProductDetail['basic_info'][number] | undefined }) {
+  const [dismissed, setDismissed] = useState(false);
   if (!info) return null;
-  const content = (
-    <div className="pd-price-detail" data-testid="product-price-detail">
-      <div className="pd-price-detail-title">{info.title}</div>
-      <div className="pd-price-detail-content">{info.content}</div>
-    </div>
-  );
   return (
-    <Popover content={content} trigger="hover" placement="bottomLeft">
-      <button type="button" className="pd-price-detail-trigger" data-testid="product-price-detail-trigger">
+    <span
+      className={dismissed ? 'pd-price-detail-anchor pd-price-detail-anchor--dismissed' : 'pd-price-detail-anchor'}
+      onMouseLeave={() => setDismissed(false)}
+      onBlur={() => setDismissed(false)}
+    >
+      <button
+        type="button"
+        className="pd-price-detail-trigger"
+        data-testid="product-price-detail-trigger"
+        aria-describedby="pd-price-detail"
+        onKeyDown={(event) => {
+          if (event.key === 'Escape') setDismissed(true);
+        }}
+      >
         明细 <InfoCircleOutlined />
       </button>
-    </Popover>
+      <span className="pd-price-detail-popup" role="tooltip" id="pd-price-detail">
+        <span className="pd-price-detail" data-testid="product-price-detail">
+          <span className="pd-price-detail-title">{info.title}</span>
+          <span className="pd-price-detail-content">{info.content}</span>
+        </span>
+      </span>
+    </span>
   );
 }
 
@@ -92,9 +110,9 @@ export function ProductSummary({ product }: { product: VisaProductDetail }) {
           {product.tags.length > 0 ? (
             <div className="pd-tags" data-testid="product-tags">
               {product.tags.map((tag) => (
-                <Tag key={tag} color="red" variant="outlined">
+                <PlainTag key={tag} tone="red">
                   {tag}
-                </Tag>
+                </PlainTag>
               ))}
             </div>
           ) : null}
@@ -124,9 +142,9 @@ export function ProductSummary({ product }: { product: VisaProductDetail }) {
           <div className="pd-price-row">
             <span className="pd-price-label">价格</span>
             {discount ? (
-              <Tag color="#d13039" variant="solid" className="pd-discount-tag" data-testid="product-discount">
+              <PlainTag tone="solid" className="pd-discount-tag" data-testid="product-discount">
                 {discount.desc}
-              </Tag>
+              </PlainTag>
             ) : null}
             <span className="pd-price" data-testid="product-price">
               {formatPrice(discount ? discount.price : product.sell_price)}

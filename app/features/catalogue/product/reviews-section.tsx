@@ -2,12 +2,12 @@
 // name, stars, content, date, platform), 10 a page with a window of 5 page
 // numbers, pagination only when there are more than 10.
 import { UserOutlined } from '@ant-design/icons';
-import { Pagination } from 'antd';
 import { useRef, useState } from 'react';
 import type { ReviewPage } from '../../../../common/contracts/catalogue';
 import { REVIEW_PAGE_SIZE } from '../../../../common/constants';
 import { formatAverageRating } from '../../../../common/format';
-import { LoadingOverlay } from '../../../components/loading-overlay';
+import { BusyRegion } from '../../../components/plain/busy-region';
+import { Pager } from '../../../components/plain/pager';
 import { api } from '../../../lib/api-client';
 import { SITE_HEADER_HEIGHT_PX } from './section-tabs';
 import { SECTION_IDS, formatReviewDate, reviewerName } from './product-model';
@@ -58,7 +58,7 @@ export function ReviewsSection({ visaProductId, sumScore, reviews, firstPage }: 
         <StarBar score={Number(average)} size={18} />
         <span className="pd-review-count">{reviews}条评价</span>
       </div>
-      <LoadingOverlay loading={loading}>
+      <BusyRegion busy={loading}>
         {data.page_data.length === 0 ? (
           <div className="pd-empty pd-review-empty">{NO_REVIEWS_TEXT}</div>
         ) : (
@@ -86,15 +86,14 @@ export function ReviewsSection({ visaProductId, sumScore, reviews, firstPage }: 
             })}
           </ul>
         )}
-      </LoadingOverlay>
+      </BusyRegion>
       {data.total_count > REVIEW_PAGE_SIZE ? (
-        <Pagination
+        <Pager
           className="pd-review-pagination"
+          label="评价分页"
           current={page}
           pageSize={REVIEW_PAGE_SIZE}
           total={data.total_count}
-          showLessItems
-          showSizeChanger={false}
           onChange={(next) => void changePage(next)}
         />
       ) : null}

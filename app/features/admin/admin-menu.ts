@@ -1,0 +1,23 @@
+// The back office's side menu. Other areas add their entries here
+// (订单队列, 访问日志); `supervisor` entries are shown to supervisors only.
+import type { OperatorRole } from '../../../common/contracts/operator';
+
+export interface AdminMenuEntry {
+  path: string;
+  label: string;
+  supervisor?: boolean;
+}
+
+export const ADMIN_MENU: AdminMenuEntry[] = [
+  { path: '/admin', label: '工作台' },
+  { path: '/admin/operators', label: '操作员管理', supervisor: true },
+];
+
+export function menuFor(role: OperatorRole): AdminMenuEntry[] {
+  return ADMIN_MENU.filter((entry) => !entry.supervisor || role === 'supervisor');
+}
+
+/** The entry a path belongs to: the longest matching prefix. */
+export function selectedEntry(pathname: string, entries: AdminMenuEntry[]): string | undefined {
+  return entries.filter((entry) => pathname === entry.path || pathname.startsWith(`${entry.path}/`)).sort((a, b) => b.path.length - a.path.length)[0]?.path;
+}

@@ -1,0 +1,134 @@
+// The back office's door: an operator logs in at /admin/login with password
+// and TOTP code (computed here from the demo secret, as an authenticator app
+// would), sees the admin layout, logs out; a supervisor creates an operator,
+// who logs in with the secret shown once. No /admin page without a session;
+// never indexed; no CSP violation.
+import { expect, type Page, test } from '@playwright/test';
+import { totpCode } from '../../server/modules/operator/totp';
+import { DEMO_STAFF, freshTotpCode, snap } from './support';
+
+function watchCsp(page: Page): string[] {
+  const violations: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+  });
+  return violations;
+}
+
+async function logInAsStaff(page: Page, account: string, password: string, code: string) {
+  await page.getByLabel('账号').fill(account);
+  await page.getByLabel('密码').fill(password);
+  await page.getByLabel('动态验证码').fill(code);
+  await page.getByRole('button', { name: '登录' }).click();
+}
+
+test('no /admin page without a session: redirected to /admin/login, never indexed', async ({ page, request }) => {
+  await page.goto('/admin/operators');
+  await expect(page).toHaveURL(/\/admin\/login\?next=%2Fadmin%2Foperators$/);
+  await expect(page.getByRole('heading', { name: '易签通后台' })).toBeVisible();
+  await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', 'noindex, nofollow');
+
+  const home = await request.get('/admin', { maxRedirects: 0 });
+  expect(home.status()).toBe(302);
+  expect(home.headers()['location']).toBe('/admin/login');
+  const login = await request.get('/admin/login');
+  expect(login.headers()['x-robots-tag']).toBe('noindex, nofollow');
+  expect(login.headers()['content-security-policy']).toMatch(/script-src 'self' 'nonce-/);
+  // The customer site is indexable as before.
+  expect((await request.get('/about')).headers()['x-robots-tag']).toBeUndefined();
+});
+
+test('an operator logs in with password and TOTP code, sees the admin layout, logs out', async ({ page }) => {
+  const csp = watchCsp(page);
+  const { account, password, totpSecret, name } = DEMO_STAFF.operator;
+  await page.goto('/admin/login');
+  await snap(page, 'admin-login');
+
+  // A wrong code: refused, in Chinese, on the page.
+  const code = await freshTotpCode(account, totpSecret);
+  await logInAsStaff(page, account, password, code === '000000' ? '111111' : '000000');
+  await expect(page.getByTestId('admin-login-error')).toContainText('账号、密码或动态验证码错误');
+  await snap(page, 'admin-login-error');
+
+  await page.getByLabel('动态验证码').fill(await freshTotpCode(account, totpSecret));
+  await page.getByRole('button', { name: '登录' }).click();
+  await expect(page).toHaveURL(/\/admin$/);
+  await expect(page.getByTestId('admin-operator')).toContainText(name);
+  await expect(page.getByTestId('admin-operator')).toContainText('操作员');
+  await expect(page.getByRole('heading', { name: '工作台' })).toBeVisible();
+  // An operator's menu has no supervisor entries, and the page refuses them.
+  await expect(page.getByRole('link', { name: '操作员管理' })).toHaveCount(0);
+  await page.goto('/admin/operators');
+  await expect(page.getByText('仅主管可以执行此操作')).toBeVisible();
+  await page.goto('/admin');
+  await snap(page, 'admin-home');
+
+  await page.getByRole('button', { name: '退出' }).click();
+  await expect(page).toHaveURL(/\/admin\/login$/);
+  // The session is over on the server too.
+  await page.goto('/admin');
+  await expect(page).toHaveURL(/\/admin\/login$/);
+  expect(csp).toEqual([]);
+});
+
+test('a supervisor creates an operator, who logs in with the secret shown once; a reset makes them enrol a new one', async ({ page, browser, baseURL }) => {
+  const csp = watchCsp(page);
+  const { account, password, totpSecret } = DEMO_STAFF.supervisor;
+  await page.goto('/admin/login?next=%2Fadmin%2Foperators');
+  await logInAsStaff(page, account, password, await freshTotpCode(account, totpSecret));
+  await expect(page).toHaveURL(/\/admin\/operators$/);
+  await expect(page.getByRole('heading', { name: '操作员管理' })).toBeVisible();
+  await expect(page.getByRole('cell', { name: DEMO_STAFF.operator.account })).toBeVisible();
+  await snap(page, 'admin-operators');
+
+  const newAccount = `e2e_${Date.now().toString(36)}`;
+  await page.getByRole('button', { name: '新建操作员' }).click();
+  const dialog = page.getByRole('dialog', { name: '新建操作员' });
+  await dialog.getByLabel('账号').fill(newAccount);
+  await dialog.getByLabel('姓名').fill('钱多多');
+  await dialog.getByLabel('初始密码').fill('Welcome@2026!');
+  await dialog.getByLabel('确认密码').fill('Welcome@2026!');
+  await snap(page, 'admin-operator-create');
+  await dialog.getByRole('button', { name: '创建' }).click();
+
+  const shown = page.getByTestId('created-secret-dialog');
+  await expect(shown.getByRole('img', { name: '动态验证码二维码' })).toBeVisible();
+  const secret = (await page.getByTestId('created-secret').textContent())!.trim();
+  expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+  await snap(page, 'admin-operator-secret');
+  await page.getByRole('button', { name: '我已保存，关闭' }).click();
+  await expect(page.getByRole('cell', { name: newAccount })).toBeVisible();
+  expect(csp).toEqual([]);
+
+  // The new operator, in a browser of their own.
+  const other = await browser.newContext({ baseURL });
+  const theirs = await other.newPage();
+  await theirs.goto('/admin/login');
+  await logInAsStaff(theirs, newAccount, 'Welcome@2026!', totpCode(secret));
+  await expect(theirs.getByTestId('admin-operator')).toContainText('钱多多');
+
+  // Their phone is lost: the supervisor resets the second factor.
+  const row = page.getByRole('row').filter({ hasText: newAccount });
+  await row.getByRole('button', { name: '重置动态验证码' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: '确定' }).click();
+  await expect(row.getByText('待下次登录绑定')).toBeVisible();
+
+  // Their session has ended; the password alone shows a new secret to enrol, confirmed by a code from it.
+  await theirs.reload();
+  await expect(theirs).toHaveURL(/\/admin\/login/);
+  await theirs.getByLabel('账号').fill(newAccount);
+  await theirs.getByLabel('密码').fill('Welcome@2026!');
+  await theirs.getByRole('button', { name: '登录' }).click();
+  await expect(theirs.getByRole('img', { name: '动态验证码绑定二维码' })).toBeVisible();
+  const enrolled = (await theirs.getByTestId('enrol-secret').textContent())!.trim();
+  expect(enrolled).toMatch(/^[A-Z2-7]{32}$/);
+  expect(enrolled).not.toBe(secret);
+  await snap(theirs, 'admin-enrol');
+  await theirs.getByLabel('验证码').fill(totpCode(secret));
+  await theirs.getByRole('button', { name: '确认绑定并登录' }).click();
+  await expect(theirs.getByTestId('admin-login-error')).toContainText('验证码错误');
+  await theirs.getByLabel('验证码').fill(totpCode(enrolled));
+  await theirs.getByRole('button', { name: '确认绑定并登录' }).click();
+  await expect(theirs.getByTestId('admin-operator')).toContainText('钱多多');
+  await other.close();
+});
