@@ -61,6 +61,8 @@ export default defineConfig({
         SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`,
         OUTBOX_DIR: join(E2E_DIR, 'outbox'),
         PUBLIC_SITE_URL: `http://127.0.0.1:${PORT}`,
+        // The notices' specs write outbox rows from the test process: the server's sweep sends them.
+        NOTICE_OUTBOX_SWEEP_SECONDS: '1',
       },
     },
     // The same build in production mode: no demo data, analytics on.

@@ -3,13 +3,13 @@ import zhCN from 'antd/locale/zh_CN';
 import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
 import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation, useRouteLoaderData } from 'react-router';
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, type ShouldRevalidateFunctionArgs, useLocation, useRouteLoaderData } from 'react-router';
 import { ANALYTICS_ENV } from '../common/constants';
 import type { Route } from './+types/root';
 import { ErrorPage } from './components/error-page';
 import { SiteFooter } from './components/site-footer';
 import { SiteHeader } from './components/site-header';
-import { startSession, useSession } from './lib/session';
+import { hasStoredLogin, startSession, useSession } from './lib/session';
 import { configureApiClient } from './lib/api-client';
 import { nonceScriptInsertedStyles, useCspNonce } from './lib/csp-nonce';
 import { useLayoutFlags } from './lib/route-handle';
@@ -22,7 +22,16 @@ dayjs.locale('zh-cn');
 if (typeof document !== 'undefined') nonceScriptInsertedStyles();
 
 export async function loader({ context }: Route.LoaderArgs) {
-  return { publicConfig: context.publicConfig, user: await context.currentUser() };
+  const user = await context.currentUser();
+  // The header bell's number, for a logged-in customer only (guest pages stay as cacheable as before).
+  const reads = user ? await context.customerReads() : null;
+  const unread = reads ? await reads.unreadNotices() : null;
+  return { publicConfig: context.publicConfig, user, unreadNotices: unread?.ok ? unread.body.unread_count : null };
+}
+
+/** A logged-in customer's bell is read again on every move to another page (a guest's root never is). */
+export function shouldRevalidate({ currentUrl, nextUrl, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  return defaultShouldRevalidate || (currentUrl.pathname !== nextUrl.pathname && hasStoredLogin());
 }
 
 export const links: Route.LinksFunction = () => [{ rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' }];

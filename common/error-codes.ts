@@ -99,6 +99,8 @@ export const ErrorCode = {
   OPERATOR_NOT_FOUND: 2004,
   OPERATOR_ACCOUNT_TAKEN: 2005,
   OPERATOR_SELF_CHANGE: 2006,
+  // 2021–2030 notices (modules/notification)
+  NOTICE_NOT_FOUND: 2021,
   // 2031–2060 back-office review: queue, take/assign, per-file review, re-upload (modules/review)
   REVIEW_NOT_ASSIGNEE: 2031,
   REVIEW_ORDER_STALE: 2032,
@@ -241,6 +243,8 @@ export const ERROR_CATALOGUE: Record<ErrorCodeValue, { msg: string; meaning: str
   2004: { msg: '操作员不存在', meaning: 'operator_id 不存在', http: 200 },
   2005: { msg: '该账号已存在', meaning: '新建操作员的账号已被使用', http: 200 },
   2006: { msg: '不能停用自己或重置自己的动态验证码', meaning: '主管不能对自己的账号执行停用或重置动态验证码', http: 200 },
+  // 2021–2030 notices
+  2021: { msg: '消息不存在', meaning: 'notice_id 不存在，或不是当前账号的消息', http: 200 },
   // 2031–2060 back-office review
   2031: { msg: '请先领取该订单', meaning: '只有订单的办理人员（或主管）可以审核；未分配的订单请先领取', http: 200 },
   2032: {

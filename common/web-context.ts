@@ -6,6 +6,7 @@ import type { ContinentWithCountries, ReviewPage, VisaCountryDetail, VisaProduct
 import type { InsurancePlanListResult } from './contracts/insurance.ts';
 import type { InterviewSlotListResult } from './contracts/interview.ts';
 import type { MaterialListResult } from './contracts/material.ts';
+import type { NoticeListResult } from './contracts/notice.ts';
 import type { OrderDetail, OrderListResult } from './contracts/order.ts';
 import type { OperatorInfo, OperatorRow } from './contracts/operator.ts';
 import type { AdminFileAccessLog, AdminQueueFilters, AdminQueueResult, AdminWorkbench, adminFileAccessLog, adminOrderQueue } from './contracts/admin-order.ts';
@@ -55,6 +56,10 @@ export interface CustomerReads {
   interviewSlots(userOrderId: number): Promise<ReadAnswer<InterviewSlotListResult>>;
   insurancePlans(userOrderId: number): Promise<ReadAnswer<InsurancePlanListResult>>;
   addresses(kind: AddressKind): Promise<ReadAnswer<AddressList>>;
+  /** The account's own notices (消息通知), newest first. */
+  notices(page: number): Promise<ReadAnswer<NoticeListResult>>;
+  /** The header bell's number. */
+  unreadNotices(): Promise<ReadAnswer<{ unread_count: number }>>;
 }
 
 /**

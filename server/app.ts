@@ -17,6 +17,9 @@ import type { AppConfig } from './config.ts';
 import type { DatabaseHandle } from './db/database.ts';
 import { accountOperations } from './modules/account/account.routes.ts';
 import { createMailer, type Mailer } from './modules/notification/mailer.ts';
+import { noticeOperations } from './modules/notification/notice.routes.ts';
+import { createNoticeService, type NoticeService } from './modules/notification/notice.service.ts';
+import { createOutboxWorker, type OutboxWorker } from './modules/notification/outbox.ts';
 import { startOrderExpiry } from './modules/order/expiry.ts';
 import { orderOperations } from './modules/order/order.routes.ts';
 import { createMaterialModule } from './modules/material/material.routes.ts';
@@ -77,6 +80,7 @@ export interface Services {
   insurance: InsuranceService;
   address: AddressService;
   operator: OperatorService;
+  notice: NoticeService;
   review: ReviewModule;
 }
 
@@ -85,6 +89,10 @@ declare module 'fastify' {
     account?: AuthenticatedAccount;
     /** The back office's caller (auth 'operator' / 'supervisor'). */
     operator?: AuthenticatedOperator;
+  }
+  interface FastifyInstance {
+    /** The notices' e-mail outbox worker (tests drain it by hand). */
+    noticeOutbox: OutboxWorker;
   }
   interface FastifyContextConfig {
     auth?: OperationAuth;
@@ -129,6 +137,7 @@ export async function buildApp({
     interview: createInterviewService(database.db, { now }),
     insurance: createInsuranceService(database.db, { now }),
     address: createAddressService(database.db, { now }),
+    notice: createNoticeService(database.db, { now }),
     operator: operators,
     // The back office's queue and review, over the operator accounts.
     review: createReviewModule(database.db, { now, material: materials.service, operators: directoryOf(() => operators.list()) }),
@@ -186,9 +195,21 @@ export async function buildApp({
   purge.unref();
   // Unpaid orders expire after 24 h; safe with several instances (conditional updates).
   const stopOrderExpiry = startOrderExpiry(database.db, now, app.log);
+  // Notices' e-mails: sent after the commit that queued them (poked), swept for the rest.
+  const noticeOutbox = createOutboxWorker({
+    db: database.db,
+    mailer,
+    now,
+    siteUrl: config.PUBLIC_SITE_URL,
+    log: app.log,
+    sweepMs: config.NOTICE_OUTBOX_SWEEP_SECONDS * 1000,
+  });
+  app.decorate('noticeOutbox', noticeOutbox);
+  const stopNoticeOutbox = noticeOutbox.start();
   app.addHook('onClose', async () => {
     clearInterval(purge);
     stopOrderExpiry();
+    await stopNoticeOutbox();
     mailer.close();
     await replayStore.close();
   });
@@ -228,6 +249,7 @@ export async function buildApp({
       ...confirmOperations(createOrderConfirm(database.db, { now })),
       // The back office (/admin-api/…).
       ...operatorOperations(services.operator),
+      ...noticeOperations(services.notice),
       ...services.review.operations,
     ];
     for (const operation of operations) {

@@ -3,6 +3,7 @@ import { lazy, Suspense } from 'react';
 import { Link, NavLink, useLocation, useRouteLoaderData } from 'react-router';
 import type { UserInfo } from '../../common/contracts/account';
 import { logout, openLoginDialog, useSession } from '../lib/session';
+import { NoticeBell } from './notice-bell';
 import { UserButton } from './user-button';
 import './site-header.css';
 
@@ -17,17 +18,17 @@ const NAVIGATION = [
 ];
 
 /** The user to show: the browser session once started, the server's view before. */
-function useShownUser(): UserInfo | null {
+function useShownUser(): { user: UserInfo | null; unreadNotices: number } {
   const session = useSession();
-  const rootData = useRouteLoaderData('root') as { user: UserInfo | null } | undefined;
-  return session.started ? session.user : (rootData?.user ?? null);
+  const rootData = useRouteLoaderData('root') as { user: UserInfo | null; unreadNotices?: number | null } | undefined;
+  return { user: session.started ? session.user : (rootData?.user ?? null), unreadNotices: rootData?.unreadNotices ?? 0 };
 }
 
 // The user's hover menu (antd Dropdown) is loaded only for a logged-in user.
 const UserMenu = lazy(() => import('./user-menu'));
 
 export function SiteHeader({ transparent }: { transparent: boolean }) {
-  const user = useShownUser();
+  const { user, unreadNotices } = useShownUser();
   const { pathname } = useLocation();
   return (
     <header className={`site-header${transparent ? ' site-header--transparent' : ''}`}>
@@ -61,9 +62,12 @@ export function SiteHeader({ transparent }: { transparent: boolean }) {
         </nav>
         <div className="site-header-account">
           {user ? (
-            <Suspense fallback={<UserButton user={user} />}>
-              <UserMenu user={user} onLogout={() => void logout()} />
-            </Suspense>
+            <>
+              <NoticeBell count={unreadNotices} />
+              <Suspense fallback={<UserButton user={user} />}>
+                <UserMenu user={user} onLogout={() => void logout()} />
+              </Suspense>
+            </>
           ) : (
             <button type="button" className="site-header-login" onClick={openLoginDialog} data-testid="header-login">
               登录

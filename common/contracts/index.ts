@@ -10,6 +10,7 @@ import { defineRegistry } from './define.ts';
 import { INSURANCE_CONTRACTS } from './insurance.ts';
 import { INTERVIEW_CONTRACTS } from './interview.ts';
 import { MATERIAL_CONTRACTS } from './material.ts';
+import { NOTICE_CONTRACTS } from './notice.ts';
 import { OPERATOR_CONTRACTS } from './operator.ts';
 import { ORDER_CONTRACTS } from './order.ts';
 import { PAYMENT_CONTRACTS } from './payment.ts';
@@ -25,6 +26,7 @@ export const WWW_CONTRACTS = defineRegistry([
   ...INSURANCE_CONTRACTS,
   ...ADDRESS_CONTRACTS,
   ...PAYMENT_CONTRACTS,
+  ...NOTICE_CONTRACTS,
 ]);
 
 export type WwwRegistry = typeof WWW_CONTRACTS;

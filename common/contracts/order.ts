@@ -176,6 +176,14 @@ const orderDetail = z.object({
       }),
     )
     .describe('办理进度（事件记录），最早在前'),
+  schedule: z
+    .object({
+      reached: z
+        .array(z.object({ key: z.string(), label: z.string(), reached_at: z.number() }))
+        .describe('已到达的办理节点及时间，最早在前（重新上传后再次审核会出现两次）'),
+      upcoming: z.array(z.object({ key: z.string(), label: z.string() })).describe('按该订单的常规流程尚未到达的节点'),
+    })
+    .describe('办理进度的节点（由事件记录得出）'),
   effect_date: z.string().nullable().describe('签证生效日期；null 表示从出发日期起'),
   product_amount: z.number().describe('分，单价 × 申请人数'),
   insurance_amount: z.number().describe('分'),

@@ -10,6 +10,7 @@ import * as paymentSandbox from './migrations/2026-11-21-006-payment-sandbox.ts'
 import * as lifecycle from './migrations/2026-11-22-007-lifecycle.ts';
 import * as courier from './migrations/2026-11-24-008-courier.ts';
 import * as operators from './migrations/2026-11-24-009-operators.ts';
+import * as notices from './migrations/2026-11-24-010-notices.ts';
 import * as review from './migrations/2026-11-24-011-review.ts';
 
 const migrations: Record<string, Migration> = {
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-22-007-lifecycle': lifecycle,
   '2026-11-24-008-courier': courier,
   '2026-11-24-009-operators': operators,
+  '2026-11-24-010-notices': notices,
   '2026-11-24-011-review': review,
 };
 

@@ -65,7 +65,7 @@ export interface LoginThrottleTable {
   locked_until: number | null;
 }
 
-export interface Database extends CatalogueTables, RateLimitTables, OrderTables, OrderingTables, CourierTables, OperatorTables, ReviewTables {
+export interface Database extends CatalogueTables, RateLimitTables, OrderTables, OrderingTables, CourierTables, OperatorTables, NoticeTables, ReviewTables {
   enterprise: EnterpriseTable;
   account: AccountTable;
   account_session: AccountSessionTable;
@@ -597,6 +597,53 @@ export interface OperatorSessionTable {
 export interface OperatorTables {
   operator: OperatorTable;
   operator_session: OperatorSessionTable;
+}
+
+// ── Notices and the e-mail outbox (migration 010) ─────────────────────────
+
+export type NoticeRecipientKind = 'customer' | 'operator';
+export type NoticeEmailStatus = 'pending' | 'sent' | 'failed';
+
+export interface NoticeTable {
+  notice_id: Generated<number>;
+  recipient_kind: NoticeRecipientKind;
+  /** An account id (customer) or an operator id. */
+  recipient_id: number;
+  /** The template (server/modules/notification/notice-kinds.ts). */
+  kind: string;
+  user_order_id: number | null;
+  title: string;
+  body: string;
+  /** An app path, e.g. /order/order-reupload/12. */
+  link: string;
+  /** Unique with the recipient: one notice per event and recipient. */
+  order_event_id: number | null;
+  read_at: number | null;
+  created_at: number;
+}
+
+export interface NoticeEmailTable {
+  notice_email_id: Generated<number>;
+  notice_id: number;
+  to_address: string;
+  subject: string;
+  /** Site-relative links are written {{site}}/path; the worker puts the site's origin in. */
+  text: string;
+  html: string;
+  status: NoticeEmailStatus;
+  attempts: Generated<number>;
+  next_attempt_at: number;
+  claimed_until: number | null;
+  claim_token: string | null;
+  last_error: string | null;
+  sent_at: number | null;
+  created_at: number;
+}
+
+/** Tables of migration 010 (modules/notification). */
+export interface NoticeTables {
+  notice: NoticeTable;
+  notice_email: NoticeEmailTable;
 }
 
 // ── Review (migration 011) ───────────────────────────────────────────────

@@ -10,6 +10,7 @@ import { addressList } from '../../common/contracts/address.ts';
 import { insurancePlanList } from '../../common/contracts/insurance.ts';
 import { interviewSlotList } from '../../common/contracts/interview.ts';
 import { materialList } from '../../common/contracts/material.ts';
+import { noticeList, noticeUnreadCount } from '../../common/contracts/notice.ts';
 import { orderDetailGet, orderList } from '../../common/contracts/order.ts';
 import { ErrorCode } from '../../common/error-codes.ts';
 import type { CustomerReads, ReadAnswer } from '../../common/web-context.ts';
@@ -17,6 +18,7 @@ import type { AddressService } from '../modules/address/address.service.ts';
 import type { InsuranceService } from '../modules/insurance/insurance.service.ts';
 import type { InterviewService } from '../modules/interview/interview.service.ts';
 import type { MaterialService } from '../modules/material/material.service.ts';
+import type { NoticeService } from '../modules/notification/notice.service.ts';
 import type { OrderService } from '../modules/order/order.service.ts';
 import { AppError } from '../platform/errors.ts';
 import type { Customer } from '../platform/principal.ts';
@@ -27,6 +29,7 @@ export interface ReadServices {
   interview: InterviewService;
   insurance: InsuranceService;
   address: AddressService;
+  notice: NoticeService;
 }
 
 async function read<C extends Contract>(
@@ -52,5 +55,7 @@ export function customerReads(services: ReadServices, caller: Customer): Custome
     interviewSlots: (id) => read(interviewSlotList, { user_order_id: id }, (p) => services.interview.list(caller, p.user_order_id)),
     insurancePlans: (id) => read(insurancePlanList, { user_order_id: id }, (p) => services.insurance.planList(caller, p.user_order_id)),
     addresses: (kind) => read(addressList, { kind }, async (p) => ({ list: await services.address.list(caller, p.kind) })),
+    notices: (page) => read(noticeList, { page }, (p) => services.notice.list(caller, p.page)),
+    unreadNotices: () => read(noticeUnreadCount, {}, async () => ({ unread_count: await services.notice.unreadCount(caller) })),
   };
 }

@@ -7,6 +7,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { sha256Hex } from '../../common/signing';
+import { fire, orderInReview } from './notice-support';
 import { asOperator, DEMO, DEMO_STAFF, e2eDatabase, logIn, openLoginDialog, signedApiHeaders } from './support';
 
 const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
@@ -54,6 +55,18 @@ export const SCREENS: Screen[] = [
   { name: 'reupload', path: async (baseURL) => `/order/order-reupload/${await reuploadOrder(baseURL)}`, loggedIn: true },
   { name: 'mail list (planned)', path: async (baseURL) => `/order/order-mail-list/${await draftOrder(baseURL, { interview: false })}`, loggedIn: true },
   { name: 'page check (planned)', path: async (baseURL) => `/order/order-page-check/${await draftOrder(baseURL, { interview: false })}`, loggedIn: true },
+  {
+    name: 'notices',
+    // An unread and a read notice of the demo enterprise's order: the list in both styles, the bell with its count.
+    path: async (baseURL) => {
+      const userOrderId = await orderInReview(baseURL, DEMO.account, DEMO.password);
+      await fire(userOrderId, 'material_review_failed');
+      await fire(userOrderId, 'reupload_submit', { kind: 'customer', accountId: demoAccountId(), enterpriseId: demoEnterpriseId() });
+      await fire(userOrderId, { event: 'material_review_passed', to: 'processing:page_check' });
+      return '/notice';
+    },
+    loggedIn: true,
+  },
   {
     name: 'interview notification (planned)',
     path: async (baseURL) => `/order/order-interview-notification/${await draftOrder(baseURL, { interview: true })}`,
@@ -106,6 +119,17 @@ for (const screen of SCREENS) {
 }
 
 // ---- What the screens need ----------------------------------------------
+
+function demoAccount(): { id: number; enterprise_id: number } {
+  const db = e2eDatabase();
+  try {
+    return db.prepare('select id, enterprise_id from account where account = ?').get(DEMO.account) as { id: number; enterprise_id: number };
+  } finally {
+    db.close();
+  }
+}
+const demoAccountId = () => demoAccount().id;
+const demoEnterpriseId = () => demoAccount().enterprise_id;
 
 function fullestCountry(): number {
   const db = e2eDatabase();

@@ -1,6 +1,7 @@
 // Order detail (spec 2.4): basic info, return address and the schedule (the
-// order's audit log as a timeline).
-import { Descriptions, Timeline } from 'antd';
+// steps reached and when, those still ahead, then the order's audit log as a
+// timeline).
+import { Descriptions, Steps, Timeline } from 'antd';
 import type { ReactNode } from 'react';
 import type { OrderDetail } from '../../../common/contracts/order';
 import { type OrderActor, UNPAID_STATUSES, statusLabel } from '../../../common/order';
@@ -84,10 +85,24 @@ export function ReturnAddressSection({ order }: { order: OrderDetail }) {
 const ACTOR_LABELS: Record<OrderActor, string> = { customer: '客户', operator: '签证顾问', system: '系统' };
 
 export function ScheduleSection({ order }: { order: OrderDetail }) {
+  const { reached, upcoming } = order.schedule;
   // Newest first: what happened last is what the customer looks for.
   const entries = scheduleEntries(order.events);
+  const ended = upcoming.length === 0;
+  const steps = [
+    ...reached.map((step, index) => ({
+      key: `${step.key}-${index}`,
+      title: step.label,
+      content: <span className="order-muted order-step-time">{formatDateTime(step.reached_at)}</span>,
+      // The step the order is in now is under way (unless the order has ended).
+      status: index === reached.length - 1 && !ended ? ('process' as const) : ('finish' as const),
+    })),
+    ...upcoming.map((step) => ({ key: step.key, title: step.label, status: 'wait' as const })),
+  ];
   return (
     <DetailSection title="办理进度" testId="order-schedule">
+      <Steps className="order-steps" orientation="vertical" size="small" items={steps} data-testid="order-schedule-steps" />
+      <h3 className="order-subtitle">办理记录</h3>
       {entries.length === 0 ? (
         <p className="order-muted order-none">暂无记录</p>
       ) : (

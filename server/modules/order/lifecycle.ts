@@ -29,6 +29,9 @@ import { AppError } from '../../platform/errors.ts';
 import { actorOf, type Principal, SYSTEM } from '../../platform/principal.ts';
 import { giveBackInterviewSlots, heldInterviewSlots } from '../interview/order-interview.ts';
 import { STEP_SLA, stepDueAt } from './sla.ts';
+import { notifies, noticesOf, type NoticeOrder } from '../notification/notice-kinds.ts';
+import { storeNotices } from '../notification/notice-store.ts';
+import { pokeOutbox } from '../notification/outbox.ts';
 import { createOrderRepository, type NewApplicant, type NewOrder, type OrderRow, type OrderScope } from './order.repository.ts';
 
 export type { OrderRow } from './order.repository.ts';
@@ -471,14 +474,36 @@ async function dueOfStep(trx: Transaction<Database>, userOrderId: number, next: 
   return stepDueAt(next.step, at, needDays);
 }
 
-function insertEvent(trx: Transaction<Database>, before: OrderState, after: OrderState, change: Change, caller: Principal, at: number, rule: LifecycleRule) {
+/**
+ * The audit row, then the notices of the event (notification/notice-kinds.ts: who is told
+ * what) with their outbox e-mails, in the same transaction: a committed event always has its
+ * notices, and a rolled-back one none. Whoever commits pokes the outbox (change() does).
+ */
+async function insertEvent(
+  trx: Transaction<Database>,
+  before: OrderState,
+  after: OrderState,
+  change: Change,
+  caller: Principal,
+  at: number,
+  rule: LifecycleRule,
+): Promise<void> {
   const states = rule.contentOnly
     ? { from_status: null, to_status: null, from_step: null, to_step: null }
     : { from_status: before.status, to_status: after.status, from_step: before.step, to_step: after.step };
-  return trx
+  const { event_id } = await trx
     .insertInto('order_event')
     .values({ user_order_id: before.user_order_id, ...actorOf(caller), event: change.event, ...states, detail: detailOf(change), created_at: at })
-    .execute();
+    .returning('event_id')
+    .executeTakeFirstOrThrow();
+  if (!notifies(change.event)) return;
+  const order = await trx.selectFrom('user_order').selectAll().where('user_order_id', '=', before.user_order_id).executeTakeFirstOrThrow();
+  await storeNotices(trx, noticesOf({ event_id, event: change.event, to_step: states.to_step, created_at: at }, noticeOrder(order)));
+}
+
+/** What the notices' templates use of the order row (the assignee is told of a re-upload). */
+function noticeOrder(row: Pick<NoticeOrder, 'user_order_id' | 'account_id' | 'product_title' | 'assignee_operator_id'>): NoticeOrder {
+  return { user_order_id: row.user_order_id, account_id: row.account_id, product_title: row.product_title, assignee_operator_id: row.assignee_operator_id };
 }
 
 function detailOf(change: Change): Json<Record<string, unknown>> | null {
@@ -606,11 +631,14 @@ export function createOrderLifecycle(db: Kysely<Database>, deps: { now: () => nu
         const changes = decided === null ? [] : Array.isArray(decided) ? decided : [decided];
         if (changes.length === 0) return order as OrderState;
         try {
-          return await db.transaction().execute(async (trx) => {
+          const state = await db.transaction().execute(async (trx) => {
             let state: OrderState = order;
             for (const change of changes) state = await apply(trx, state, change, caller, at);
             return state;
           });
+          // Committed: the notices' e-mails may leave now.
+          if (changes.some((change) => notifies(change.event))) pokeOutbox();
+          return state;
         } catch (error) {
           if (!(error instanceof LifecycleConflict)) throw error;
         }

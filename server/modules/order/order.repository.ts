@@ -237,6 +237,20 @@ export function createOrderRepository(db: Kysely<Database>) {
         .execute();
     },
 
+    /** Does the product ask any of these identities for mailed paper materials (checklist attr 1)? */
+    async mailsPaper(visaProductId: number, identityIds: number[]): Promise<boolean> {
+      if (identityIds.length === 0) return false;
+      const row = await db
+        .selectFrom('visa_product_material')
+        .select('material_id')
+        .where('visa_product_id', '=', visaProductId)
+        .where('attr', '=', 1)
+        .where('identity_id', 'in', identityIds)
+        .limit(1)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
     events(userOrderId: number) {
       return db.selectFrom('order_event').selectAll().where('user_order_id', '=', userOrderId).orderBy('event_id').execute();
     },

@@ -42,6 +42,7 @@ import { chinaDay } from '../interview/calendar.ts';
 import { applicantInterviews } from '../interview/order-interview.ts';
 import { missingMaterials } from '../material/material-progress.ts';
 import { checkAllowed, createOrderLifecycle } from './lifecycle.ts';
+import { orderSchedule } from './schedule.ts';
 import { createOrderRepository, type NewApplicant, type OrderRow } from './order.repository.ts';
 import type { Customer } from '../../platform/principal.ts';
 
@@ -226,6 +227,7 @@ export function createOrderService(db: Kysely<Database>, deps: OrderServiceDeps)
         order.status === 'draft' ? missingMaterials(db, userOrderId) : Promise.resolve([]),
       ]);
       const filesOf = new Map(fileCounts.map((row) => [row.applicant_id, Number(row.count)]));
+      const mailsPaper = await repo.mailsPaper(order.visa_product_id, [...new Set(applicants.map((row) => row.identity_id))]);
       return {
         ...summaryOf(order, chinaDate(at)),
         visa_country_id: order.visa_country_id,
@@ -254,6 +256,7 @@ export function createOrderService(db: Kysely<Database>, deps: OrderServiceDeps)
           to_status: row.to_status,
           created_at: row.created_at,
         })),
+        schedule: orderSchedule(events, { status: order.status, mailsPaper, needInterview: order.need_interview }),
         effect_date: order.effect_date,
         product_amount: order.product_amount,
         insurance_amount: order.insurance_amount,

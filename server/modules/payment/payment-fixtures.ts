@@ -4,6 +4,7 @@
 // network. Not a test file itself.
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
+import type { AppConfig } from '../../config.ts';
 import { seedCatalogue } from '../../db/seed/catalogue/index.ts';
 import { createTestApp, createTestDatabase, type TestApp, type TestDatabase } from '../../test-support/test-app.ts';
 import { createOrderService, type OrderService } from '../order/order.service.ts';
@@ -60,12 +61,14 @@ export function injectTransport(app: FastifyInstance): NotifyTransport {
   };
 }
 
-export async function paymentTestContext(): Promise<PaymentTestContext> {
+export async function paymentTestContext(options: { configure?: (config: AppConfig) => void } = {}): Promise<PaymentTestContext> {
   const database = await createTestDatabase();
   // The notification leaves as soon as the trade is paid (no 800 ms wait in tests).
   database.config.PAYMENT_SANDBOX_NOTIFY_DELAY_MS = 0;
   // The clock jumps past orders' 24 h expiry: sessions must outlive that.
   database.config.SESSION_IDLE_MINUTES = 60 * 24 * 30;
+  // Another module's test may change more (an SMTP server for the mailer, say).
+  options.configure?.(database.config);
   const t = await createTestApp(database, { seed: (handle) => seedCatalogue(handle.db, T0) });
   t.clock.now = T0;
   t.app.payments.sandbox.notifier.setTransport(injectTransport(t.app));

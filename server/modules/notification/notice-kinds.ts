@@ -1,0 +1,237 @@
+// Who is told what when an order event happens (docs/order-rules.md, decision
+// 0018). NOTICE_MAP says, for each lifecycle event that tells somebody, which
+// notice kinds it makes and for whom: the customer (the account that placed
+// the order) or the order's assignee (the operator who took it). Each kind
+// has one template: the in-app notice (title, body, the link to the page to
+// act on) and, for customers, the e-mail (subject, text, HTML). noticesOf()
+// is pure: the lifecycle hands it the event and the order row it just wrote,
+// and stores what it returns in the same transaction (notice-store.ts).
+import type { OrderEventName, OrderStep } from '../../../common/order.ts';
+import { escapeHtml } from './material-list-email.ts';
+
+/** Where the e-mail's links start; the outbox worker puts the site's public origin in (PUBLIC_SITE_URL). */
+export const SITE_TOKEN = '{{site}}';
+
+export type NoticeRecipient = 'customer' | 'assignee';
+
+/** What a template may use of the order (the lifecycle passes the order row). */
+export interface NoticeOrder {
+  user_order_id: number;
+  /** The customer account that placed the order: the customer recipient. */
+  account_id: number;
+  product_title: string;
+  /** The operator who took the order (REVIEW's column); null or absent when nobody has. */
+  assignee_operator_id?: number | null;
+}
+
+/** What a template may use of the event (the order_event row just written). */
+export interface NoticeEvent {
+  event_id: number;
+  event: OrderEventName;
+  to_step: OrderStep | null;
+  created_at: number;
+}
+
+interface Rendered {
+  title: string;
+  body: string;
+  link: string;
+}
+
+export interface NoticeTemplate {
+  recipient: NoticeRecipient;
+  render(order: NoticeOrder, event: NoticeEvent): Rendered;
+  /** Customers get an e-mail of every notice (when their account has an address); operators only the in-app notice. */
+  email: boolean;
+}
+
+const reupload = (id: number) => `/order/order-reupload/${id}`;
+const detail = (id: number) => `/order/order-detail/${id}`;
+const mailList = (id: number) => `/order/order-mail-list/${id}`;
+const pageCheck = (id: number) => `/order/order-page-check/${id}`;
+const interviewNotice = (id: number) => `/order/order-interview-notification/${id}`;
+const workbench = (id: number) => `/admin/orders/${id}`;
+
+/** One template per kind. The first three are fired today (issue 9); the rest wait for issues 10 and 11. */
+export const NOTICE_TEMPLATES = {
+  material_review_failed: {
+    recipient: 'customer',
+    email: true,
+    render: (order) => ({
+      title: '需要重新上传资料',
+      body: `订单 ${order.user_order_id}（${order.product_title}）有资料未通过审核，请查看审核意见并重新上传，提交后我们会尽快再次审核。`,
+      link: reupload(order.user_order_id),
+    }),
+  },
+  material_review_passed: {
+    recipient: 'customer',
+    email: true,
+    render: (order, event) =>
+      event.to_step === 'awaiting_mail'
+        ? {
+            title: '资料审核通过，请邮寄纸质资料',
+            body: `订单 ${order.user_order_id}（${order.product_title}）的电子资料已全部审核通过。下一步：请按邮寄清单寄出纸质资料。`,
+            link: mailList(order.user_order_id),
+          }
+        : {
+            title: '资料审核通过',
+            body: `订单 ${order.user_order_id}（${order.product_title}）的资料已全部审核通过。下一步：我们为您填写申请表，核对页发布后会通知您确认。`,
+            link: detail(order.user_order_id),
+          },
+  },
+  reupload_submit: {
+    recipient: 'assignee',
+    email: false,
+    render: (order) => ({
+      title: '客户已重新上传资料',
+      body: `订单 ${order.user_order_id}（${order.product_title}）的客户已重新提交资料，请审核。`,
+      link: workbench(order.user_order_id),
+    }),
+  },
+  // Issues 10 and 11 fire these; their templates are ready.
+  mail_missing: {
+    recipient: 'customer',
+    email: true,
+    render: (order) => ({
+      title: '纸质资料缺件，请补寄',
+      body: `订单 ${order.user_order_id}（${order.product_title}）收到的纸质资料有缺件，请查看缺少的资料并补寄。`,
+      link: mailList(order.user_order_id),
+    }),
+  },
+  page_check_publish: {
+    recipient: 'customer',
+    email: true,
+    render: (order) => ({
+      title: '请确认核对页',
+      body: `订单 ${order.user_order_id}（${order.product_title}）的申请表核对页已发布，请逐页核对并确认，有误可提出修改。`,
+      link: pageCheck(order.user_order_id),
+    }),
+  },
+  interview_notice_publish: {
+    recipient: 'customer',
+    email: true,
+    render: (order) => ({
+      title: '面试/录指纹通知',
+      body: `订单 ${order.user_order_id}（${order.product_title}）的面试/录指纹通知已发布，请查看时间、地点和需携带的资料。`,
+      link: interviewNotice(order.user_order_id),
+    }),
+  },
+  price_difference_request: {
+    recipient: 'customer',
+    email: true,
+    render: (order) => ({
+      title: '请补差价',
+      body: `订单 ${order.user_order_id}（${order.product_title}）需要补差价，请查看金额和原因并支付。`,
+      link: detail(order.user_order_id),
+    }),
+  },
+  result_issue: {
+    recipient: 'customer',
+    email: true,
+    render: (order) => ({
+      title: '已出签',
+      body: `订单 ${order.user_order_id}（${order.product_title}）有申请人已出签，请查看签证信息。`,
+      link: detail(order.user_order_id),
+    }),
+  },
+  result_reject: {
+    recipient: 'customer',
+    email: true,
+    render: (order) => ({
+      title: '签证结果：拒签',
+      body: `订单 ${order.user_order_id}（${order.product_title}）有申请人被拒签，请查看详情。`,
+      link: detail(order.user_order_id),
+    }),
+  },
+} satisfies Record<string, NoticeTemplate>;
+
+export type NoticeKind = keyof typeof NOTICE_TEMPLATES;
+
+/** Which lifecycle events tell somebody, and with which kinds. */
+export const NOTICE_MAP: Partial<Record<OrderEventName, readonly NoticeKind[]>> = {
+  material_review_failed: ['material_review_failed'],
+  material_review_passed: ['material_review_passed'],
+  reupload_submit: ['reupload_submit'],
+  mail_missing: ['mail_missing'],
+  page_check_publish: ['page_check_publish'],
+  interview_notice_publish: ['interview_notice_publish'],
+  price_difference_request: ['price_difference_request'],
+  result_issue: ['result_issue'],
+  result_reject: ['result_reject'],
+};
+
+/** Does this event tell anybody? (The lifecycle reads the order row only when it does.) */
+export function notifies(event: OrderEventName): boolean {
+  return (NOTICE_MAP[event]?.length ?? 0) > 0;
+}
+
+export interface NoticeEmail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** A notice to store: its row and, for a customer, the e-mail to queue when the account has an address. */
+export interface NoticeDraft {
+  recipient_kind: 'customer' | 'operator';
+  recipient_id: number;
+  kind: NoticeKind;
+  user_order_id: number;
+  title: string;
+  body: string;
+  link: string;
+  order_event_id: number;
+  created_at: number;
+  email: NoticeEmail | null;
+}
+
+const BRAND = '易签通';
+
+/** The e-mail of a notice: the notice's words and a link to act on (SITE_TOKEN + path). */
+export function noticeEmail(notice: Rendered): NoticeEmail {
+  const url = `${SITE_TOKEN}${notice.link}`;
+  const title = notice.title.replace(/[\r\n]+/g, ' ');
+  return {
+    subject: `【${BRAND}】${title}`,
+    text: `您好：\n\n${notice.body}\n\n立即处理：${url}\n\n您也可以登录${BRAND}，在“消息通知”中查看。此邮件由系统自动发送，请勿回复。\n`,
+    html:
+      `<p>您好：</p><h2>${escapeHtml(title)}</h2><p>${escapeHtml(notice.body)}</p>` +
+      `<p><a href="${escapeHtml(url)}">立即处理</a></p>` +
+      `<p style="color:#666">您也可以登录${BRAND}，在“消息通知”中查看。此邮件由系统自动发送，请勿回复。</p>`,
+  };
+}
+
+/**
+ * The notices one event makes: for each kind of the event, its recipient
+ * (the order's customer account, or its assignee — none when nobody took the
+ * order) and its words. Pure: the order row and the event come from the caller.
+ */
+export function noticesOf(event: NoticeEvent, order: NoticeOrder): NoticeDraft[] {
+  const drafts: NoticeDraft[] = [];
+  for (const kind of NOTICE_MAP[event.event] ?? []) {
+    const template: NoticeTemplate = NOTICE_TEMPLATES[kind];
+    const recipient =
+      template.recipient === 'customer'
+        ? { recipient_kind: 'customer' as const, recipient_id: order.account_id }
+        : order.assignee_operator_id
+          ? { recipient_kind: 'operator' as const, recipient_id: order.assignee_operator_id }
+          : null;
+    if (!recipient) continue;
+    const rendered = template.render(order, event);
+    drafts.push({
+      ...recipient,
+      kind,
+      user_order_id: order.user_order_id,
+      ...rendered,
+      order_event_id: event.event_id,
+      created_at: event.created_at,
+      email: template.email ? noticeEmail(rendered) : null,
+    });
+  }
+  return drafts;
+}
+
+/** The site-relative links of an outbox row made absolute (the worker, which knows PUBLIC_SITE_URL). */
+export function withSite(value: string, siteUrl: string): string {
+  return value.split(SITE_TOKEN).join(siteUrl.replace(/\/+$/, ''));
+}
