@@ -127,6 +127,16 @@ export const ErrorCode = {
   NOT_FOUND: 1404,
   TOO_MANY_REQUESTS: 1429,
   INTERNAL: 1500,
+  // 2121–2140 page check (modules/page-check)
+  PAGE_CHECK_APPLICANT_NOT_FOUND: 2121,
+  PAGE_CHECK_LOCKED: 2122,
+  PAGE_CHECK_NO_PAGES: 2123,
+  PAGE_CHECK_NOT_PUBLISHED: 2124,
+  PAGE_CHECK_PAGE_NOT_FOUND: 2125,
+  PAGE_CHECK_COMMENT_REQUIRED: 2126,
+  PAGE_CHECK_TOO_MANY_PAGES: 2127,
+  PAGE_CHECK_NOT_ALL_CONFIRMED: 2128,
+  PAGE_CHECK_SUBMIT_DATE_INVALID: 2129,
 } as const;
 
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -272,6 +282,20 @@ export const ERROR_CATALOGUE: Record<ErrorCodeValue, { msg: string; meaning: str
   2088: { msg: '快递员已揽收，不能取消预约', meaning: '只有尚未揽收的上门取件预约可以取消', http: 200 },
   2089: { msg: '暂无收件地址，请联系客服', meaning: '该领区和服务中心都没有配置收件地址', http: 200 },
   2090: { msg: '该快递已取消', meaning: '已取消的快递不能再确认签收', http: 200 },
+  // 2121–2140 page check
+  2121: { msg: '申请人不存在', meaning: 'applicant_id 不是该订单的申请人', http: 200 },
+  2122: {
+    msg: '该申请人的核对页已发布，不能再修改',
+    meaning: '只有尚未发布或客户申请修改后的核对页可以上传、删除页面；已发布待确认或已确认的不能修改',
+    http: 200,
+  },
+  2123: { msg: '请先上传核对页', meaning: '发布前该申请人须至少有一页核对页', http: 200 },
+  2124: { msg: '核对页不在待确认状态', meaning: '只有已发布、待客户确认的核对页可以确认或申请修改（已确认、修改中或尚未发布的不行）', http: 200 },
+  2125: { msg: '核对页不存在', meaning: 'page_id 不存在或不属于该申请人', http: 200 },
+  2126: { msg: '请指明需要修改的页面并填写修改意见', meaning: '申请修改须至少有一条意见：该申请人的一页（PDF 可注明第几页）和 1–500 字的说明', http: 200 },
+  2127: { msg: '核对页数量已达上限', meaning: '每位申请人最多 30 个核对页文件', http: 200 },
+  2128: { msg: '仍有申请人未确认核对页', meaning: '递交使馆前每位申请人都须已确认核对页', http: 200 },
+  2129: { msg: '递交日期不正确', meaning: '递交日期须为 yyyy-mm-dd，不早于订单支付日，不晚于今天', http: 200 },
   1429: { msg: '操作过于频繁，请稍后再试', meaning: '请求频率超限', http: 200 },
   1500: { msg: '系统繁忙，请稍后再试', meaning: '服务器内部错误，详情只记录在日志中', http: 500 },
 };

@@ -49,6 +49,8 @@ import { isStaffAuth, type OperationAuth, registerOperation } from './platform/o
 import { operatorOperations } from './modules/operator/operator.routes.ts';
 import { directoryOf } from './modules/review/operators.ts';
 import { createReviewModule, type ReviewModule } from './modules/review/review.module.ts';
+import { createPageCheckModule } from './modules/page-check/page-check.module.ts';
+import type { PageCheckService } from './modules/page-check/page-check.service.ts';
 import { createOperatorService, type OperatorService } from './modules/operator/operator.service.ts';
 import type { AuthenticatedOperator } from './modules/operator/operator.types.ts';
 import { customer } from './platform/principal.ts';
@@ -82,6 +84,7 @@ export interface Services {
   operator: OperatorService;
   notice: NoticeService;
   review: ReviewModule;
+  pageCheck: PageCheckService;
 }
 
 declare module 'fastify' {
@@ -128,6 +131,8 @@ export async function buildApp({
     { idleMs: config.OPERATOR_SESSION_IDLE_MINUTES * 60_000, absoluteMs: config.OPERATOR_SESSION_ABSOLUTE_HOURS * 3_600_000 },
     now,
   );
+  // The page check (核页) and the operator's submit: pages stored like the customers' files.
+  const pageCheck = createPageCheckModule({ db: database.db, now, storage: materials.storage, maxBytes: config.UPLOAD_MAX_BYTES, log: app.log });
   // The services the signed operations call, and the login-only pages too (in process, server/web/customer-reads.ts).
   const services: Services = {
     account: createAccountService(database.db, { idleMs: config.SESSION_IDLE_MINUTES * 60_000, absoluteMs: config.SESSION_ABSOLUTE_HOURS * 3_600_000 }, now),
@@ -141,6 +146,7 @@ export async function buildApp({
     operator: operators,
     // The back office's queue and review, over the operator accounts.
     review: createReviewModule(database.db, { now, material: materials.service, operators: directoryOf(() => operators.list()) }),
+    pageCheck: pageCheck.service,
   };
 
   // API answers, the address library and static files; pages compress themselves.
@@ -251,16 +257,19 @@ export async function buildApp({
       ...operatorOperations(services.operator),
       ...noticeOperations(services.notice),
       ...services.review.operations,
+      ...pageCheck.operations,
     ];
     for (const operation of operations) {
       registerOperation(api, operation);
     }
     await api.register(materials.uploadRoutes);
+    await api.register(pageCheck.uploadRoutes);
   });
 
   registerAddressLibraryFile(app);
   materials.registerFileRoutes(app, (token) => services.account.authenticate(token));
   materials.registerAdminFileRoutes(app, (token) => services.operator.authenticate(token));
+  pageCheck.registerFileRoutes(app, { customer: (token) => services.account.authenticate(token), operator: (token) => services.operator.authenticate(token) });
 
   if (pages) {
     // Country flags from the flag-icons package (SVG, 4x3 and 1x1).

@@ -12,6 +12,7 @@ import { INTERVIEW_CONTRACTS } from './interview.ts';
 import { MATERIAL_CONTRACTS } from './material.ts';
 import { NOTICE_CONTRACTS } from './notice.ts';
 import { OPERATOR_CONTRACTS } from './operator.ts';
+import { ADMIN_PAGE_CHECK_CONTRACTS, PAGE_CHECK_CONTRACTS } from './page-check.ts';
 import { ORDER_CONTRACTS } from './order.ts';
 import { PAYMENT_CONTRACTS } from './payment.ts';
 import { SYSTEM_CONTRACTS } from './system.ts';
@@ -27,11 +28,12 @@ export const WWW_CONTRACTS = defineRegistry([
   ...ADDRESS_CONTRACTS,
   ...PAYMENT_CONTRACTS,
   ...NOTICE_CONTRACTS,
+  ...PAGE_CHECK_CONTRACTS,
 ]);
 
 export type WwwRegistry = typeof WWW_CONTRACTS;
 
 /** The back office's calls (`/admin-api/…`): an operator's token only. */
-export const ADMIN_CONTRACTS = defineRegistry([...OPERATOR_CONTRACTS, ...ADMIN_ORDER_CONTRACTS]);
+export const ADMIN_CONTRACTS = defineRegistry([...OPERATOR_CONTRACTS, ...ADMIN_ORDER_CONTRACTS, ...ADMIN_PAGE_CHECK_CONTRACTS]);
 
 export type AdminRegistry = typeof ADMIN_CONTRACTS;

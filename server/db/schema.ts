@@ -65,7 +65,8 @@ export interface LoginThrottleTable {
   locked_until: number | null;
 }
 
-export interface Database extends CatalogueTables, RateLimitTables, OrderTables, OrderingTables, CourierTables, OperatorTables, NoticeTables, ReviewTables {
+export interface Database
+  extends CatalogueTables, RateLimitTables, OrderTables, OrderingTables, CourierTables, OperatorTables, NoticeTables, ReviewTables, PageCheckTables {
   enterprise: EnterpriseTable;
   account: AccountTable;
   account_session: AccountSessionTable;
@@ -310,6 +311,9 @@ export interface UserOrderTable {
   step_due_at: number | null;
   /** The material review round: 1 after payment, +1 on every re-upload submission. */
   review_round: Generated<number>;
+  // Migration 013.
+  /** The embassy submission date (yyyy-mm-dd), written by `submit`. */
+  submitted_date: string | null;
 }
 
 export interface OrderApplicantTable {
@@ -662,4 +666,52 @@ export interface FileAccessLogTable {
 /** Tables of migration 011 (modules/review; the access log is written by modules/material). */
 export interface ReviewTables {
   file_access_log: FileAccessLogTable;
+}
+
+// ── Page check (migration 013) ───────────────────────────────────────────
+
+export type PageCheckStatus = 'draft' | 'published' | 'correction' | 'confirmed';
+
+export interface PageCheckApplicantTable {
+  applicant_id: number;
+  user_order_id: number;
+  status: PageCheckStatus;
+  /** 1 at the first publication, +1 on every republication. */
+  round: Generated<number>;
+  published_at: number | null;
+  confirmed_at: number | null;
+  updated_at: number;
+}
+
+export interface PageCheckPageTable {
+  page_id: Generated<number>;
+  user_order_id: number;
+  applicant_id: number;
+  storage_key: string;
+  file_name: string;
+  content_type: string;
+  size_bytes: number;
+  sha256: string;
+  operator_id: number;
+  created_at: number;
+}
+
+export interface PageCheckCommentTable {
+  comment_id: Generated<number>;
+  user_order_id: number;
+  applicant_id: number;
+  page_id: number;
+  page_label: string;
+  page_no: number | null;
+  round: number;
+  comment: string;
+  account_id: number;
+  created_at: number;
+}
+
+/** Tables of migration 013 (modules/page-check). */
+export interface PageCheckTables {
+  page_check_applicant: PageCheckApplicantTable;
+  page_check_page: PageCheckPageTable;
+  page_check_comment: PageCheckCommentTable;
 }

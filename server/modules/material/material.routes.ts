@@ -96,7 +96,7 @@ class UploadSourceError extends Error {
   }
 }
 
-async function* guardedSource(file: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+export async function* guardedSource(file: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
   try {
     for await (const chunk of file) yield chunk;
   } catch (error) {
@@ -104,7 +104,7 @@ async function* guardedSource(file: AsyncIterable<Buffer>): AsyncGenerator<Buffe
   }
 }
 
-function toAppError(error: unknown): unknown {
+export function toAppError(error: unknown): unknown {
   if (error instanceof AppError) return error;
   const code = (error as { code?: string } | null)?.code;
   if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') return new AppError(ErrorCode.UNSUPPORTED_MEDIA_TYPE, '请使用 multipart/form-data 上传文件');
@@ -146,7 +146,7 @@ const DRAIN_LIMIT_MS = 30_000;
  * (it never sees the message). Past the limits the connection is closed
  * after the answer instead (abuse: a client sending far more than allowed).
  */
-function drainRequest(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+export function drainRequest(request: FastifyRequest, reply: FastifyReply): Promise<void> {
   const raw = request.raw;
   if (raw.readableEnded || raw.destroyed) return Promise.resolve();
   raw.unpipe();

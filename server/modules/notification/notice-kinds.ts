@@ -107,6 +107,37 @@ export const NOTICE_TEMPLATES = {
       link: pageCheck(order.user_order_id),
     }),
   },
+  // Issue 10 (page check): the assignee hears of a correction and of all confirmed; the customer of the submission.
+  page_check_correction: {
+    recipient: 'assignee',
+    email: false,
+    render: (order) => ({
+      title: '客户申请修改核对页',
+      body: `订单 ${order.user_order_id}（${order.product_title}）的客户对核对页提出了修改意见，请修改后重新发布。`,
+      link: workbench(order.user_order_id),
+    }),
+  },
+  page_check_done: {
+    recipient: 'assignee',
+    email: false,
+    render: (order, event) => ({
+      title: '核对页已全部确认',
+      body:
+        event.to_step === 'interview'
+          ? `订单 ${order.user_order_id}（${order.product_title}）的核对页已全部确认，请发布面试/录指纹通知。`
+          : `订单 ${order.user_order_id}（${order.product_title}）的核对页已全部确认，可以递交使馆。`,
+      link: workbench(order.user_order_id),
+    }),
+  },
+  submit: {
+    recipient: 'customer',
+    email: true,
+    render: (order) => ({
+      title: '已递交使馆',
+      body: `订单 ${order.user_order_id}（${order.product_title}）的申请已递交使馆，请耐心等待审理结果。`,
+      link: detail(order.user_order_id),
+    }),
+  },
   interview_notice_publish: {
     recipient: 'customer',
     email: true,
@@ -154,6 +185,9 @@ export const NOTICE_MAP: Partial<Record<OrderEventName, readonly NoticeKind[]>> 
   reupload_submit: ['reupload_submit'],
   mail_missing: ['mail_missing'],
   page_check_publish: ['page_check_publish'],
+  page_check_correction: ['page_check_correction'],
+  page_check_done: ['page_check_done'],
+  submit: ['submit'],
   interview_notice_publish: ['interview_notice_publish'],
   price_difference_request: ['price_difference_request'],
   result_issue: ['result_issue'],

@@ -241,8 +241,9 @@ export const LIFECYCLE: readonly LifecycleRule[] = [
     event: 'page_check_done',
     by: ['customer'],
     from: processing('page_check'),
-    to: processing('interview'),
-    rule: 'every applicant confirmed and the product needs an interview',
+    // Issue 10 (page check): without an interview the order stays in page_check, all confirmed, until `submit`.
+    to: processing('interview', 'page_check'),
+    rule: 'every applicant confirmed; to interview when the product needs one, else it waits in page_check for submit',
   },
   {
     event: 'interview_notice_publish',
@@ -262,7 +263,7 @@ export const LIFECYCLE: readonly LifecycleRule[] = [
     by: ['operator'],
     from: processing('page_check', 'interview'),
     to: processing('submitted'),
-    rule: 'every applicant confirmed their pages; with an interview, every notice published; no open price difference',
+    rule: 'every applicant confirmed their pages; with an interview, every notice published; no open price difference; the embassy submission date (paid day … today)',
   },
   {
     event: 'result_issue',

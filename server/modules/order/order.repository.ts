@@ -95,6 +95,7 @@ const ORDER_COLUMNS = [
   'user_order.step_due_at',
   'user_order.assignee_operator_id',
   'user_order.review_round',
+  'user_order.submitted_date',
   'consular_district.name as consular_district_name',
   'visa_product.visa_country_id',
   'visa_product.visa_photo_id',

@@ -1,0 +1,244 @@
+// Wires the page check into the app: the service (over the material module's
+// file storage and size limit), its JSON operations for /www and /admin-api,
+// the operator's multipart page upload inside the signed scope, and the two
+// file routes: /files/page-check/:pageId (the order's customer, published
+// pages only) and /admin-files/page-check/:pageId (operators, every open logged).
+import fastifyMultipart from '@fastify/multipart';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import {
+  adminOrderSubmit,
+  adminPageCheckDetail,
+  adminPageCheckPageDelete,
+  adminPageCheckPublish,
+  adminPageCheckUpload,
+  pageCheckConfirm,
+  pageCheckCorrection,
+  pageCheckDetail,
+} from '../../../common/contracts/page-check.ts';
+import { STORAGE_KEYS } from '../../../common/constants.ts';
+import { ErrorCode } from '../../../common/error-codes.ts';
+import type { MaterialContentType } from '../../../common/material.ts';
+import type { Database } from '../../db/schema.ts';
+import { AppError } from '../../platform/errors.ts';
+import { defineOperation } from '../../platform/operation.ts';
+import { cookieValue } from '../../web/cookies.ts';
+import { contentDisposition } from '../material/file-name.ts';
+import { drainRequest, guardedSource, toAppError } from '../material/material.routes.ts';
+import type { FileStorage } from '../material/storage.ts';
+import { ADMIN_PAGE_FILE_PREFIX, createPageCheckService, type Logger, PAGE_FILE_PREFIX, type PageCheckService } from './page-check.service.ts';
+
+const TAG = '核对签证页';
+const ADMIN_TAG = '后台 · 核对页与递交';
+
+const ORDER_ERRORS = [ErrorCode.ORDER_NOT_FOUND, ErrorCode.ORDER_STATE_INVALID, ErrorCode.ORDER_ACTION_FORBIDDEN, ErrorCode.ORDER_CONFLICT];
+
+export function pageCheckOperations(service: PageCheckService) {
+  return [
+    defineOperation({
+      ...pageCheckDetail,
+      tag: TAG,
+      summary: '核对页：每位申请人已发布的核对页（PDF 或图片）、确认状态和修改意见',
+      auth: 'customer',
+      errors: [ErrorCode.ORDER_NOT_FOUND],
+      handle: ({ user_order_id }, { caller }) => service.customerView(caller, user_order_id),
+    }),
+    defineOperation({
+      ...pageCheckConfirm,
+      tag: TAG,
+      summary: '确认一位申请人的核对页；最后一位确认后核对结束（有面试时进入面试，否则等待递交）',
+      auth: 'customer',
+      errors: [...ORDER_ERRORS, ErrorCode.REVIEW_ORDER_STALE, ErrorCode.PAGE_CHECK_APPLICANT_NOT_FOUND, ErrorCode.PAGE_CHECK_NOT_PUBLISHED],
+      handle: (payload, { caller }) => service.confirm(caller, payload),
+    }),
+    defineOperation({
+      ...pageCheckCorrection,
+      tag: TAG,
+      summary: '对一位申请人的核对页申请修改：每条意见指明页面（PDF 可注明第几页）和说明；办理人员修改后重新发布',
+      auth: 'customer',
+      errors: [
+        ...ORDER_ERRORS,
+        ErrorCode.REVIEW_ORDER_STALE,
+        ErrorCode.PAGE_CHECK_APPLICANT_NOT_FOUND,
+        ErrorCode.PAGE_CHECK_NOT_PUBLISHED,
+        ErrorCode.PAGE_CHECK_COMMENT_REQUIRED,
+        ErrorCode.PAGE_CHECK_PAGE_NOT_FOUND,
+      ],
+      handle: (payload, { caller }) => service.correction(caller, payload),
+    }),
+    defineOperation({
+      ...adminPageCheckDetail,
+      tag: ADMIN_TAG,
+      summary: '订单的核对页：每位申请人的全部页面（含未发布的）、状态、轮次和客户的修改意见；能否编辑、能否递交',
+      auth: 'operator',
+      errors: [ErrorCode.ORDER_NOT_FOUND],
+      handle: ({ user_order_id }, { caller }) => service.operatorView(caller, user_order_id),
+    }),
+    defineOperation({
+      ...adminPageCheckPageDelete,
+      tag: ADMIN_TAG,
+      summary: '删除一页尚未发布（或客户申请修改后）的核对页',
+      auth: 'operator',
+      errors: [...ORDER_ERRORS, ErrorCode.REVIEW_NOT_ASSIGNEE, ErrorCode.PAGE_CHECK_PAGE_NOT_FOUND, ErrorCode.PAGE_CHECK_LOCKED],
+      handle: ({ user_order_id, page_id }, { caller }) => service.deletePage(caller, user_order_id, page_id),
+    }),
+    defineOperation({
+      ...adminPageCheckPublish,
+      tag: ADMIN_TAG,
+      summary: '发布（或修改后重新发布）一位申请人的核对页：通知客户确认',
+      description: '只能在“待确认核对页”由办理人员或主管发布；带上打开工作台时的 version，订单已变化则拒绝（2032）。',
+      auth: 'operator',
+      errors: [
+        ...ORDER_ERRORS,
+        ErrorCode.REVIEW_ORDER_STALE,
+        ErrorCode.REVIEW_NOT_ASSIGNEE,
+        ErrorCode.PAGE_CHECK_APPLICANT_NOT_FOUND,
+        ErrorCode.PAGE_CHECK_LOCKED,
+        ErrorCode.PAGE_CHECK_NO_PAGES,
+      ],
+      handle: (payload, { caller }) => service.publish(caller, payload),
+    }),
+    defineOperation({
+      ...adminOrderSubmit,
+      tag: ADMIN_TAG,
+      summary: '递交使馆：全部申请人已确认核对页（有面试时在面试步骤），填写递交日期；订单进入“已递交”',
+      auth: 'operator',
+      errors: [
+        ...ORDER_ERRORS,
+        ErrorCode.REVIEW_ORDER_STALE,
+        ErrorCode.REVIEW_NOT_ASSIGNEE,
+        ErrorCode.PAGE_CHECK_NOT_ALL_CONFIRMED,
+        ErrorCode.PAGE_CHECK_SUBMIT_DATE_INVALID,
+      ],
+      handle: (payload, { caller }) => service.submit(caller, payload),
+    }),
+  ];
+}
+
+async function handleUpload(service: PageCheckService, request: FastifyRequest) {
+  if (!request.isMultipart()) throw new AppError(ErrorCode.UNSUPPORTED_MEDIA_TYPE, '请使用 multipart/form-data 上传文件');
+  if (!request.operator) throw new AppError(ErrorCode.NOT_LOGGED_IN);
+  const operator = { kind: 'operator' as const, operatorId: request.operator.operatorId, role: request.operator.role };
+  const parts = request.parts();
+  const fields: Record<string, string> = {};
+  for (;;) {
+    let next: IteratorResult<Awaited<ReturnType<typeof parts.next>>['value']>;
+    try {
+      next = await parts.next();
+    } catch (error) {
+      const mapped = toAppError(error);
+      throw mapped === error ? new AppError(ErrorCode.MATERIAL_UPLOAD_INCOMPLETE) : mapped;
+    }
+    if (next.done) throw new AppError(ErrorCode.MATERIAL_NO_FILE);
+    const part = next.value;
+    if (part.type === 'field') {
+      if (part.valueTruncated || part.fieldnameTruncated) throw new AppError(ErrorCode.INVALID_PARAMS, '上传参数过长');
+      fields[part.fieldname] = String(part.value ?? '').trim();
+      continue;
+    }
+    const parsed = adminPageCheckUpload.payload.safeParse(fields);
+    if (!parsed.success) throw new AppError(ErrorCode.INVALID_PARAMS, '请在文件之前发送 user_order_id 和 applicant_id（正整数）');
+    const file = part.file;
+    return service.upload(operator, parsed.data, { fileName: part.filename, stream: guardedSource(file), truncated: () => file.truncated });
+  }
+}
+
+export function createPageCheckModule(options: { db: Kysely<Database>; now: () => number; storage: FileStorage; maxBytes: number; log: Logger }) {
+  const service = createPageCheckService(options.db, options);
+  const { maxBytes } = options;
+
+  /** Register inside the signed scope: `await api.register(pageCheck.uploadRoutes)`. */
+  async function uploadRoutes(scope: FastifyInstance): Promise<void> {
+    await scope.register(fastifyMultipart, {
+      throwFileSizeLimit: false,
+      limits: { fileSize: maxBytes + 1, files: 1, fields: 4, parts: 6, fieldNameSize: 40, fieldSize: 100, headerPairs: 20 },
+    });
+    scope.route({
+      method: 'POST',
+      url: adminPageCheckUpload.path,
+      config: { auth: 'operator' },
+      schema: {
+        summary: '上传一位申请人的一页核对页（multipart/form-data）',
+        description:
+          '字段须在文件之前：user_order_id、applicant_id；最后是 file。文件类型按内容判断（PDF、JPEG 或 PNG），大小限制与客户上传资料相同。' +
+          '只能在“待确认核对页”由办理人员或主管上传，且该申请人的核对页尚未发布或客户已申请修改；每位申请人最多 30 个文件。\n\n需要登录：是（后台 X-Token）',
+        tags: [ADMIN_TAG],
+        consumes: ['multipart/form-data'],
+        body: {
+          type: 'object',
+          properties: { user_order_id: { type: 'integer' }, applicant_id: { type: 'integer' }, file: { type: 'string', format: 'binary' } },
+          required: ['user_order_id', 'applicant_id', 'file'],
+        },
+      },
+      handler: async (request, reply) => {
+        try {
+          const body = await handleUpload(service, request);
+          await drainRequest(request, reply);
+          return { ret: 0, msg: 'ok', body };
+        } catch (error) {
+          await drainRequest(request, reply);
+          const mapped = toAppError(error);
+          if (mapped instanceof AppError) throw mapped;
+          throw error;
+        }
+      },
+    });
+  }
+
+  function registerFileRoutes(
+    app: FastifyInstance,
+    auth: {
+      customer: (token: string | undefined) => Promise<{ enterpriseId: number } | null>;
+      operator: (token: string | undefined) => Promise<{ operatorId: number } | null>;
+    },
+  ): void {
+    const notFound = (reply: FastifyReply) => reply.code(404).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send('Not Found');
+    const idOf = (raw: string) => {
+      const id = /^[1-9]\d{0,9}$/.test(raw) ? Number(raw) : 0;
+      return id > 2_147_483_647 ? 0 : id;
+    };
+    const tokenOf = (request: FastifyRequest, cookie: string) => {
+      const header = request.headers['x-token'];
+      return typeof header === 'string' && header !== '' ? header : cookieValue(request, cookie);
+    };
+    async function send(reply: FastifyReply, page: NonNullable<Awaited<ReturnType<PageCheckService['fileFor']>>>, cache: string) {
+      const stored = await service.open(page);
+      if (!stored) return notFound(reply);
+      reply
+        .header('content-type', page.content_type)
+        .header('x-content-type-options', 'nosniff')
+        .header('content-disposition', contentDisposition(page.file_name, page.content_type as MaterialContentType))
+        .header('cache-control', cache)
+        // Our own pages show PDFs inline in a frame.
+        .header('x-frame-options', 'SAMEORIGIN')
+        .header('content-security-policy', "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; frame-ancestors 'self'")
+        .header('x-robots-tag', 'noindex')
+        .header('content-length', String(stored.size ?? page.size_bytes));
+      return reply.send(stored.body);
+    }
+
+    app.get<{ Params: { pageId: string } }>(`${PAGE_FILE_PREFIX}:pageId`, { compress: false, schema: { hide: true } }, async (request, reply) => {
+      const id = idOf(request.params.pageId);
+      if (id === 0) return notFound(reply);
+      const account = await auth.customer(tokenOf(request, STORAGE_KEYS.tokenCookie));
+      // No session, another enterprise's page, an unpublished page, a missing one: the same 404.
+      const page = account ? await service.fileFor({ kind: 'customer', enterpriseId: account.enterpriseId }, id) : null;
+      if (!page) return notFound(reply);
+      return send(reply, page, 'private, no-cache');
+    });
+
+    app.get<{ Params: { pageId: string } }>(`${ADMIN_PAGE_FILE_PREFIX}:pageId`, { compress: false, schema: { hide: true } }, async (request, reply) => {
+      const id = idOf(request.params.pageId);
+      if (id === 0) return notFound(reply);
+      const operator = await auth.operator(tokenOf(request, STORAGE_KEYS.adminTokenCookie));
+      if (!operator) return notFound(reply);
+      const page = await service.fileFor({ kind: 'operator', operatorId: operator.operatorId, ip: request.ip }, id);
+      if (!page) return notFound(reply);
+      return send(reply, page, 'private, no-store');
+    });
+  }
+
+  return { service, operations: pageCheckOperations(service), uploadRoutes, registerFileRoutes };
+}
+
+export type PageCheckModule = ReturnType<typeof createPageCheckModule>;

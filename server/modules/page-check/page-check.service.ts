@@ -1,0 +1,427 @@
+// The page check (核页, issue 10) and the operator's submit. The operator (the
+// order's assignee or a supervisor) uploads each applicant's filled-in
+// application pages — PDF or images, checked by their first bytes and their
+// size exactly like the customer's uploads (material/upload-stream.ts) and
+// stored in the same file storage — and publishes them (page_check_publish).
+// The customer reads the published pages and, per applicant, confirms them
+// (page_check_confirm) or asks for corrections with a comment on the page
+// concerned (page_check_correction); the operator edits and republishes. The
+// last confirmation ends the check in the same transaction (page_check_done):
+// to `interview` when the product needs one, else the order waits in
+// page_check for the operator's `submit` (→ submitted, with the embassy
+// submission date). Every change is a lifecycle change guarded by the order's
+// version (2032 when it moved on). Rules: docs/order-rules.md ("Page check").
+import type { Kysely } from 'kysely';
+import {
+  type AdminPageCheckView,
+  PAGE_CHECK_LIMITS,
+  PAGE_CHECK_STATUS_LABELS,
+  type PageCheckApplicantStatus,
+  type PageCheckDecided,
+  type PageCheckView,
+} from '../../../common/contracts/page-check.ts';
+import { ErrorCode } from '../../../common/error-codes.ts';
+import { formatBytes } from '../../../common/material.ts';
+import { chinaDate, isCalendarDate, type OrderStep, stepLabel } from '../../../common/order.ts';
+import type { Database } from '../../db/schema.ts';
+import { AppError } from '../../platform/errors.ts';
+import type { Customer, Operator } from '../../platform/principal.ts';
+import { cleanFileName } from '../material/file-name.ts';
+import { type FileStorage, newStorageKey, type StoredObject } from '../material/storage.ts';
+import { inspectUpload } from '../material/upload-stream.ts';
+import { type Change, checkAllowed, createOrderLifecycle, type OrderRow } from '../order/lifecycle.ts';
+import { createPageCheckRepository } from './page-check.repository.ts';
+
+export const PAGE_FILE_PREFIX = '/files/page-check/';
+export const ADMIN_PAGE_FILE_PREFIX = '/admin-files/page-check/';
+
+/** Statuses whose pages the customer sees (a draft is the operator's work in progress). */
+const SHOWN_TO_CUSTOMER: PageCheckApplicantStatus[] = ['published', 'correction', 'confirmed'];
+
+export interface PageUploadSource {
+  fileName: string | undefined;
+  stream: AsyncIterable<Buffer>;
+  /** True when the multipart parser cut the file at its limit. */
+  truncated: () => boolean;
+}
+
+export interface Logger {
+  error(obj: unknown, msg?: string): void;
+}
+
+export type PageViewer = { kind: 'customer'; enterpriseId: number } | { kind: 'operator'; operatorId: number; ip: string | null };
+
+function mayEdit(operator: Operator, order: Pick<OrderRow, 'assignee_operator_id'>): boolean {
+  return operator.role === 'supervisor' || order.assignee_operator_id === operator.operatorId;
+}
+
+function pageUrl(prefix: string, page: { page_id: number; sha256: string }): string {
+  return `${prefix}${page.page_id}?v=${page.sha256.slice(0, 16)}`;
+}
+
+export function createPageCheckService(db: Kysely<Database>, deps: { now: () => number; storage: FileStorage; maxBytes: number; log: Logger }) {
+  const repo = createPageCheckRepository(db);
+  const lifecycle = createOrderLifecycle(db, deps);
+  const { storage, maxBytes, log } = deps;
+  const tooLarge = () => new AppError(ErrorCode.MATERIAL_FILE_TOO_LARGE, `文件过大，单个文件不能超过 ${formatBytes(maxBytes)}`);
+
+  async function dropObject(key: string, why: string): Promise<void> {
+    try {
+      await storage.delete(key);
+    } catch (error) {
+      log.error({ err: error, storageKey: key, why }, 'stored page could not be deleted (orphan object)');
+    }
+  }
+
+  /** Every applicant's check of an order; pages and comments for the audience. */
+  async function build(order: OrderRow, audience: 'customer' | 'operator'): Promise<PageCheckView> {
+    const [applicants, states, pages, comments] = await Promise.all([
+      repo.applicants(order.user_order_id),
+      repo.states(order.user_order_id),
+      repo.pages(order.user_order_id),
+      repo.comments(order.user_order_id),
+    ]);
+    const prefix = audience === 'customer' ? PAGE_FILE_PREFIX : ADMIN_PAGE_FILE_PREFIX;
+    const list = applicants.map((applicant) => {
+      const state = states.find((s) => s.applicant_id === applicant.applicant_id);
+      const status: PageCheckApplicantStatus = state?.status ?? 'none';
+      const shown = audience === 'operator' || SHOWN_TO_CUSTOMER.includes(status);
+      return {
+        applicant_id: applicant.applicant_id,
+        name: applicant.name,
+        status,
+        status_label: PAGE_CHECK_STATUS_LABELS[status],
+        round: state?.round ?? 0,
+        published_at: state?.published_at ?? null,
+        confirmed_at: state?.confirmed_at ?? null,
+        pages: shown
+          ? pages
+              .filter((p) => p.applicant_id === applicant.applicant_id)
+              .map((p) => ({
+                page_id: p.page_id,
+                file_name: p.file_name,
+                content_type: p.content_type,
+                size: p.size_bytes,
+                url: pageUrl(prefix, p),
+                created_at: p.created_at,
+              }))
+          : [],
+        comments: comments
+          .filter((c) => c.applicant_id === applicant.applicant_id)
+          .map((c) => ({
+            comment_id: c.comment_id,
+            page_id: c.page_id,
+            page_label: c.page_label,
+            page_no: c.page_no,
+            round: c.round,
+            comment: c.comment,
+            created_at: c.created_at,
+          })),
+      };
+    });
+    return {
+      user_order_id: order.user_order_id,
+      product_title: order.product_title,
+      step: order.status === 'processing' ? order.step : null,
+      step_label: order.status === 'processing' ? (stepLabel(order.step) ?? '') : '',
+      version: order.version,
+      need_interview: order.need_interview,
+      all_confirmed: list.length > 0 && list.every((a) => a.status === 'confirmed'),
+      submitted_date: order.submitted_date,
+      applicants: list,
+    };
+  }
+
+  /** The operator's guards of editing an applicant's pages (upload, delete). */
+  async function editable(operator: Operator, order: OrderRow, applicantId: number, at: number) {
+    checkAllowed('page_check_publish', order, operator, at);
+    if (!mayEdit(operator, order)) throw new AppError(ErrorCode.REVIEW_NOT_ASSIGNEE);
+    const applicants = await repo.applicants(order.user_order_id);
+    const applicant = applicants.find((a) => a.applicant_id === applicantId);
+    if (!applicant) throw new AppError(ErrorCode.PAGE_CHECK_APPLICANT_NOT_FOUND);
+    const status = await repo.stateOf(db, applicantId);
+    if (status === 'published' || status === 'confirmed') throw new AppError(ErrorCode.PAGE_CHECK_LOCKED);
+    return applicant;
+  }
+
+  /** Confirm or correction: the customer's guards on the applicant's published pages. */
+  async function decidable(
+    event: 'page_check_confirm' | 'page_check_correction',
+    customer: Customer,
+    order: OrderRow,
+    input: { applicant_id: number; version: number },
+    at: number,
+  ) {
+    checkAllowed(event, order, customer, at);
+    if (order.version !== input.version) throw new AppError(ErrorCode.REVIEW_ORDER_STALE);
+    const applicants = await repo.applicants(order.user_order_id);
+    const applicant = applicants.find((a) => a.applicant_id === input.applicant_id);
+    if (!applicant) throw new AppError(ErrorCode.PAGE_CHECK_APPLICANT_NOT_FOUND);
+    const states = await repo.states(order.user_order_id);
+    const state = states.find((s) => s.applicant_id === applicant.applicant_id);
+    if (state?.status !== 'published') throw new AppError(ErrorCode.PAGE_CHECK_NOT_PUBLISHED);
+    return { applicant, state, applicants, states };
+  }
+
+  async function decided(customer: Customer, userOrderId: number, applicantId: number): Promise<PageCheckDecided> {
+    const order = await lifecycle.current(customer, userOrderId);
+    const view = await build(order, 'customer');
+    return {
+      applicant_id: applicantId,
+      status: view.applicants.find((a) => a.applicant_id === applicantId)?.status ?? 'none',
+      version: order.version,
+      step: view.step,
+      step_label: view.step_label,
+      all_confirmed: view.all_confirmed,
+    };
+  }
+
+  return {
+    /** The customer's view: published pages only (owner's enterprise only; others 1801). */
+    async customerView(customer: Customer, userOrderId: number): Promise<PageCheckView> {
+      return build(await lifecycle.current(customer, userOrderId), 'customer');
+    },
+
+    async operatorView(operator: Operator, userOrderId: number): Promise<AdminPageCheckView> {
+      const order = await lifecycle.current(operator, userOrderId);
+      const view = await build(order, 'operator');
+      const inStep = order.status === 'processing' && (order.step === 'page_check' || order.step === 'interview');
+      return {
+        ...view,
+        can_edit: order.status === 'processing' && order.step === 'page_check' && mayEdit(operator, order),
+        can_submit: inStep && view.all_confirmed && mayEdit(operator, order),
+        paid_date: order.paid_at === null ? null : chinaDate(order.paid_at),
+      };
+    },
+
+    /** One page file for an applicant (not yet published, or asked to be corrected). */
+    async upload(operator: Operator, input: { user_order_id: number; applicant_id: number }, source: PageUploadSource) {
+      const order = await lifecycle.current(operator, input.user_order_id);
+      await editable(operator, order, input.applicant_id, deps.now());
+      if ((await repo.countPages(db, input.applicant_id)) >= PAGE_CHECK_LIMITS.maxPagesPerApplicant) throw new AppError(ErrorCode.PAGE_CHECK_TOO_MANY_PAGES);
+
+      // The bytes, exactly as a customer's upload: type from the first ones, size metered while stored.
+      const upload = await inspectUpload(source.stream, { maxBytes, tooLarge });
+      if (upload.empty) throw new AppError(ErrorCode.MATERIAL_FILE_EMPTY);
+      const contentType = upload.contentType;
+      if (contentType === null) {
+        await upload.discard();
+        throw new AppError(ErrorCode.MATERIAL_FILE_TYPE);
+      }
+      const key = newStorageKey();
+      await storage.put(key, upload.body, { contentType });
+      const { size, sha256 } = upload.digest();
+      if (source.truncated()) {
+        await dropObject(key, 'truncated by the multipart limit');
+        throw tooLarge();
+      }
+      const fileName = cleanFileName(source.fileName);
+      const at = deps.now();
+      try {
+        const pageId = await db.transaction().execute(async (trx) => {
+          // Decided again inside the transaction: published meanwhile, or full.
+          const status = await repo.stateOf(trx, input.applicant_id);
+          if (status === 'published' || status === 'confirmed') throw new AppError(ErrorCode.PAGE_CHECK_LOCKED);
+          if ((await repo.countPages(trx, input.applicant_id)) >= PAGE_CHECK_LIMITS.maxPagesPerApplicant)
+            throw new AppError(ErrorCode.PAGE_CHECK_TOO_MANY_PAGES);
+          return repo.insertPage(trx, {
+            user_order_id: order.user_order_id,
+            applicant_id: input.applicant_id,
+            storage_key: key,
+            file_name: fileName,
+            content_type: contentType,
+            size_bytes: size,
+            sha256,
+            operator_id: operator.operatorId,
+            created_at: at,
+          });
+        });
+        const status = (await repo.stateOf(db, input.applicant_id)) ?? 'draft';
+        return {
+          page_id: pageId,
+          applicant_id: input.applicant_id,
+          status,
+          file_name: fileName,
+          content_type: contentType,
+          size,
+          url: pageUrl(ADMIN_PAGE_FILE_PREFIX, { page_id: pageId, sha256 }),
+          created_at: at,
+        };
+      } catch (error) {
+        await dropObject(key, 'page not recorded');
+        throw error;
+      }
+    },
+
+    async deletePage(operator: Operator, userOrderId: number, pageId: number) {
+      const order = await lifecycle.current(operator, userOrderId);
+      const page = await repo.page(pageId);
+      if (!page || page.user_order_id !== order.user_order_id) throw new AppError(ErrorCode.PAGE_CHECK_PAGE_NOT_FOUND);
+      await editable(operator, order, page.applicant_id, deps.now());
+      const deleted = await db.transaction().execute(async (trx) => {
+        const status = await repo.stateOf(trx, page.applicant_id);
+        if (status === 'published' || status === 'confirmed') throw new AppError(ErrorCode.PAGE_CHECK_LOCKED);
+        return repo.deletePage(trx, pageId);
+      });
+      if (!deleted) throw new AppError(ErrorCode.PAGE_CHECK_PAGE_NOT_FOUND);
+      await dropObject(page.storage_key, 'page deleted');
+      return { page_id: pageId };
+    },
+
+    /** Publishes (or republishes after a correction) an applicant's pages: the customer is told. */
+    async publish(operator: Operator, input: { user_order_id: number; applicant_id: number; version: number }) {
+      let round = 0;
+      const state = await lifecycle.change(operator, input.user_order_id, async (order, at) => {
+        checkAllowed('page_check_publish', order, operator, at);
+        if (order.version !== input.version) throw new AppError(ErrorCode.REVIEW_ORDER_STALE);
+        if (!mayEdit(operator, order)) throw new AppError(ErrorCode.REVIEW_NOT_ASSIGNEE);
+        const applicants = await repo.applicants(order.user_order_id);
+        const applicant = applicants.find((a) => a.applicant_id === input.applicant_id);
+        if (!applicant) throw new AppError(ErrorCode.PAGE_CHECK_APPLICANT_NOT_FOUND);
+        const states = await repo.states(order.user_order_id);
+        const current = states.find((s) => s.applicant_id === applicant.applicant_id);
+        if (current?.status === 'published' || current?.status === 'confirmed') throw new AppError(ErrorCode.PAGE_CHECK_LOCKED);
+        const pages = await repo.countPages(db, applicant.applicant_id);
+        if (!current || pages === 0) throw new AppError(ErrorCode.PAGE_CHECK_NO_PAGES);
+        round = current.round + 1;
+        return {
+          event: 'page_check_publish',
+          within: async (trx) => {
+            if ((await repo.countPages(trx, applicant.applicant_id)) === 0) throw new AppError(ErrorCode.PAGE_CHECK_NO_PAGES);
+            if (!(await repo.setStatus(trx, applicant.applicant_id, ['draft', 'correction'], 'published', at, { published: true }))) {
+              throw new AppError(ErrorCode.PAGE_CHECK_LOCKED);
+            }
+          },
+          detail: { applicant_id: applicant.applicant_id, applicant_name: applicant.name, round, pages },
+        };
+      });
+      return { applicant_id: input.applicant_id, round, version: state.version };
+    },
+
+    /** The customer confirms an applicant's pages; the last confirmation ends the check. */
+    async confirm(customer: Customer, input: { user_order_id: number; applicant_id: number; version: number }): Promise<PageCheckDecided> {
+      await lifecycle.change(customer, input.user_order_id, async (order, at) => {
+        const { applicant, state, applicants, states } = await decidable('page_check_confirm', customer, order, input, at);
+        const changes: Change[] = [
+          {
+            event: 'page_check_confirm',
+            within: async (trx) => {
+              if (!(await repo.setStatus(trx, applicant.applicant_id, ['published'], 'confirmed', at, { confirmed: true }))) {
+                throw new AppError(ErrorCode.PAGE_CHECK_NOT_PUBLISHED);
+              }
+            },
+            detail: { applicant_id: applicant.applicant_id, applicant_name: applicant.name, round: state.round },
+          },
+        ];
+        const othersConfirmed = applicants.every(
+          (a) => a.applicant_id === applicant.applicant_id || states.find((s) => s.applicant_id === a.applicant_id)?.status === 'confirmed',
+        );
+        if (othersConfirmed) {
+          changes.push({
+            event: 'page_check_done',
+            to: order.need_interview ? 'processing:interview' : 'processing:page_check',
+            within: async (trx) => {
+              // Under the order row's lock: every applicant must be confirmed now.
+              const fresh = await repo.states(order.user_order_id, trx);
+              if (applicants.some((a) => fresh.find((s) => s.applicant_id === a.applicant_id)?.status !== 'confirmed')) {
+                throw new AppError(ErrorCode.ORDER_CONFLICT);
+              }
+            },
+            detail: { applicants: applicants.length, next: order.need_interview ? 'interview' : 'submit' },
+          });
+        }
+        return changes;
+      });
+      return decided(customer, input.user_order_id, input.applicant_id);
+    },
+
+    /** The customer asks for corrections: at least one comment, each on a page of that applicant. */
+    async correction(
+      customer: Customer,
+      input: { user_order_id: number; applicant_id: number; version: number; comments: Array<{ page_id: number; page_no?: number | null; comment: string }> },
+    ): Promise<PageCheckDecided> {
+      const comments = input.comments.map((c) => ({ ...c, comment: c.comment.trim() })).filter((c) => c.comment !== '');
+      await lifecycle.change(customer, input.user_order_id, async (order, at) => {
+        const { applicant, state } = await decidable('page_check_correction', customer, order, input, at);
+        if (comments.length === 0) throw new AppError(ErrorCode.PAGE_CHECK_COMMENT_REQUIRED);
+        const pages = (await repo.pages(order.user_order_id)).filter((p) => p.applicant_id === applicant.applicant_id);
+        const rows = comments.map((c) => {
+          const page = pages.find((p) => p.page_id === c.page_id);
+          if (!page) throw new AppError(ErrorCode.PAGE_CHECK_PAGE_NOT_FOUND);
+          const index = pages.indexOf(page) + 1;
+          const pageNo = page.content_type === 'application/pdf' ? (c.page_no ?? null) : null;
+          return {
+            user_order_id: order.user_order_id,
+            applicant_id: applicant.applicant_id,
+            page_id: page.page_id,
+            page_label: `第 ${index} 个文件（${page.file_name}）${pageNo ? ` 第 ${pageNo} 页` : ''}`.slice(0, 300),
+            page_no: pageNo,
+            round: state.round,
+            comment: c.comment,
+            account_id: customer.accountId,
+            created_at: at,
+          };
+        });
+        return {
+          event: 'page_check_correction',
+          within: async (trx) => {
+            if (!(await repo.setStatus(trx, applicant.applicant_id, ['published'], 'correction', at))) throw new AppError(ErrorCode.PAGE_CHECK_NOT_PUBLISHED);
+            await repo.insertComments(trx, rows);
+          },
+          detail: { applicant_id: applicant.applicant_id, applicant_name: applicant.name, round: state.round, comments: rows.length },
+        };
+      });
+      return decided(customer, input.user_order_id, input.applicant_id);
+    },
+
+    /** 递交使馆: every applicant confirmed; the embassy submission date from the paid day to today. */
+    async submit(operator: Operator, input: { user_order_id: number; version: number; submitted_date: string }) {
+      const state = await lifecycle.change(operator, input.user_order_id, async (order, at) => {
+        checkAllowed('submit', order, operator, at);
+        if (order.version !== input.version) throw new AppError(ErrorCode.REVIEW_ORDER_STALE);
+        if (!mayEdit(operator, order)) throw new AppError(ErrorCode.REVIEW_NOT_ASSIGNEE);
+        const applicants = await repo.applicants(order.user_order_id);
+        const states = await repo.states(order.user_order_id);
+        if (applicants.some((a) => states.find((s) => s.applicant_id === a.applicant_id)?.status !== 'confirmed')) {
+          throw new AppError(ErrorCode.PAGE_CHECK_NOT_ALL_CONFIRMED);
+        }
+        const date = input.submitted_date.trim();
+        const paidDay = order.paid_at === null ? null : chinaDate(order.paid_at);
+        if (!isCalendarDate(date) || date > chinaDate(at) || (paidDay !== null && date < paidDay)) throw new AppError(ErrorCode.PAGE_CHECK_SUBMIT_DATE_INVALID);
+        return { event: 'submit', set: { submitted_date: date }, detail: { submitted_date: date, applicants: applicants.length } };
+      });
+      return {
+        user_order_id: input.user_order_id,
+        step: state.step as OrderStep | null,
+        step_label: stepLabel(state.step) ?? '',
+        version: state.version,
+        submitted_date: input.submitted_date.trim(),
+      };
+    },
+
+    /** A page file for a viewer: the customer of the order's enterprise (published pages only), or any operator (logged). */
+    async fileFor(viewer: PageViewer, pageId: number) {
+      const page = await repo.page(pageId);
+      if (!page) return null;
+      if (viewer.kind === 'customer') {
+        if (page.enterprise_id !== viewer.enterpriseId) return null;
+        if (!page.status || !SHOWN_TO_CUSTOMER.includes(page.status)) return null;
+      } else {
+        await repo.logAccess({
+          operator_id: viewer.operatorId,
+          file_id: page.page_id,
+          user_order_id: page.user_order_id,
+          ip: viewer.ip,
+          accessed_at: deps.now(),
+        });
+      }
+      return page;
+    },
+
+    open(page: { storage_key: string }): Promise<StoredObject | null> {
+      return storage.get(page.storage_key);
+    },
+  };
+}
+
+export type PageCheckService = ReturnType<typeof createPageCheckService>;
