@@ -8,6 +8,7 @@ import type { InterviewSlotListResult } from './contracts/interview.ts';
 import type { MaterialListResult } from './contracts/material.ts';
 import type { NoticeListResult } from './contracts/notice.ts';
 import type { OrderDetail, OrderListResult } from './contracts/order.ts';
+import type { AdminPageCheckView, PageCheckView } from './contracts/page-check.ts';
 import type { OperatorInfo, OperatorRow } from './contracts/operator.ts';
 import type { AdminFileAccessLog, AdminQueueFilters, AdminQueueResult, AdminWorkbench, adminFileAccessLog, adminOrderQueue } from './contracts/admin-order.ts';
 import type { PayloadOf } from './contracts/define.ts';
@@ -60,6 +61,8 @@ export interface CustomerReads {
   notices(page: number): Promise<ReadAnswer<NoticeListResult>>;
   /** The header bell's number. */
   unreadNotices(): Promise<ReadAnswer<{ unread_count: number }>>;
+  /** The page check's published pages (/www/order/page_check_detail). */
+  pageCheck(userOrderId: number): Promise<ReadAnswer<PageCheckView>>;
 }
 
 /**
@@ -77,6 +80,8 @@ export interface OperatorReads {
   queueFilters(): Promise<ReadAnswer<AdminQueueFilters>>;
   /** An order's workbench (/admin-api/order/workbench). */
   orderWorkbench(userOrderId: number): Promise<ReadAnswer<AdminWorkbench>>;
+  /** An order's page check (/admin-api/page_check/detail). */
+  pageCheck(userOrderId: number): Promise<ReadAnswer<AdminPageCheckView>>;
   /** The file access log (/admin-api/file_access_log, supervisors). */
   fileAccessLog(query: PayloadOf<typeof adminFileAccessLog>): Promise<ReadAnswer<AdminFileAccessLog>>;
 }

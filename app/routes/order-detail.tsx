@@ -17,7 +17,12 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const [order, materials] = await Promise.all([reads.orderDetail(userOrderId), reads.materialList(userOrderId)]);
   // Each file's review status once the order is being handled (the materials are a side read: no page error for them).
   const handled = order.ok && (order.body.status === 'processing' || order.body.status === 'completed');
-  return { order: loaded(order), materials: handled && materials.ok ? materials.body : null };
+  // The page check section (issue 10): from the page check step on.
+  const pageCheck =
+    order.ok && order.body.status === 'processing' && ['page_check', 'interview', 'submitted', 'returning'].includes(order.body.step ?? '')
+      ? await reads.pageCheck(userOrderId)
+      : null;
+  return { order: loaded(order), materials: handled && materials.ok ? materials.body : null, pageCheck: pageCheck?.ok ? pageCheck.body : null };
 }
 
 export default function Screen({ loaderData }: Route.ComponentProps) {

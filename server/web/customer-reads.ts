@@ -12,6 +12,7 @@ import { interviewSlotList } from '../../common/contracts/interview.ts';
 import { materialList } from '../../common/contracts/material.ts';
 import { noticeList, noticeUnreadCount } from '../../common/contracts/notice.ts';
 import { orderDetailGet, orderList } from '../../common/contracts/order.ts';
+import { pageCheckDetail } from '../../common/contracts/page-check.ts';
 import { ErrorCode } from '../../common/error-codes.ts';
 import type { CustomerReads, ReadAnswer } from '../../common/web-context.ts';
 import type { AddressService } from '../modules/address/address.service.ts';
@@ -20,6 +21,7 @@ import type { InterviewService } from '../modules/interview/interview.service.ts
 import type { MaterialService } from '../modules/material/material.service.ts';
 import type { NoticeService } from '../modules/notification/notice.service.ts';
 import type { OrderService } from '../modules/order/order.service.ts';
+import type { PageCheckService } from '../modules/page-check/page-check.service.ts';
 import { AppError } from '../platform/errors.ts';
 import type { Customer } from '../platform/principal.ts';
 
@@ -30,6 +32,7 @@ export interface ReadServices {
   insurance: InsuranceService;
   address: AddressService;
   notice: NoticeService;
+  pageCheck: PageCheckService;
 }
 
 async function read<C extends Contract>(
@@ -56,6 +59,7 @@ export function customerReads(services: ReadServices, caller: Customer): Custome
     insurancePlans: (id) => read(insurancePlanList, { user_order_id: id }, (p) => services.insurance.planList(caller, p.user_order_id)),
     addresses: (kind) => read(addressList, { kind }, async (p) => ({ list: await services.address.list(caller, p.kind) })),
     notices: (page) => read(noticeList, { page }, (p) => services.notice.list(caller, p.page)),
+    pageCheck: (id) => read(pageCheckDetail, { user_order_id: id }, (p) => services.pageCheck.customerView(caller, p.user_order_id)),
     unreadNotices: () => read(noticeUnreadCount, {}, async () => ({ unread_count: await services.notice.unreadCount(caller) })),
   };
 }

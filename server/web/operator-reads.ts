@@ -8,14 +8,17 @@ import type { OperatorInfo } from '../../common/contracts/operator.ts';
 import type { OperatorReads, ReadAnswer } from '../../common/web-context.ts';
 import { adminFileAccessLog, adminOrderQueue, adminOrderWorkbench } from '../../common/contracts/admin-order.ts';
 import type { Contract, ParsedPayloadOf, PayloadOf } from '../../common/contracts/define.ts';
+import { adminPageCheckDetail } from '../../common/contracts/page-check.ts';
 import type { OperatorService } from '../modules/operator/operator.service.ts';
 import type { ReviewModule } from '../modules/review/review.module.ts';
+import type { PageCheckService } from '../modules/page-check/page-check.service.ts';
 import { AppError } from '../platform/errors.ts';
 import type { Operator } from '../platform/principal.ts';
 
 export interface OperatorReadServices {
   operator: OperatorService;
   review: ReviewModule;
+  pageCheck: PageCheckService;
 }
 
 /** A read whose payload the call's contract parses first (a bad page parameter answers 1001, as the call would). */
@@ -51,6 +54,8 @@ export function operatorReads(services: OperatorReadServices, caller: Operator, 
     queueFilters: () => read(() => services.review.queue.filters()),
     orderWorkbench: (userOrderId) =>
       readParsed(adminOrderWorkbench, { user_order_id: userOrderId }, (parsed) => services.review.review.workbench(caller, parsed.user_order_id)),
+    pageCheck: (userOrderId) =>
+      readParsed(adminPageCheckDetail, { user_order_id: userOrderId }, (parsed) => services.pageCheck.operatorView(caller, parsed.user_order_id)),
     fileAccessLog: (query) =>
       readParsed(adminFileAccessLog, query, async (parsed) => {
         supervisorOnly(caller);

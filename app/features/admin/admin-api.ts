@@ -15,6 +15,8 @@ export const ADMIN_LOGIN = '/admin/login';
 const client = createApiClient<AdminRegistry>({ config: publicClientConfig, tokenHeader: 'X-Token' });
 
 export const adminApi = client.request;
+/** Multipart uploads to /admin-api (the page check's pages). */
+export const adminUpload = client.upload;
 
 function readAdminToken(): string | null {
   if (typeof document === 'undefined') return null;

@@ -18,6 +18,7 @@ import { ApplicantsSection } from './detail-applicants-section';
 import { BasicInfoSection, ReturnAddressSection, ScheduleSection } from './detail-info-sections';
 import { InsuranceSection, PaymentSection } from './detail-money-sections';
 import { MaterialReviewSection } from './detail-review-section';
+import { PageCheckSection } from './detail-page-check-section';
 import { OrderActions } from './order-actions';
 import { OrderStatusTag } from './order-status-tag';
 import { PriceText } from './price-text';
@@ -86,6 +87,7 @@ export function OrderDetailPage({ order, materials = null }: { order: OrderDetai
         <PaymentSection order={order} />
         <ApplicantsSection order={order} />
         {materials ? <MaterialReviewSection list={materials} userOrderId={order.user_order_id} /> : null}
+        <PageCheckSection />
         <DepartureDateDialog open={dateDialogOpen} onClose={() => setDateDialogOpen(false)} order={order} onChanged={reload} />
       </LoadingOverlay>
     </div>

@@ -15,7 +15,9 @@ export const meta: Route.MetaFunction = ({ params }) => [
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   const userOrderId = requireNumericParam(params.userOrderId);
   const reads = await requireOperatorReads(context, request);
-  return { bench: loaded(await reads.orderWorkbench(userOrderId)) };
+  const [bench, pageCheck] = await Promise.all([reads.orderWorkbench(userOrderId), reads.pageCheck(userOrderId)]);
+  // pageCheck: the page check panel's data (issue 10; page-check-panel.tsx reads it from here).
+  return { bench: loaded(bench), pageCheck: pageCheck.ok ? pageCheck.body : null };
 }
 
 export default function AdminOrderWorkbench({ loaderData }: Route.ComponentProps) {

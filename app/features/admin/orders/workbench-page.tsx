@@ -15,6 +15,7 @@ import { ApiError } from '../../../lib/api-client';
 import { toast } from '../../../lib/toast';
 import { adminApi } from '../admin-api';
 import { FileReview } from './file-review';
+import { PageCheckPanel } from './page-check-panel';
 import './orders.css';
 
 export function WorkbenchPage({ bench }: { bench: AdminWorkbench }) {
@@ -94,6 +95,7 @@ export function WorkbenchPage({ bench }: { bench: AdminWorkbench }) {
           data-testid="workbench-review-hint"
         />
       ) : null}
+      <PageCheckPanel />
       <div className="aw-grid">
         <div>
           <section className="admin-card aw-card">
