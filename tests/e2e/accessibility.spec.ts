@@ -8,6 +8,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { sha256Hex } from '../../common/signing';
 import { fire, orderInReview } from './notice-support';
+import { publishedPageCheck } from './page-check-support';
 import { asOperator, DEMO, DEMO_STAFF, e2eDatabase, logIn, openLoginDialog, signedApiHeaders } from './support';
 
 const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
@@ -54,7 +55,7 @@ export const SCREENS: Screen[] = [
   { name: 'order detail', path: async (baseURL) => `/order/order-detail/${await draftOrder(baseURL, { interview: true })}`, loggedIn: true },
   { name: 'reupload', path: async (baseURL) => `/order/order-reupload/${await reuploadOrder(baseURL)}`, loggedIn: true },
   { name: 'mail list (planned)', path: async (baseURL) => `/order/order-mail-list/${await draftOrder(baseURL, { interview: false })}`, loggedIn: true },
-  { name: 'page check (planned)', path: async (baseURL) => `/order/order-page-check/${await draftOrder(baseURL, { interview: false })}`, loggedIn: true },
+  { name: 'page check', path: async (baseURL) => `/order/order-page-check/${await publishedPageCheck(baseURL)}`, loggedIn: true },
   {
     name: 'notices',
     // An unread and a read notice of the demo enterprise's order: the list in both styles, the bell with its count.

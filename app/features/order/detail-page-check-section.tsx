@@ -7,6 +7,7 @@ import { useNavigate, useRouteLoaderData } from 'react-router';
 import type { PageCheckView } from '../../../common/contracts/page-check';
 import { DetailSection } from './detail-info-sections';
 import { PAGE_CHECK_STATUS_COLORS } from './page-check-page';
+import './order.css';
 import './page-check.css';
 
 export function PageCheckSection() {

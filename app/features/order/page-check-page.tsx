@@ -14,6 +14,7 @@ import { ImageThumb } from '../../components/image-viewer';
 import { LoadingOverlay } from '../../components/loading-overlay';
 import { ApiError, api } from '../../lib/api-client';
 import { toast } from '../../lib/toast';
+import './order.css';
 import './page-check.css';
 
 export const PAGE_CHECK_STATUS_COLORS = { none: 'default', draft: 'default', published: 'processing', correction: 'warning', confirmed: 'success' } as const;
