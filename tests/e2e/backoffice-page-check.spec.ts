@@ -77,7 +77,7 @@ test('operator uploads and publishes → customer asks a correction → operator
   await dialog.getByRole('button', { name: '提交修改意见' }).click();
   await expect(dialog).toBeHidden();
   await expect(firstSection).toHaveAttribute('data-status', 'correction');
-  await expect(firstSection.getByTestId('page-check-comment')).toContainText('第 1 个文件（bank-statement.pdf） 第 2 页');
+  await expect(firstSection.getByTestId('page-check-comment')).toContainText('第 1 页（bank-statement.pdf），PDF 第 2 页');
 
   // The operator sees the comment, replaces the PDF and republishes.
   await staff.reload();

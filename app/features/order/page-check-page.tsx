@@ -147,11 +147,21 @@ export function PageCheckPage({ view }: { view: PageCheckView }) {
   const inCheck = view.step === 'page_check';
   const published = view.applicants.some((a) => a.pages.length > 0);
 
-  async function run(applicantId: number, call: () => Promise<{ all_confirmed: boolean; step_label: string }>, done: string): Promise<boolean> {
+  async function run(
+    applicantId: number,
+    call: () => Promise<{ all_confirmed: boolean; step: string | null; step_label: string }>,
+    done: string,
+  ): Promise<boolean> {
     setBusy(applicantId);
     try {
       const result = await call();
-      toast.success(result.all_confirmed ? `核对页已全部确认，订单进入“${result.step_label}”` : done);
+      toast.success(
+        result.all_confirmed
+          ? result.step === 'page_check'
+            ? '核对页已全部确认，我们将尽快为您递交使馆'
+            : `核对页已全部确认，订单进入“${result.step_label}”`
+          : done,
+      );
       void revalidator.revalidate();
       return true;
     } catch (error) {

@@ -354,7 +354,7 @@ export function createPageCheckService(db: Kysely<Database>, deps: { now: () => 
             user_order_id: order.user_order_id,
             applicant_id: applicant.applicant_id,
             page_id: page.page_id,
-            page_label: `第 ${index} 个文件（${page.file_name}）${pageNo ? ` 第 ${pageNo} 页` : ''}`.slice(0, 300),
+            page_label: `第 ${index} 页（${page.file_name}）${pageNo ? `，PDF 第 ${pageNo} 页` : ''}`.slice(0, 300),
             page_no: pageNo,
             round: state.round,
             comment: c.comment,

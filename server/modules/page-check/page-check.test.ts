@@ -159,7 +159,7 @@ describe(`page check (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLite'}
     // The operator sees the comment, replaces the PDF and republishes (round 2).
     const bench = (await op.callContract(adminPageCheckDetail, { user_order_id: id })).result!;
     expect(bench.applicants[0]!.comments).toMatchObject([
-      { page_id: pdfPage, page_no: 2, round: 1, comment: '护照号码少了一位', page_label: '第 1 个文件（申请表.pdf） 第 2 页' },
+      { page_id: pdfPage, page_no: 2, round: 1, comment: '护照号码少了一位', page_label: '第 1 页（申请表.pdf），PDF 第 2 页' },
     ]);
     expect(bench).toMatchObject({ can_edit: true, can_submit: false });
     await op.callContract(adminPageCheckPageDelete, { user_order_id: id, page_id: pdfPage });
