@@ -124,6 +124,14 @@ export const ErrorCode = {
   COURIER_NOT_CANCELLABLE: 2088,
   COURIER_NO_RECEIVING_ADDRESS: 2089,
   COURIER_SHIPMENT_CANCELLED: 2090,
+  // 2161–2180 price differences (modules/price-difference)
+  PRICE_DIFFERENCE_AMOUNT_INVALID: 2161,
+  PRICE_DIFFERENCE_REASON_INVALID: 2162,
+  PRICE_DIFFERENCE_ALREADY_OPEN: 2163,
+  PRICE_DIFFERENCE_NOT_FOUND: 2164,
+  PRICE_DIFFERENCE_NOT_OPEN: 2165,
+  PRICE_DIFFERENCE_ORDER_STALE: 2166,
+  PRICE_DIFFERENCE_ORDER_NOT_PROCESSING: 2167,
   NOT_FOUND: 1404,
   TOO_MANY_REQUESTS: 1429,
   INTERNAL: 1500,
@@ -272,6 +280,18 @@ export const ERROR_CATALOGUE: Record<ErrorCodeValue, { msg: string; meaning: str
   2088: { msg: '快递员已揽收，不能取消预约', meaning: '只有尚未揽收的上门取件预约可以取消', http: 200 },
   2089: { msg: '暂无收件地址，请联系客服', meaning: '该领区和服务中心都没有配置收件地址', http: 200 },
   2090: { msg: '该快递已取消', meaning: '已取消的快递不能再确认签收', http: 200 },
+  // 2161–2180 price differences
+  2161: { msg: '请输入正确的补差价金额', meaning: 'amount 须为 1 分到 100000 元之间的整数（分）', http: 200 },
+  2162: { msg: '请填写补差价原因', meaning: 'reason 去除首尾空白后须为 2–200 个字', http: 200 },
+  2163: { msg: '该订单已有未支付的补差价', meaning: '一个订单同时最多有一笔待支付的补差价；请先取消原来的再发起', http: 200 },
+  2164: { msg: '补差价记录不存在', meaning: 'price_difference_id 不存在或不属于该订单', http: 200 },
+  2165: { msg: '该补差价已支付或已取消', meaning: '只有待支付的补差价可以支付或取消', http: 200 },
+  2166: {
+    msg: '订单已被他人更新，请刷新后再操作',
+    meaning: 'version 与订单当前版本不一致：打开工作台后订单已有变化，本次操作未生效',
+    http: 200,
+  },
+  2167: { msg: '订单不在办理中，不能补差价', meaning: '补差价只能在订单办理中（已支付、未完成）发起和支付', http: 200 },
   1429: { msg: '操作过于频繁，请稍后再试', meaning: '请求频率超限', http: 200 },
   1500: { msg: '系统繁忙，请稍后再试', meaning: '服务器内部错误，详情只记录在日志中', http: 500 },
 };

@@ -49,6 +49,8 @@ import { isStaffAuth, type OperationAuth, registerOperation } from './platform/o
 import { operatorOperations } from './modules/operator/operator.routes.ts';
 import { directoryOf } from './modules/review/operators.ts';
 import { createReviewModule, type ReviewModule } from './modules/review/review.module.ts';
+import { createPriceDifferenceService } from './modules/price-difference/price-difference.service.ts';
+import { priceDifferenceOperations } from './modules/price-difference/price-difference.routes.ts';
 import { createOperatorService, type OperatorService } from './modules/operator/operator.service.ts';
 import type { AuthenticatedOperator } from './modules/operator/operator.types.ts';
 import { customer } from './platform/principal.ts';
@@ -251,6 +253,7 @@ export async function buildApp({
       ...operatorOperations(services.operator),
       ...noticeOperations(services.notice),
       ...services.review.operations,
+      ...priceDifferenceOperations(createPriceDifferenceService(database.db, { now, operators: directoryOf(() => operators.list()) })),
     ];
     for (const operation of operations) {
       registerOperation(api, operation);

@@ -14,6 +14,7 @@ import { NOTICE_CONTRACTS } from './notice.ts';
 import { OPERATOR_CONTRACTS } from './operator.ts';
 import { ORDER_CONTRACTS } from './order.ts';
 import { PAYMENT_CONTRACTS } from './payment.ts';
+import { PRICE_DIFFERENCE_CONTRACTS } from './price-difference.ts';
 import { SYSTEM_CONTRACTS } from './system.ts';
 
 export const WWW_CONTRACTS = defineRegistry([
@@ -32,6 +33,6 @@ export const WWW_CONTRACTS = defineRegistry([
 export type WwwRegistry = typeof WWW_CONTRACTS;
 
 /** The back office's calls (`/admin-api/…`): an operator's token only. */
-export const ADMIN_CONTRACTS = defineRegistry([...OPERATOR_CONTRACTS, ...ADMIN_ORDER_CONTRACTS]);
+export const ADMIN_CONTRACTS = defineRegistry([...OPERATOR_CONTRACTS, ...ADMIN_ORDER_CONTRACTS, ...PRICE_DIFFERENCE_CONTRACTS]);
 
 export type AdminRegistry = typeof ADMIN_CONTRACTS;
