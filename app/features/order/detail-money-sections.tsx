@@ -2,7 +2,6 @@
 // payment records).
 import { Descriptions, Tag } from 'antd';
 import type { OrderDetail, PaymentView } from '../../../common/contracts/order';
-import { THEME_COLORS } from '../../../common/constants';
 import { formatDateTime, formatPrice } from '../../../common/format';
 import { paymentKindLabel } from '../../../common/price-difference';
 import { DetailSection } from './detail-info-sections';
@@ -47,10 +46,10 @@ export function InsuranceSection({ order }: { order: OrderDetail }) {
 }
 
 const PAYMENT_STATUS_COLORS: Record<PaymentView['status'], string> = {
-  pending: THEME_COLORS.warning,
-  paid: THEME_COLORS.success,
+  pending: 'warning',
+  paid: 'success',
   closed: 'default',
-  refund_pending: THEME_COLORS.info,
+  refund_pending: 'processing',
 };
 
 export function PaymentSection({ order }: { order: OrderDetail }) {

@@ -7,7 +7,6 @@ import { Button, Tag } from 'antd';
 import { type ComponentType, useState } from 'react';
 import type { OrderDetail } from '../../../common/contracts/order';
 import type { PriceDifferenceView } from '../../../common/contracts/price-difference';
-import { THEME_COLORS } from '../../../common/constants';
 import { formatDateTime } from '../../../common/format';
 import { PRICE_DIFFERENCE_ANCHOR } from '../../../common/price-difference';
 import { DetailSection } from './detail-info-sections';
@@ -24,8 +23,8 @@ export interface PriceDifferencePaymentSlot {
 }
 
 const STATUS_COLORS: Record<PriceDifferenceView['status'], string> = {
-  open: THEME_COLORS.warning,
-  paid: THEME_COLORS.success,
+  open: 'warning',
+  paid: 'success',
   cancelled: 'default',
 };
 
