@@ -124,6 +124,14 @@ export const ErrorCode = {
   COURIER_NOT_CANCELLABLE: 2088,
   COURIER_NO_RECEIVING_ADDRESS: 2089,
   COURIER_SHIPMENT_CANCELLED: 2090,
+  // 2161–2180 price differences (modules/price-difference)
+  PRICE_DIFFERENCE_AMOUNT_INVALID: 2161,
+  PRICE_DIFFERENCE_REASON_INVALID: 2162,
+  PRICE_DIFFERENCE_ALREADY_OPEN: 2163,
+  PRICE_DIFFERENCE_NOT_FOUND: 2164,
+  PRICE_DIFFERENCE_NOT_OPEN: 2165,
+  PRICE_DIFFERENCE_ORDER_STALE: 2166,
+  PRICE_DIFFERENCE_ORDER_NOT_PROCESSING: 2167,
   NOT_FOUND: 1404,
   TOO_MANY_REQUESTS: 1429,
   INTERNAL: 1500,
@@ -296,6 +304,18 @@ export const ERROR_CATALOGUE: Record<ErrorCodeValue, { msg: string; meaning: str
   2127: { msg: '核对页数量已达上限', meaning: '每位申请人最多 30 个核对页文件', http: 200 },
   2128: { msg: '仍有申请人未确认核对页', meaning: '递交使馆前每位申请人都须已确认核对页', http: 200 },
   2129: { msg: '递交日期不正确', meaning: '递交日期须为 yyyy-mm-dd，不早于订单支付日，不晚于今天', http: 200 },
+  // 2161–2180 price differences
+  2161: { msg: '请输入正确的补差价金额', meaning: 'amount 须为 1 分到 100000 元之间的整数（分）', http: 200 },
+  2162: { msg: '请填写补差价原因', meaning: 'reason 去除首尾空白后须为 2–200 个字', http: 200 },
+  2163: { msg: '该订单已有未支付的补差价', meaning: '一个订单同时最多有一笔待支付的补差价；请先取消原来的再发起', http: 200 },
+  2164: { msg: '补差价记录不存在', meaning: 'price_difference_id 不存在或不属于该订单', http: 200 },
+  2165: { msg: '该补差价已支付或已取消', meaning: '只有待支付的补差价可以支付或取消', http: 200 },
+  2166: {
+    msg: '订单已被他人更新，请刷新后再操作',
+    meaning: 'version 与订单当前版本不一致：打开工作台后订单已有变化，本次操作未生效',
+    http: 200,
+  },
+  2167: { msg: '订单不在办理中，不能补差价', meaning: '补差价只能在订单办理中（已支付、未完成）发起和支付', http: 200 },
   1429: { msg: '操作过于频繁，请稍后再试', meaning: '请求频率超限', http: 200 },
   1500: { msg: '系统繁忙，请稍后再试', meaning: '服务器内部错误，详情只记录在日志中', http: 500 },
 };

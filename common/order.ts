@@ -128,7 +128,16 @@ export type OrderListTabKey = OrderListTab['key'];
 export const ORDER_LIST_TAB_KEYS = ORDER_LIST_TABS.map((tab) => tab.key) as [OrderListTabKey, ...OrderListTabKey[]];
 
 /** What the customer can or must do next, for the card's and the detail page's buttons. */
-export const ORDER_ACTIONS = ['continue', 'pay', 'cancel', 'choose_departure_date', 'reupload', 'mail_materials', 'confirm_page_check'] as const;
+export const ORDER_ACTIONS = [
+  'continue',
+  'pay',
+  'cancel',
+  'choose_departure_date',
+  'reupload',
+  'mail_materials',
+  'confirm_page_check',
+  'pay_price_difference',
+] as const;
 export type OrderAction = (typeof ORDER_ACTIONS)[number];
 
 export function statusLabel(status: string): string {
@@ -146,7 +155,20 @@ export function isDeparturePast(order: { status: string; step: string | null; de
   return order.status === 'processing' && (order.step === null || PRE_SUBMISSION_STEPS.includes(order.step as OrderStep));
 }
 
-export function orderActions(order: { status: string; step: string | null; departure_date: string }, today: string): OrderAction[] {
+/** What the order's actions and 需要处理 read of it; price_difference_due: the open price difference (cents, 0 when none). */
+export interface ActionOrder {
+  status: string;
+  step: string | null;
+  departure_date: string;
+  price_difference_due?: number;
+}
+
+/** A processing order with an open price difference: the customer has to pay it (补差价). */
+export function owesPriceDifference(order: ActionOrder): boolean {
+  return order.status === 'processing' && (order.price_difference_due ?? 0) > 0;
+}
+
+export function orderActions(order: ActionOrder, today: string): OrderAction[] {
   const actions: OrderAction[] = [];
   if (isDeparturePast(order, today)) actions.push('choose_departure_date');
   if (order.status === 'draft') actions.push('continue');
@@ -154,13 +176,14 @@ export function orderActions(order: { status: string; step: string | null; depar
   if (order.status === 'processing' && order.step === 'reupload_needed') actions.push('reupload');
   if (order.status === 'processing' && order.step === 'awaiting_mail') actions.push('mail_materials');
   if (order.status === 'processing' && order.step === 'page_check') actions.push('confirm_page_check');
+  if (owesPriceDifference(order)) actions.push('pay_price_difference');
   if (UNPAID_STATUSES.includes(order.status as OrderStatus)) actions.push('cancel');
   return actions;
 }
 
 /** Needs action = the customer has something to do other than finishing or paying an unpaid order. */
-export function needsAction(order: { status: string; step: string | null; departure_date: string }, today: string): boolean {
-  if (isDeparturePast(order, today)) return true;
+export function needsAction(order: ActionOrder, today: string): boolean {
+  if (isDeparturePast(order, today) || owesPriceDifference(order)) return true;
   return order.status === 'processing' && CUSTOMER_ACTION_STEPS.includes(order.step as OrderStep);
 }
 

@@ -51,6 +51,8 @@ import { directoryOf } from './modules/review/operators.ts';
 import { createReviewModule, type ReviewModule } from './modules/review/review.module.ts';
 import { createPageCheckModule } from './modules/page-check/page-check.module.ts';
 import type { PageCheckService } from './modules/page-check/page-check.service.ts';
+import { createPriceDifferenceService } from './modules/price-difference/price-difference.service.ts';
+import { priceDifferenceOperations } from './modules/price-difference/price-difference.routes.ts';
 import { createOperatorService, type OperatorService } from './modules/operator/operator.service.ts';
 import type { AuthenticatedOperator } from './modules/operator/operator.types.ts';
 import { customer } from './platform/principal.ts';
@@ -258,6 +260,7 @@ export async function buildApp({
       ...noticeOperations(services.notice),
       ...services.review.operations,
       ...pageCheck.operations,
+      ...priceDifferenceOperations(createPriceDifferenceService(database.db, { now, operators: directoryOf(() => operators.list()) })),
     ];
     for (const operation of operations) {
       registerOperation(api, operation);

@@ -2,6 +2,7 @@
 // reads the order in process as the session's customer (app/features/order).
 import { LoadErrorBoundary } from '../components/load-error-boundary';
 import { OrderDetailPage } from '../features/order/order-detail-page';
+import { PaymentDialog } from '../features/payment/payment-dialog';
 import { loaded } from '../lib/loaded';
 import { requireCustomer } from '../lib/require-user';
 import { requireNumericParam } from '../lib/route-params';
@@ -27,7 +28,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 
 export default function Screen({ loaderData }: Route.ComponentProps) {
   // Keyed: moving to another order starts its page afresh (dialog state, "asked once").
-  return <OrderDetailPage key={loaderData.order.user_order_id} order={loaderData.order} materials={loaderData.materials} />;
+  return <OrderDetailPage key={loaderData.order.user_order_id} order={loaderData.order} materials={loaderData.materials} PaymentDialog={PaymentDialog} />;
 }
 
 export function ErrorBoundary() {

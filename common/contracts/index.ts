@@ -15,6 +15,7 @@ import { OPERATOR_CONTRACTS } from './operator.ts';
 import { ADMIN_PAGE_CHECK_CONTRACTS, PAGE_CHECK_CONTRACTS } from './page-check.ts';
 import { ORDER_CONTRACTS } from './order.ts';
 import { PAYMENT_CONTRACTS } from './payment.ts';
+import { PRICE_DIFFERENCE_CONTRACTS } from './price-difference.ts';
 import { SYSTEM_CONTRACTS } from './system.ts';
 
 export const WWW_CONTRACTS = defineRegistry([
@@ -34,6 +35,6 @@ export const WWW_CONTRACTS = defineRegistry([
 export type WwwRegistry = typeof WWW_CONTRACTS;
 
 /** The back office's calls (`/admin-api/…`): an operator's token only. */
-export const ADMIN_CONTRACTS = defineRegistry([...OPERATOR_CONTRACTS, ...ADMIN_ORDER_CONTRACTS, ...ADMIN_PAGE_CHECK_CONTRACTS]);
+export const ADMIN_CONTRACTS = defineRegistry([...OPERATOR_CONTRACTS, ...ADMIN_ORDER_CONTRACTS, ...ADMIN_PAGE_CHECK_CONTRACTS, ...PRICE_DIFFERENCE_CONTRACTS]);
 
 export type AdminRegistry = typeof ADMIN_CONTRACTS;

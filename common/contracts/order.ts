@@ -8,6 +8,7 @@ import { ORDER_ACTIONS, ORDER_LIST_TAB_KEYS, ORDER_STATUS_VALUES, ORDER_STEP_VAL
 import { ORDERING_STEP_VALUES, PAYMENT_CHANNEL_VALUES, PAYMENT_STATUS_VALUES } from '../ordering.ts';
 import { defineContract, type ParsedPayloadOf, type ResultOf } from './define.ts';
 import { dateText, idField, pageField } from './fields.ts';
+import { priceDifferenceView } from './price-difference.ts';
 import { EMAIL_MAX_LENGTH, ORDER_LIMITS } from './rules.ts';
 
 // ── What an order keeps ───────────────────────────────────────────────────
@@ -53,6 +54,7 @@ export const paymentView = z.object({
   status_label: z.string(),
   created_at: z.number(),
   paid_at: z.number().nullable(),
+  price_difference_id: z.number().nullable().describe('补差价的支付：所付的补差价；订单本身的支付为 null'),
 });
 
 const applicantInterview = z.object({
@@ -195,6 +197,11 @@ const orderDetail = z.object({
   paid_at: z.number().nullable(),
   ordering_step: z.enum(ORDERING_STEP_VALUES).nullable().describe('草稿订单“继续办理”的下一步；待支付为 pay'),
   missing_materials: z.array(missingMaterial).describe('尚未上传的必需电子资料（含签证照片）'),
+  // Price differences (issue 10).
+  price_differences: z.array(priceDifferenceView).describe('补差价，最新的在前'),
+  price_difference_due: z.number().describe('待支付的补差价（分）；没有为 0'),
+  price_difference_paid: z.number().describe('已支付的补差价合计（分）'),
+  paid_total: z.number().describe('实付合计（分）：已支付的订单金额加已支付的补差价'),
 });
 
 export const orderDetailGet = defineContract({ path: '/www/order/order_detail_get', payload: z.object({ user_order_id: idField }), result: orderDetail });

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { ORDER_STATUS_VALUES, ORDER_STEP_VALUES } from '../order.ts';
 import { defineContract, type ParsedPayloadOf, type ResultOf } from './define.ts';
 import { idField } from './fields.ts';
+import { PRICE_DIFFERENCE_STATUS_VALUES } from '../price-difference.ts';
 import { paymentView } from './order.ts';
 
 /** One payment as the dialog follows it. */
@@ -17,6 +18,7 @@ export const paymentCreate = defineContract({
   payload: z.object({
     user_order_id: idField,
     channel: z.string().max(20).describe('wechat 微信支付，alipay 支付宝'),
+    price_difference_id: idField.optional().describe('支付订单的一笔待支付补差价（订单须在办理中）；省略时支付订单本身'),
   }),
   result: paymentState.extend({
     code_url: z.string().describe('二维码内容（支付服务商的支付页地址）'),
@@ -40,6 +42,10 @@ export const paymentQuery = defineContract({
     order_paid: z.boolean().describe('订单已支付（本笔或另一笔支付）'),
     paid_at: z.number().nullable(),
     payment: paymentState.nullable(),
+    price_difference: z
+      .object({ price_difference_id: z.number(), status: z.enum(PRICE_DIFFERENCE_STATUS_VALUES), status_label: z.string() })
+      .nullable()
+      .describe('该笔支付所付的补差价（补差价支付时）；为 paid 表示补差价已付清'),
   }),
 });
 

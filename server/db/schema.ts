@@ -314,6 +314,11 @@ export interface UserOrderTable {
   // Migration 013.
   /** The embassy submission date (yyyy-mm-dd), written by `submit`. */
   submitted_date: string | null;
+  // Migration 015.
+  /** cents: the open price difference (0 when none); written by the lifecycle's price_difference_* changes. */
+  price_difference_due: Generated<number>;
+  /** cents: the sum of the paid price differences. */
+  price_difference_paid: Generated<number>;
 }
 
 export interface OrderApplicantTable {
@@ -447,6 +452,8 @@ export interface PaymentTable {
   created_at: number;
   expires_at: number;
   paid_at: number | null;
+  /** Migration 015: the price difference this payment pays; null for the order's own payment. */
+  price_difference_id: number | null;
 }
 
 export interface PaymentNotificationTable {
@@ -469,6 +476,29 @@ export interface OrderingTables {
   insurance_plan: InsurancePlanTable;
   payment: PaymentTable;
   payment_notification: PaymentNotificationTable;
+  price_difference: PriceDifferenceTable;
+}
+
+// ── Price differences (migration 015) ────────────────────────────────────
+
+export type PriceDifferenceStatus = 'open' | 'paid' | 'cancelled';
+
+export interface PriceDifferenceTable {
+  price_difference_id: Generated<number>;
+  user_order_id: number;
+  /** cents, > 0 */
+  amount: number;
+  reason: string;
+  status: PriceDifferenceStatus;
+  /** The operator who asked for it. */
+  requested_by: number;
+  created_at: number;
+  updated_at: number;
+  paid_at: number | null;
+  /** The payment that settled it. */
+  out_trade_no: string | null;
+  cancelled_at: number | null;
+  cancelled_by: number | null;
 }
 
 // ── Couriers (migration 008) ─────────────────────────────────────────────

@@ -73,6 +73,12 @@ export const SCREENS: Screen[] = [
     path: async (baseURL) => `/order/order-interview-notification/${await draftOrder(baseURL, { interview: true })}`,
     loggedIn: true,
   },
+  {
+    name: 'order detail with an open price difference',
+    path: async (baseURL) => `/order/order-detail/${await priceDifferenceOrder(baseURL)}#repay-price-difference`,
+    loggedIn: true,
+    ready: (page) => page.getByTestId('price-difference-open').waitFor(),
+  },
   // The back office (desktop only)
   { name: 'admin login', path: '/admin/login', widths: [1280] },
   { name: 'admin home', path: '/admin', operator: DEMO_STAFF.operator.account, widths: [1280] },
@@ -83,6 +89,13 @@ export const SCREENS: Screen[] = [
     path: async (baseURL) => `/admin/orders/${await reuploadOrder(baseURL, 'material_review')}`,
     operator: DEMO_STAFF.supervisor.account,
     widths: [1280],
+  },
+  {
+    name: 'admin workbench with an open price difference',
+    path: async (baseURL) => `/admin/orders/${await priceDifferenceOrder(baseURL)}`,
+    operator: DEMO_STAFF.supervisor.account,
+    widths: [1280],
+    ready: (page) => page.getByTestId('price-difference-row').waitFor(),
   },
   { name: 'admin access log', path: '/admin/access-log', operator: DEMO_STAFF.supervisor.account, widths: [1280] },
 ];
@@ -236,6 +249,22 @@ async function reuploadOrder(baseURL: string, step: 'reupload_needed' | 'materia
       ).run(id);
       db.prepare(`update order_material_file set review_status = 'passed' where user_order_id = ? and review_status = 'pending'`).run(id);
     }
+  } finally {
+    db.close();
+  }
+  return id;
+}
+
+/** A processing order with an open ¥50 price difference (as the operator's request writes it: the row and the order's open amount). */
+async function priceDifferenceOrder(baseURL: string): Promise<number> {
+  const id = await reuploadOrder(baseURL, 'material_review');
+  const db = e2eDatabase();
+  try {
+    const now = Date.now();
+    db.prepare(
+      `insert into price_difference (user_order_id, amount, reason, status, requested_by, created_at, updated_at) values (?, 5000, '使馆签证费上调，需补交差额', 'open', 1, ?, ?)`,
+    ).run(id, now, now);
+    db.prepare(`update user_order set price_difference_due = 5000, version = version + 1 where user_order_id = ?`).run(id);
   } finally {
     db.close();
   }

@@ -2,13 +2,12 @@
 // interview time, uploaded files, and what a draft still misses.
 import { Tag } from 'antd';
 import type { OrderApplicant, OrderDetail } from '../../../common/contracts/order';
-import { THEME_COLORS } from '../../../common/constants';
 import { DetailSection } from './detail-info-sections';
 
 const APPLICANT_STATUS_COLORS: Record<string, string> = {
-  pending: THEME_COLORS.info,
-  issued: THEME_COLORS.success,
-  rejected: THEME_COLORS.error,
+  pending: 'processing',
+  issued: 'success',
+  rejected: 'error',
 };
 
 function interviewText(applicant: OrderApplicant): string {

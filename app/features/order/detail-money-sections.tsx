@@ -2,8 +2,8 @@
 // payment records).
 import { Descriptions, Tag } from 'antd';
 import type { OrderDetail, PaymentView } from '../../../common/contracts/order';
-import { THEME_COLORS } from '../../../common/constants';
 import { formatDateTime, formatPrice } from '../../../common/format';
+import { paymentKindLabel } from '../../../common/price-difference';
 import { DetailSection } from './detail-info-sections';
 import { PriceText } from './price-text';
 
@@ -46,10 +46,10 @@ export function InsuranceSection({ order }: { order: OrderDetail }) {
 }
 
 const PAYMENT_STATUS_COLORS: Record<PaymentView['status'], string> = {
-  pending: THEME_COLORS.warning,
-  paid: THEME_COLORS.success,
+  pending: 'warning',
+  paid: 'success',
   closed: 'default',
-  refund_pending: THEME_COLORS.info,
+  refund_pending: 'processing',
 };
 
 export function PaymentSection({ order }: { order: OrderDetail }) {
@@ -77,12 +77,28 @@ export function PaymentSection({ order }: { order: OrderDetail }) {
             <dd>-{formatPrice(order.discount_amount)}</dd>
           </div>
         ) : null}
-        <div className="order-amount-total">
+        <div className={order.price_difference_paid > 0 ? undefined : 'order-amount-total'}>
           <dt>{order.paid_at ? '实付金额' : '订单总额'}</dt>
           <dd>
-            <PriceText cents={order.total_amount} strong testId="order-detail-total" />
+            <PriceText cents={order.total_amount} strong={order.price_difference_paid === 0} testId="order-detail-total" />
           </dd>
         </div>
+        {order.price_difference_paid > 0 ? (
+          <>
+            <div>
+              <dt>补差价</dt>
+              <dd>
+                <PriceText cents={order.price_difference_paid} testId="order-detail-difference-paid" />
+              </dd>
+            </div>
+            <div className="order-amount-total">
+              <dt>实付合计</dt>
+              <dd>
+                <PriceText cents={order.paid_total} strong testId="order-detail-paid-total" />
+              </dd>
+            </div>
+          </>
+        ) : null}
         {order.paid_at ? (
           <div>
             <dt>支付时间</dt>
@@ -95,7 +111,7 @@ export function PaymentSection({ order }: { order: OrderDetail }) {
           {order.payments.map((payment) => (
             <li key={payment.out_trade_no} data-testid="order-payment-record">
               <div>
-                <strong>{payment.channel_label}</strong> <PriceText cents={payment.amount} />{' '}
+                <strong>{paymentKindLabel(payment.price_difference_id)}</strong> · {payment.channel_label} <PriceText cents={payment.amount} />{' '}
                 <Tag color={PAYMENT_STATUS_COLORS[payment.status] ?? 'default'}>{payment.status_label}</Tag>
               </div>
               <div className="order-muted">

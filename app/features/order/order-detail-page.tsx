@@ -4,7 +4,7 @@
 // 'departure date past' dialog once on arrival. The route's loader reads the
 // order on the server; a change (cancel, new departure date) revalidates it.
 import { ClockCircleOutlined, LeftOutlined } from '@ant-design/icons';
-import { useEffect, useRef, useState } from 'react';
+import { type ComponentType, useEffect, useRef, useState } from 'react';
 import { Link, useRevalidator } from 'react-router';
 import type { MaterialListResult } from '../../../common/contracts/material';
 import type { OrderDetail } from '../../../common/contracts/order';
@@ -19,12 +19,22 @@ import { BasicInfoSection, ReturnAddressSection, ScheduleSection } from './detai
 import { InsuranceSection, PaymentSection } from './detail-money-sections';
 import { MaterialReviewSection } from './detail-review-section';
 import { PageCheckSection } from './detail-page-check-section';
+import { PriceDifferenceSection, type PriceDifferencePaymentSlot } from './detail-price-difference-section';
 import { OrderActions } from './order-actions';
 import { OrderStatusTag } from './order-status-tag';
 import { PriceText } from './price-text';
 import './order.css';
 
-export function OrderDetailPage({ order, materials = null }: { order: OrderDetail; materials?: MaterialListResult | null }) {
+export function OrderDetailPage({
+  order,
+  materials = null,
+  PaymentDialog,
+}: {
+  order: OrderDetail;
+  materials?: MaterialListResult | null;
+  /** The payment dialog for the price difference (the route hands it in). */
+  PaymentDialog?: ComponentType<PriceDifferencePaymentSlot>;
+}) {
   const [dateDialogOpen, setDateDialogOpen] = useState(false);
   const askedForDate = useRef(false);
   const now = useNow();
@@ -84,6 +94,7 @@ export function OrderDetailPage({ order, materials = null }: { order: OrderDetai
         <ReturnAddressSection order={order} />
         <ScheduleSection order={order} />
         <InsuranceSection order={order} />
+        {PaymentDialog ? <PriceDifferenceSection order={order} PaymentDialog={PaymentDialog} onPaid={reload} /> : null}
         <PaymentSection order={order} />
         <ApplicantsSection order={order} />
         {materials ? <MaterialReviewSection list={materials} userOrderId={order.user_order_id} /> : null}

@@ -2,6 +2,7 @@
 // says and where it leads, and the schedule's runs. No React here, so the
 // rules are unit-tested. (Times and the countdown text: common/format.ts.)
 import type { OrderAction } from '../../../common/order';
+import { PRICE_DIFFERENCE_ANCHOR } from '../../../common/price-difference';
 
 export const ACTION_LABELS: Record<OrderAction, string> = {
   continue: '继续办理',
@@ -11,6 +12,7 @@ export const ACTION_LABELS: Record<OrderAction, string> = {
   reupload: '重新上传资料',
   mail_materials: '邮寄资料',
   confirm_page_check: '确认核对页',
+  pay_price_difference: '补差价',
 };
 
 /**
@@ -30,6 +32,8 @@ export function actionPath(action: OrderAction, userOrderId: number): string | n
       return `/order/order-mail-list/${userOrderId}`;
     case 'confirm_page_check':
       return `/order/order-page-check/${userOrderId}`;
+    case 'pay_price_difference':
+      return `${orderDetailPath(userOrderId)}#${PRICE_DIFFERENCE_ANCHOR}`;
     case 'continue':
     case 'cancel':
       return null;

@@ -1,14 +1,13 @@
 // The order's status tag, with the processing step when there is one
 // (办理中 · 资料审核中): one look tells what the order is waiting for.
 import { Tag } from 'antd';
-import { THEME_COLORS } from '../../../common/constants';
 import type { OrderStatus } from '../../../common/order';
 
 const STATUS_COLORS: Record<OrderStatus, string> = {
   draft: 'orange',
-  pending_payment: THEME_COLORS.warning,
-  processing: THEME_COLORS.info,
-  completed: THEME_COLORS.success,
+  pending_payment: 'warning',
+  processing: 'processing',
+  completed: 'success',
   cancelled: 'default',
   refunded: 'default',
 };

@@ -20,6 +20,8 @@ export interface PaymentDialogProps {
   open: boolean;
   onClose: () => void;
   onPaid: () => void;
+  /** Pay this open price difference (补差价) of a processing order instead of the order itself. */
+  priceDifferenceId?: number;
 }
 
 /** How long the success is shown before the dialog moves on. */
@@ -75,8 +77,8 @@ function Outcome({ icon, tone, title, text, action }: { icon: ReactNode; tone: '
   );
 }
 
-export function PaymentDialog({ userOrderId, amount, open, onClose, onPaid }: PaymentDialogProps) {
-  const { channel, phase, checking, chooseChannel, refresh, checkNow, expire } = usePayment(userOrderId, open);
+export function PaymentDialog({ userOrderId, amount, open, onClose, onPaid, priceDifferenceId }: PaymentDialogProps) {
+  const { channel, phase, checking, chooseChannel, refresh, checkNow, expire } = usePayment(userOrderId, open, priceDifferenceId);
   const payment = phase.kind === 'waiting' || phase.kind === 'expired' ? phase.payment : null;
   const now = useClock(open && payment !== null);
   const movedOn = useRef(false);
@@ -110,7 +112,14 @@ export function PaymentDialog({ userOrderId, amount, open, onClose, onPaid }: Pa
 
   let body: ReactNode;
   if (phase.kind === 'paid') {
-    body = <Outcome icon={<CheckCircleFilled />} tone="success" title="支付成功" text="订单已进入资料审核，正在为您跳转…" />;
+    body = (
+      <Outcome
+        icon={<CheckCircleFilled />}
+        tone="success"
+        title="支付成功"
+        text={priceDifferenceId === undefined ? '订单已进入资料审核，正在为您跳转…' : '补差价已支付，正在刷新订单…'}
+      />
+    );
   } else if (phase.kind === 'refund' || phase.kind === 'stopped') {
     body = (
       <Outcome
@@ -186,7 +195,7 @@ export function PaymentDialog({ userOrderId, amount, open, onClose, onPaid }: Pa
     <AppDialog
       open={open}
       onClose={onClose}
-      title="支付订单"
+      title={priceDifferenceId === undefined ? '支付订单' : '支付补差价'}
       subtitle={`订单号 ${userOrderId}`}
       width={440}
       className="payment-dialog"

@@ -19,7 +19,9 @@ const base: PaymentQueryResult = {
     created_at: 0,
     paid_at: null,
     expires_at: 900_000,
+    price_difference_id: null,
   },
+  price_difference: null,
 };
 
 describe('payment dialog model', () => {
@@ -48,5 +50,29 @@ describe('payment dialog model', () => {
     expect(verdictOf({ ...base, order_status: 'cancelled', order_status_label: '已取消' }).kind).toBe('stopped');
     const refund = verdictOf({ ...base, order_status: 'cancelled', payment: { ...base.payment!, status: 'refund_pending' } });
     expect(refund.kind).toBe('refund');
+  });
+
+  it('follows a price difference’s payment by the price difference, not by the (already paid) order', () => {
+    const difference: PaymentQueryResult = {
+      ...base,
+      order_status: 'processing',
+      order_status_label: '办理中',
+      order_paid: true,
+      payment: { ...base.payment!, price_difference_id: 3 },
+      price_difference: { price_difference_id: 3, status: 'open', status_label: '待支付' },
+    };
+    expect(verdictOf(difference)).toEqual({ kind: 'waiting', closed: false });
+    expect(verdictOf({ ...difference, payment: { ...difference.payment!, status: 'closed' } })).toEqual({ kind: 'waiting', closed: true });
+    expect(
+      verdictOf({
+        ...difference,
+        payment: { ...difference.payment!, status: 'paid' },
+        price_difference: { price_difference_id: 3, status: 'paid', status_label: '已支付' },
+      }),
+    ).toEqual({ kind: 'paid' });
+    expect(verdictOf({ ...difference, payment: { ...difference.payment!, status: 'refund_pending' } }).kind).toBe('refund');
+    expect(verdictOf({ ...difference, price_difference: { price_difference_id: 3, status: 'cancelled', status_label: '已取消' } })).toMatchObject({
+      kind: 'stopped',
+    });
   });
 });

@@ -19,6 +19,13 @@ export type QueryVerdict =
   | { kind: 'stopped'; message: string };
 
 export function verdictOf(result: PaymentQueryResult): QueryVerdict {
+  // A price difference (补差价): the order is paid already; what counts is the difference.
+  if (result.price_difference) {
+    if (result.price_difference.status === 'paid' && result.payment?.status === 'paid') return { kind: 'paid' };
+    if (result.payment?.status === 'refund_pending') return { kind: 'refund', message: '该补差价已不需支付，本次付款将原路退回，请留意退款通知或联系客服。' };
+    if (result.price_difference.status !== 'open') return { kind: 'stopped', message: `该补差价${result.price_difference.status_label}，无需支付。` };
+    return { kind: 'waiting', closed: result.payment?.status === 'closed' };
+  }
   if (result.order_paid) return { kind: 'paid' };
   if (result.payment?.status === 'refund_pending') {
     return { kind: 'refund', message: '订单已关闭，本次付款将原路退回，请留意退款通知或联系客服。' };

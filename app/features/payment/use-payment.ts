@@ -26,9 +26,13 @@ const STOPPING = new Set<number>([
   ErrorCode.PAYMENT_ORDER_NOT_PAYABLE,
   ErrorCode.ORDER_NOT_FOUND,
   ErrorCode.PAYMENT_AMOUNT_INVALID,
+  ErrorCode.PRICE_DIFFERENCE_NOT_FOUND,
+  ErrorCode.PRICE_DIFFERENCE_NOT_OPEN,
+  ErrorCode.PRICE_DIFFERENCE_ORDER_NOT_PROCESSING,
 ]);
 
-export function usePayment(userOrderId: number, open: boolean) {
+/** priceDifferenceId: pay that open price difference (补差价) instead of the order itself. */
+export function usePayment(userOrderId: number, open: boolean, priceDifferenceId?: number) {
   const [channel, setChannel] = useState<PaymentChannel>('wechat');
   const [phase, setPhase] = useState<PaymentPhase>({ kind: 'creating' });
   const [checking, setChecking] = useState(false);
@@ -41,7 +45,11 @@ export function usePayment(userOrderId: number, open: boolean) {
     const abort = new AbortController();
     controller.current = abort;
     setPhase({ kind: 'creating' });
-    api('/www/payment/payment_create', { user_order_id: userOrderId, channel }, { signal: abort.signal, toast: false })
+    const payload =
+      priceDifferenceId === undefined
+        ? { user_order_id: userOrderId, channel }
+        : { user_order_id: userOrderId, channel, price_difference_id: priceDifferenceId };
+    api('/www/payment/payment_create', payload, { signal: abort.signal, toast: false })
       .then((payment) => {
         if (!abort.signal.aborted) setPhase({ kind: 'waiting', payment });
       })
@@ -52,7 +60,7 @@ export function usePayment(userOrderId: number, open: boolean) {
         else setPhase({ kind: 'failed', message: error instanceof ApiError ? error.message : '请求错误' });
       });
     return () => abort.abort();
-  }, [open, userOrderId, channel, attempt]);
+  }, [open, userOrderId, channel, attempt, priceDifferenceId]);
 
   const outTradeNo = phase.kind === 'waiting' || phase.kind === 'expired' ? phase.payment.out_trade_no : null;
 

@@ -7,6 +7,7 @@
 // is pure: the lifecycle hands it the event and the order row it just wrote,
 // and stores what it returns in the same transaction (notice-store.ts).
 import type { OrderEventName, OrderStep } from '../../../common/order.ts';
+import { PRICE_DIFFERENCE_ANCHOR } from '../../../common/price-difference.ts';
 import { escapeHtml } from './material-list-email.ts';
 
 /** Where the e-mail's links start; the outbox worker puts the site's public origin in (PUBLIC_SITE_URL). */
@@ -153,7 +154,16 @@ export const NOTICE_TEMPLATES = {
     render: (order) => ({
       title: '请补差价',
       body: `订单 ${order.user_order_id}（${order.product_title}）需要补差价，请查看金额和原因并支付。`,
-      link: detail(order.user_order_id),
+      link: `${detail(order.user_order_id)}#${PRICE_DIFFERENCE_ANCHOR}`,
+    }),
+  },
+  price_difference_pay: {
+    recipient: 'assignee',
+    email: false,
+    render: (order) => ({
+      title: '客户已补差价',
+      body: `订单 ${order.user_order_id}（${order.product_title}）的客户已支付补差价，可以继续办理。`,
+      link: workbench(order.user_order_id),
     }),
   },
   result_issue: {
@@ -190,6 +200,7 @@ export const NOTICE_MAP: Partial<Record<OrderEventName, readonly NoticeKind[]>> 
   submit: ['submit'],
   interview_notice_publish: ['interview_notice_publish'],
   price_difference_request: ['price_difference_request'],
+  price_difference_pay: ['price_difference_pay'],
   result_issue: ['result_issue'],
   result_reject: ['result_reject'],
 };

@@ -76,6 +76,8 @@ const cancelledError = (order: GuardedOrder) => (order.status === 'cancelled' ? 
 const notExpired = (order: GuardedOrder, at: number) =>
   order.status === 'draft' && order.expires_at !== null && order.expires_at <= at ? new AppError(ErrorCode.ORDER_ALREADY_CANCELLED) : null;
 
+const notProcessing = () => new AppError(ErrorCode.PRICE_DIFFERENCE_ORDER_NOT_PROCESSING);
+
 export const LIFECYCLE: readonly LifecycleRule[] = [
   // The customer orders (issue 4).
   { event: 'create', by: ['customer'], from: 'new', to: ['draft'], rule: 'product listed and offline; departure date today or later; 1–20 applicants' },
@@ -255,9 +257,31 @@ export const LIFECYCLE: readonly LifecycleRule[] = [
   { event: 'interview_change_request', by: ['customer'], from: processing('interview'), to: 'same', rule: 'a free slot before the departure date' },
   { event: 'interview_change_accept', by: ['operator'], from: processing('interview'), to: 'same', rule: 'an open change request' },
   { event: 'interview_change_decline', by: ['operator'], from: processing('interview'), to: 'same', rule: 'an open change request' },
-  { event: 'price_difference_request', by: ['operator'], from: ANY_PROCESSING, to: 'same', rule: 'an amount > 0 and a reason; none other open' },
-  { event: 'price_difference_pay', by: ['system'], from: ANY_PROCESSING, to: 'same', rule: 'verified notification for the open price difference' },
-  { event: 'price_difference_cancel', by: ['operator'], from: ANY_PROCESSING, to: 'same', rule: 'an open, unpaid price difference' },
+  // Price difference (issue 10, server/modules/price-difference): the order row keeps the open amount and the sum paid.
+  {
+    event: 'price_difference_request',
+    by: ['operator'],
+    from: ANY_PROCESSING,
+    to: 'same',
+    rule: 'an amount > 0 and a reason; none other open; the version the operator saw',
+    refuse: notProcessing,
+  },
+  {
+    event: 'price_difference_pay',
+    by: ['system'],
+    from: ANY_PROCESSING,
+    to: 'same',
+    rule: 'verified notification for the open price difference, amount equal (else the money is refunded)',
+    refuse: notProcessing,
+  },
+  {
+    event: 'price_difference_cancel',
+    by: ['operator'],
+    from: ANY_PROCESSING,
+    to: 'same',
+    rule: 'an open, unpaid price difference; the version the operator saw',
+    refuse: notProcessing,
+  },
   {
     event: 'submit',
     by: ['operator'],

@@ -46,6 +46,8 @@ export interface NewApplicant {
 function needsActionWhere(eb: ExpressionBuilder<Database, 'user_order'>, today: string) {
   return eb.or([
     eb.and([eb('user_order.status', '=', 'processing'), eb('user_order.step', 'in', [...CUSTOMER_ACTION_STEPS])]),
+    // An open price difference to pay (补差价).
+    eb.and([eb('user_order.status', '=', 'processing'), eb('user_order.price_difference_due', '>', 0)]),
     eb.and([
       eb('user_order.departure_date', '<', today),
       eb.or([
@@ -96,6 +98,8 @@ const ORDER_COLUMNS = [
   'user_order.assignee_operator_id',
   'user_order.review_round',
   'user_order.submitted_date',
+  'user_order.price_difference_due',
+  'user_order.price_difference_paid',
   'consular_district.name as consular_district_name',
   'visa_product.visa_country_id',
   'visa_product.visa_photo_id',
@@ -232,7 +236,7 @@ export function createOrderRepository(db: Kysely<Database>) {
     payments(userOrderId: number) {
       return db
         .selectFrom('payment')
-        .select(['out_trade_no', 'channel', 'amount', 'status', 'created_at', 'paid_at'])
+        .select(['out_trade_no', 'channel', 'amount', 'status', 'created_at', 'paid_at', 'price_difference_id'])
         .where('user_order_id', '=', userOrderId)
         .orderBy('payment_id')
         .execute();

@@ -35,6 +35,7 @@ import {
 } from '../../../common/order.ts';
 import { normalizeInputText } from '../../../common/text.ts';
 import type { Database } from '../../db/schema.ts';
+import { priceDifferencesOf } from '../price-difference/price-difference-records.ts';
 import { AppError } from '../../platform/errors.ts';
 import { type OrderingStep, PAYMENT_CHANNELS, PAYMENT_STATUSES } from '../../../common/ordering.ts';
 import { toJson } from '../../db/json.ts';
@@ -226,6 +227,7 @@ export function createOrderService(db: Kysely<Database>, deps: OrderServiceDeps)
         repo.payments(userOrderId),
         order.status === 'draft' ? missingMaterials(db, userOrderId) : Promise.resolve([]),
       ]);
+      const differences = await priceDifferencesOf(db, userOrderId);
       const filesOf = new Map(fileCounts.map((row) => [row.applicant_id, Number(row.count)]));
       const mailsPaper = await repo.mailsPaper(order.visa_product_id, [...new Set(applicants.map((row) => row.identity_id))]);
       return {
@@ -272,11 +274,16 @@ export function createOrderService(db: Kysely<Database>, deps: OrderServiceDeps)
           status_label: PAYMENT_STATUSES[row.status],
           created_at: row.created_at,
           paid_at: row.paid_at,
+          price_difference_id: row.price_difference_id,
         })),
         confirmed_at: order.confirmed_at,
         paid_at: order.paid_at,
         ordering_step: orderingStepOf(order, missing.length > 0, applicants),
         missing_materials: missing,
+        price_differences: differences,
+        price_difference_due: order.price_difference_due,
+        price_difference_paid: order.price_difference_paid,
+        paid_total: payments.filter((row) => row.status === 'paid').reduce((sum, row) => sum + row.amount, 0),
       };
     },
 

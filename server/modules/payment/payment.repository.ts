@@ -40,10 +40,11 @@ export function createPaymentRepository(db: Kysely<Database>) {
       return payments().where('user_order_id', '=', userOrderId).where('status', '=', 'pending').orderBy('payment_id').execute();
     },
 
-    /** A pending QR code of this channel and amount that still has `validAfter` to live. */
-    reusable(userOrderId: number, channel: PaymentChannel, amount: number, validAfter: number) {
+    /** A pending QR code of this channel and amount (and price difference, or the order's own) that still has `validAfter` to live. */
+    reusable(userOrderId: number, channel: PaymentChannel, amount: number, validAfter: number, priceDifferenceId: number | null = null) {
       return payments()
         .where('user_order_id', '=', userOrderId)
+        .where('price_difference_id', priceDifferenceId === null ? 'is' : '=', priceDifferenceId)
         .where('status', '=', 'pending')
         .where('channel', '=', channel)
         .where('amount', '=', amount)
@@ -56,6 +57,11 @@ export function createPaymentRepository(db: Kysely<Database>) {
     /** Inside the lifecycle's 'payment_create' transaction. */
     async insert(trx: Transaction<Database>, payment: Insertable<PaymentTable>): Promise<void> {
       await trx.insertInto('payment').values(payment).execute();
+    },
+
+    /** A price difference's payment (no lifecycle event: the order does not change). */
+    async insertRow(payment: Insertable<PaymentTable>): Promise<void> {
+      await db.insertInto('payment').values(payment).execute();
     },
 
     /** pending → closed; false when it was paid (or closed) meanwhile. */

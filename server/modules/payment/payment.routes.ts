@@ -22,7 +22,8 @@ export function paymentOperations(service: PaymentService) {
       description:
         '只有待支付（已确认）且未超时的订单可以支付；金额为订单总价。二维码 15 分钟内有效，且不晚于订单的自动取消时间。' +
         '同一订单、同一支付方式、同一金额且仍有效的二维码会被沿用（reused 为 true），不会重复创建；订单金额变化后旧二维码被关闭。' +
-        '支付结果由支付服务商异步通知，页面通过 payment_query 轮询。',
+        '支付结果由支付服务商异步通知，页面通过 payment_query 轮询。' +
+        '带 price_difference_id 时支付办理中订单的一笔待支付补差价（金额为补差价金额），通知与幂等规则相同。',
       auth: 'customer',
       errors: [
         ErrorCode.ORDER_NOT_FOUND,
@@ -33,6 +34,9 @@ export function paymentOperations(service: PaymentService) {
         ErrorCode.PAYMENT_CHANNEL_INVALID,
         ErrorCode.PAYMENT_PROVIDER_UNAVAILABLE,
         ErrorCode.PAYMENT_AMOUNT_INVALID,
+        ErrorCode.PRICE_DIFFERENCE_ORDER_NOT_PROCESSING,
+        ErrorCode.PRICE_DIFFERENCE_NOT_FOUND,
+        ErrorCode.PRICE_DIFFERENCE_NOT_OPEN,
       ],
       handle: (payload, context) => service.create(context.caller, payload),
     }),

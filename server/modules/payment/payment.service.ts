@@ -15,6 +15,7 @@ import { PAYMENT_LIMITS, channelLabel, isPaymentChannel, paymentStatusLabel } fr
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import { createOrderLifecycle, type OrderRow } from '../order/lifecycle.ts';
+import { priceDifferenceOf, priceDifferenceState } from '../price-difference/price-difference-records.ts';
 import { type PaymentRepository, type PaymentRow, createPaymentRepository } from './payment.repository.ts';
 import type { HeaderBag, NotificationAnswer, PaymentProvider } from './provider.ts';
 import { type SettleResult, type SettleSource, settlePayment } from './settlement.ts';
@@ -46,6 +47,7 @@ export function paymentState(row: PaymentRow): PaymentState {
     created_at: row.created_at,
     paid_at: row.paid_at,
     expires_at: row.expires_at,
+    price_difference_id: row.price_difference_id,
   };
 }
 
@@ -154,10 +156,65 @@ export function createPaymentService(db: Kysely<Database>, deps: PaymentServiceD
     return { ...paymentState(row), code_url: row.code_url, qrcode, provider: row.provider, reused };
   }
 
+  /**
+   * A QR code for an open price difference of a processing order (补差价): the
+   * same provider, notification and settlement as the order's own payment;
+   * the settlement books it with price_difference_pay. No order state changes
+   * here, so no lifecycle event: the payment row only.
+   */
+  async function createForDifference(
+    customer: Customer,
+    userOrderId: number,
+    priceDifferenceId: number,
+    channel: PaymentChannel,
+  ): Promise<PaymentCreateResult> {
+    const at = now();
+    const order = await lifecycle.current(customer, userOrderId);
+    if (order.status !== 'processing') throw new AppError(ErrorCode.PRICE_DIFFERENCE_ORDER_NOT_PROCESSING);
+    const difference = await priceDifferenceOf(db, order.user_order_id, priceDifferenceId);
+    if (!difference) throw new AppError(ErrorCode.PRICE_DIFFERENCE_NOT_FOUND);
+    if (difference.status !== 'open') throw new AppError(ErrorCode.PRICE_DIFFERENCE_NOT_OPEN);
+    const reusable = await repo.reusable(order.user_order_id, channel, difference.amount, at + PAYMENT_LIMITS.reuseMarginMs, difference.price_difference_id);
+    if (reusable) return created(reusable, true);
+
+    const outTradeNo = newOutTradeNo(at);
+    const expiresAt = at + PAYMENT_LIMITS.qrTtlMs;
+    let codeUrl: string;
+    try {
+      ({ code_url: codeUrl } = await provider.createTrade({
+        out_trade_no: outTradeNo,
+        amount: difference.amount,
+        channel,
+        description: `易签通-补差价-${order.product_title}`.slice(0, DESCRIPTION_MAX),
+        expires_at: expiresAt,
+      }));
+    } catch (error) {
+      log.error({ err: error, userOrderId: order.user_order_id }, 'payment provider refused the trade');
+      throw new AppError(ErrorCode.PAYMENT_PROVIDER_UNAVAILABLE);
+    }
+    await repo.insertRow({
+      user_order_id: order.user_order_id,
+      out_trade_no: outTradeNo,
+      provider: provider.name,
+      channel,
+      amount: difference.amount,
+      status: 'pending',
+      provider_trade_no: null,
+      code_url: codeUrl,
+      account_id: customer.accountId,
+      created_at: at,
+      expires_at: expiresAt,
+      paid_at: null,
+      price_difference_id: difference.price_difference_id,
+    });
+    return created((await repo.byTradeNo(outTradeNo))!, false);
+  }
+
   return {
-    async create(customer: Customer, input: { user_order_id: number; channel: string }): Promise<PaymentCreateResult> {
+    async create(customer: Customer, input: { user_order_id: number; channel: string; price_difference_id?: number }): Promise<PaymentCreateResult> {
       if (!isPaymentChannel(input.channel)) throw new AppError(ErrorCode.PAYMENT_CHANNEL_INVALID);
       const channel = input.channel;
+      if (input.price_difference_id !== undefined) return createForDifference(customer, input.user_order_id, input.price_difference_id, channel);
       const at = now();
       const order = await payableOrder(customer, input.user_order_id);
       await assertPayable(order);
@@ -240,6 +297,7 @@ export function createPaymentService(db: Kysely<Database>, deps: PaymentServiceD
         order_paid: current.paid_at !== null && !UNPAID_STATUSES.includes(current.status as OrderStatus) && current.status !== 'cancelled',
         paid_at: current.paid_at,
         payment: payment ? paymentState(payment) : null,
+        price_difference: payment?.price_difference_id ? await priceDifferenceState(db, payment.price_difference_id) : null,
       };
     },
 

@@ -24,6 +24,7 @@ import { type Kysely, PostgresAdapter, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { SYSTEM } from '../../platform/principal.ts';
 import { apply, type Change, LifecycleConflict } from '../order/lifecycle.ts';
+import { settleDifference } from '../price-difference/price-difference-records.ts';
 
 export type SettleSource = 'notify' | 'query' | 'close' | 'sweep' | 'expiry';
 export type SettleOutcome = 'paid' | 'revived' | 'duplicate' | 'refund_due' | 'amount_mismatch' | 'unknown_trade';
@@ -42,7 +43,7 @@ export interface SettleResult {
   outcome: SettleOutcome;
   user_order_id: number | null;
   /** Why money is due back (refund_due only). */
-  refund_reason?: 'order_paid' | 'order_cancelled' | 'order_expired' | 'order_status' | 'amount_changed';
+  refund_reason?: 'order_paid' | 'order_cancelled' | 'order_expired' | 'order_status' | 'amount_changed' | 'difference_closed';
 }
 
 export const PAID_STEP = 'material_review';
@@ -68,11 +69,51 @@ export async function settlePayment(db: Kysely<Database>, input: SettleInput, at
 
       let orderQuery = trx
         .selectFrom('user_order')
-        .select(['user_order_id', 'status', 'step', 'total_amount', 'version', 'need_interview', 'expires_at', 'departure_date'])
+        .select(['user_order_id', 'status', 'step', 'total_amount', 'version', 'need_interview', 'expires_at', 'departure_date', 'price_difference_paid'])
         .where('user_order_id', '=', payment.user_order_id);
       if (pg) orderQuery = orderQuery.forUpdate();
       const locked = await orderQuery.executeTakeFirstOrThrow();
       const order = { ...locked, need_interview: locked.need_interview === 1 };
+
+      const detail = {
+        out_trade_no: payment.out_trade_no,
+        channel: payment.channel,
+        amount: payment.amount,
+        provider_trade_no: input.provider_trade_no,
+        paid_at: input.paid_at,
+        source: input.source,
+      };
+      const markPayment = async (status: 'paid' | 'refund_pending') =>
+        expectOne(
+          await trx
+            .updateTable('payment')
+            .set({ status, provider_trade_no: input.provider_trade_no, paid_at: input.paid_at })
+            .where('payment_id', '=', payment.payment_id)
+            .where('status', '=', payment.status)
+            .executeTakeFirst(),
+        );
+
+      // A price difference's payment (补差价): books the open price difference, or goes back.
+      if (payment.price_difference_id !== null) {
+        const settled =
+          order.status === 'processing'
+            ? await settleDifference(trx, { ...payment, price_difference_id: payment.price_difference_id }, order, input)
+            : { ok: false as const, reason: 'order_status' as const };
+        if (settled.ok) {
+          await markPayment('paid');
+          await apply(trx, order, settled.change, SYSTEM, at);
+          return { outcome: 'paid', user_order_id: order.user_order_id };
+        }
+        await markPayment('refund_pending');
+        await apply(
+          trx,
+          order,
+          { event: 'payment_refund_due', detail: { ...detail, price_difference_id: payment.price_difference_id, reason: settled.reason } },
+          SYSTEM,
+          at,
+        );
+        return { outcome: 'refund_due', user_order_id: order.user_order_id, refund_reason: settled.reason };
+      }
 
       const amountFits = payment.amount === order.total_amount;
       let decision: 'pay' | 'revive' | SettleResult['refund_reason'];
@@ -95,15 +136,6 @@ export async function settlePayment(db: Kysely<Database>, input: SettleInput, at
       } else {
         decision = 'order_status';
       }
-
-      const detail = {
-        out_trade_no: payment.out_trade_no,
-        channel: payment.channel,
-        amount: payment.amount,
-        provider_trade_no: input.provider_trade_no,
-        paid_at: input.paid_at,
-        source: input.source,
-      };
 
       if (decision === 'pay' || decision === 'revive') {
         expectOne(

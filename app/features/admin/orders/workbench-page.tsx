@@ -16,6 +16,7 @@ import { toast } from '../../../lib/toast';
 import { adminApi } from '../admin-api';
 import { FileReview } from './file-review';
 import { PageCheckPanel } from './page-check-panel';
+import { PriceDifferencePanel } from './price-difference-panel';
 import './orders.css';
 
 export function WorkbenchPage({ bench }: { bench: AdminWorkbench }) {
@@ -205,6 +206,7 @@ export function WorkbenchPage({ bench }: { bench: AdminWorkbench }) {
               <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="无" />
             )}
           </section>
+          <PriceDifferencePanel userOrderId={order.user_order_id} version={order.version} onChanged={reload} />
           <section className="admin-card aw-card">
             <h2>支付记录</h2>
             <Table
