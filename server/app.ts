@@ -25,6 +25,8 @@ import { orderOperations } from './modules/order/order.routes.ts';
 import { createMaterialModule } from './modules/material/material.routes.ts';
 import { interviewOperations } from './modules/interview/interview.routes.ts';
 import { createInterviewService, type InterviewService } from './modules/interview/interview.service.ts';
+import { interviewNoticeOperations } from './modules/interview/interview-notice.routes.ts';
+import { createInterviewNoticeService, type InterviewNoticeService } from './modules/interview/interview-notice.service.ts';
 import { addressOperations } from './modules/address/address.routes.ts';
 import { type AddressService, createAddressService } from './modules/address/address.service.ts';
 import { insuranceOperations } from './modules/insurance/insurance.routes.ts';
@@ -82,6 +84,7 @@ export interface Services {
   operator: OperatorService;
   notice: NoticeService;
   review: ReviewModule;
+  interviewNotice: InterviewNoticeService;
 }
 
 declare module 'fastify' {
@@ -141,6 +144,8 @@ export async function buildApp({
     operator: operators,
     // The back office's queue and review, over the operator accounts.
     review: createReviewModule(database.db, { now, material: materials.service, operators: directoryOf(() => operators.list()) }),
+    // The interview notice and date changes (issue 10).
+    interviewNotice: createInterviewNoticeService(database.db, { now }),
   };
 
   // API answers, the address library and static files; pages compress themselves.
@@ -251,6 +256,7 @@ export async function buildApp({
       ...operatorOperations(services.operator),
       ...noticeOperations(services.notice),
       ...services.review.operations,
+      ...interviewNoticeOperations(services.interviewNotice),
     ];
     for (const operation of operations) {
       registerOperation(api, operation);

@@ -12,6 +12,7 @@ import * as courier from './migrations/2026-11-24-008-courier.ts';
 import * as operators from './migrations/2026-11-24-009-operators.ts';
 import * as notices from './migrations/2026-11-24-010-notices.ts';
 import * as review from './migrations/2026-11-24-011-review.ts';
+import * as interviewNotice from './migrations/2026-11-24-014-interview-notice.ts';
 
 const migrations: Record<string, Migration> = {
   '2026-11-21-001-accounts': accounts,
@@ -25,6 +26,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-24-009-operators': operators,
   '2026-11-24-010-notices': notices,
   '2026-11-24-011-review': review,
+  '2026-11-24-014-interview-notice': interviewNotice,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
