@@ -128,7 +128,16 @@ export type OrderListTabKey = OrderListTab['key'];
 export const ORDER_LIST_TAB_KEYS = ORDER_LIST_TABS.map((tab) => tab.key) as [OrderListTabKey, ...OrderListTabKey[]];
 
 /** What the customer can or must do next, for the card's and the detail page's buttons. */
-export const ORDER_ACTIONS = ['continue', 'pay', 'cancel', 'choose_departure_date', 'reupload', 'mail_materials', 'confirm_page_check'] as const;
+export const ORDER_ACTIONS = [
+  'continue',
+  'pay',
+  'cancel',
+  'choose_departure_date',
+  'reupload',
+  'mail_materials',
+  'confirm_page_check',
+  'view_interview_notice',
+] as const;
 export type OrderAction = (typeof ORDER_ACTIONS)[number];
 
 export function statusLabel(status: string): string {
@@ -154,6 +163,7 @@ export function orderActions(order: { status: string; step: string | null; depar
   if (order.status === 'processing' && order.step === 'reupload_needed') actions.push('reupload');
   if (order.status === 'processing' && order.step === 'awaiting_mail') actions.push('mail_materials');
   if (order.status === 'processing' && order.step === 'page_check') actions.push('confirm_page_check');
+  if (order.status === 'processing' && order.step === 'interview') actions.push('view_interview_notice');
   if (UNPAID_STATUSES.includes(order.status as OrderStatus)) actions.push('cancel');
   return actions;
 }

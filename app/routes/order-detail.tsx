@@ -17,12 +17,14 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const [order, materials] = await Promise.all([reads.orderDetail(userOrderId), reads.materialList(userOrderId)]);
   // Each file's review status once the order is being handled (the materials are a side read: no page error for them).
   const handled = order.ok && (order.body.status === 'processing' || order.body.status === 'completed');
-  return { order: loaded(order), materials: handled && materials.ok ? materials.body : null };
+  // The interview notice (issue 10): a side read too, once paid for an order with an interview.
+  const interview = handled && order.body.need_interview ? await reads.interviewNotice(userOrderId) : null;
+  return { order: loaded(order), materials: handled && materials.ok ? materials.body : null, interview: interview?.ok ? interview.body : null };
 }
 
 export default function Screen({ loaderData }: Route.ComponentProps) {
   // Keyed: moving to another order starts its page afresh (dialog state, "asked once").
-  return <OrderDetailPage key={loaderData.order.user_order_id} order={loaderData.order} materials={loaderData.materials} />;
+  return <OrderDetailPage key={loaderData.order.user_order_id} order={loaderData.order} materials={loaderData.materials} interview={loaderData.interview} />;
 }
 
 export function ErrorBoundary() {

@@ -18,7 +18,15 @@ export interface ActionableOrder {
 }
 
 /** The one action the customer is most likely to want: shown as the primary button. */
-const PRIMARY_ORDER: readonly OrderAction[] = ['choose_departure_date', 'pay', 'continue', 'reupload', 'mail_materials', 'confirm_page_check'];
+const PRIMARY_ORDER: readonly OrderAction[] = [
+  'choose_departure_date',
+  'pay',
+  'continue',
+  'reupload',
+  'mail_materials',
+  'confirm_page_check',
+  'view_interview_notice',
+];
 
 export const CANCEL_CONFIRM_TITLE = '确定取消该订单吗？';
 export const CANCELLED_TEXT = '订单已取消';

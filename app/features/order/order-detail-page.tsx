@@ -6,6 +6,7 @@
 import { ClockCircleOutlined, LeftOutlined } from '@ant-design/icons';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useRevalidator } from 'react-router';
+import type { InterviewNoticeDetail } from '../../../common/contracts/interview-notice';
 import type { MaterialListResult } from '../../../common/contracts/material';
 import type { OrderDetail } from '../../../common/contracts/order';
 import { expiryText } from '../../../common/format';
@@ -18,12 +19,21 @@ import { ApplicantsSection } from './detail-applicants-section';
 import { BasicInfoSection, ReturnAddressSection, ScheduleSection } from './detail-info-sections';
 import { InsuranceSection, PaymentSection } from './detail-money-sections';
 import { MaterialReviewSection } from './detail-review-section';
+import { InterviewDetailSections } from './detail-interview-section';
 import { OrderActions } from './order-actions';
 import { OrderStatusTag } from './order-status-tag';
 import { PriceText } from './price-text';
 import './order.css';
 
-export function OrderDetailPage({ order, materials = null }: { order: OrderDetail; materials?: MaterialListResult | null }) {
+export function OrderDetailPage({
+  order,
+  materials = null,
+  interview = null,
+}: {
+  order: OrderDetail;
+  materials?: MaterialListResult | null;
+  interview?: InterviewNoticeDetail | null;
+}) {
   const [dateDialogOpen, setDateDialogOpen] = useState(false);
   const askedForDate = useRef(false);
   const now = useNow();
@@ -86,6 +96,7 @@ export function OrderDetailPage({ order, materials = null }: { order: OrderDetai
         <PaymentSection order={order} />
         <ApplicantsSection order={order} />
         {materials ? <MaterialReviewSection list={materials} userOrderId={order.user_order_id} /> : null}
+        <InterviewDetailSections notice={interview} />
         <DepartureDateDialog open={dateDialogOpen} onClose={() => setDateDialogOpen(false)} order={order} onChanged={reload} />
       </LoadingOverlay>
     </div>

@@ -11,6 +11,7 @@ export const ACTION_LABELS: Record<OrderAction, string> = {
   reupload: '重新上传资料',
   mail_materials: '邮寄资料',
   confirm_page_check: '确认核对页',
+  view_interview_notice: '查看面试通知',
 };
 
 /**
@@ -30,6 +31,8 @@ export function actionPath(action: OrderAction, userOrderId: number): string | n
       return `/order/order-mail-list/${userOrderId}`;
     case 'confirm_page_check':
       return `/order/order-page-check/${userOrderId}`;
+    case 'view_interview_notice':
+      return `/order/order-interview-notification/${userOrderId}`;
     case 'continue':
     case 'cancel':
       return null;
