@@ -276,7 +276,7 @@ export function createInterviewNoticeService(db: Kysely<Database>, deps: { now: 
                 consulate_name: district?.consulate_name ?? '',
                 consulate_address: district?.address ?? '',
                 ...DEFAULT_NOTICE_TEXT,
-                materials: ['护照原件', ...(bring.get(row.identity_id) ?? [])],
+                materials: [...new Set(['护照原件', ...(bring.get(row.identity_id) ?? [])])],
               };
           return {
             applicant_id: row.applicant_id,
