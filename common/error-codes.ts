@@ -113,6 +113,16 @@ export const ErrorCode = {
   REUPLOAD_NO_PASS_LEFT: 2039,
   REUPLOAD_MATERIALS_MISSING: 2040,
   REUPLOAD_NOTHING_REPLACED: 2041,
+  // 2141–2160 interview notice and date changes (modules/interview)
+  INTERVIEW_NOTICE_STALE: 2141,
+  INTERVIEW_NOTICE_APPLICANT_NOT_FOUND: 2142,
+  INTERVIEW_NOTICE_INVALID: 2143,
+  INTERVIEW_NOTICE_NOT_PUBLISHED: 2144,
+  INTERVIEW_CHANGE_ALREADY_OPEN: 2145,
+  INTERVIEW_CHANGE_NOT_FOUND: 2146,
+  INTERVIEW_CHANGE_SAME_TIME: 2147,
+  INTERVIEW_CHANGE_SLOT_FULL: 2148,
+  INTERVIEW_NOTICE_NOT_ASSIGNEE: 2149,
   // 2081–2099 couriers (modules/courier)
   COURIER_COMPANY_INVALID: 2081,
   COURIER_WAYBILL_INVALID: 2082,
@@ -279,6 +289,24 @@ export const ERROR_CATALOGUE: Record<ErrorCodeValue, { msg: string; meaning: str
   2039: { msg: '仍有审核未通过的资料，请重新上传后再提交', meaning: '提交审核前须替换（或删除）所有审核未通过的文件', http: 200 },
   2040: { msg: '资料尚未上传完整', meaning: '删除未通过的文件后仍有必需资料或照片没有文件；msg 列出所缺资料', http: 200 },
   2041: { msg: '请先重新上传审核未通过的资料', meaning: '没有任何新上传或替换的文件，不能提交审核', http: 200 },
+  // 2141–2160 interview notice and date changes
+  2141: {
+    msg: '订单已被他人更新，请刷新后再操作',
+    meaning: 'version 与订单当前版本不一致：打开面试面板后订单已有变化（例如另一位人员刚发布通知或处理了改期申请），本次操作未生效',
+    http: 200,
+  },
+  2142: { msg: '申请人不存在', meaning: 'applicant_id 不属于该订单', http: 200 },
+  2143: {
+    msg: '面试通知内容有误',
+    meaning: '日期不是 YYYY-MM-DD、时间不是 HH:MM 或结束不晚于开始、日期早于今天或晚于出发日期，或必填内容为空；msg 说明哪一项',
+    http: 200,
+  },
+  2144: { msg: '面试通知尚未发布，暂不能修改时间', meaning: '只有已发布面试通知的申请人可以申请修改面试时间', http: 200 },
+  2145: { msg: '已有待处理的改期申请，请等待处理结果', meaning: '该申请人已有一个待处理的改期申请', http: 200 },
+  2146: { msg: '改期申请不存在或已处理', meaning: 'change_request_id 不属于该订单，或已被接受/拒绝', http: 200 },
+  2147: { msg: '请选择与当前不同的时间', meaning: '申请的时段就是申请人当前的时段', http: 200 },
+  2148: { msg: '该时段已约满，请拒绝申请或联系客户另选时间', meaning: '接受改期时新时段已没有名额（数据库约束 booked ≤ capacity），改期未生效', http: 200 },
+  2149: { msg: '请先领取该订单', meaning: '只有订单的办理人员（或主管）可以发布面试通知和处理改期申请', http: 200 },
   // 2081–2099 couriers
   2081: { msg: '请选择快递公司', meaning: 'courier_company 不在常用快递公司列表中，或选择“其他”时未填写 1–20 个字的公司名称', http: 200 },
   2082: { msg: '请输入正确的快递单号', meaning: '快递单号去除空格和连字符后不是 8–30 位字母或数字（顺丰：SF 加 13 位数字或 12 位数字）', http: 200 },

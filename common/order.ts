@@ -137,6 +137,7 @@ export const ORDER_ACTIONS = [
   'mail_materials',
   'confirm_page_check',
   'pay_price_difference',
+  'view_interview_notice',
 ] as const;
 export type OrderAction = (typeof ORDER_ACTIONS)[number];
 
@@ -177,6 +178,7 @@ export function orderActions(order: ActionOrder, today: string): OrderAction[] {
   if (order.status === 'processing' && order.step === 'awaiting_mail') actions.push('mail_materials');
   if (order.status === 'processing' && order.step === 'page_check') actions.push('confirm_page_check');
   if (owesPriceDifference(order)) actions.push('pay_price_difference');
+  if (order.status === 'processing' && order.step === 'interview') actions.push('view_interview_notice');
   if (UNPAID_STATUSES.includes(order.status as OrderStatus)) actions.push('cancel');
   return actions;
 }

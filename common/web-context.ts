@@ -5,6 +5,7 @@ import type { AddressList } from './contracts/address.ts';
 import type { ContinentWithCountries, ReviewPage, VisaCountryDetail, VisaProductDetail, VisaProductListItem } from './contracts/catalogue.ts';
 import type { InsurancePlanListResult } from './contracts/insurance.ts';
 import type { InterviewSlotListResult } from './contracts/interview.ts';
+import type { InterviewNoticeDetail } from './contracts/interview-notice.ts';
 import type { MaterialListResult } from './contracts/material.ts';
 import type { NoticeListResult } from './contracts/notice.ts';
 import type { OrderDetail, OrderListResult } from './contracts/order.ts';
@@ -55,6 +56,8 @@ export interface CustomerReads {
   orderDetail(userOrderId: number): Promise<ReadAnswer<OrderDetail>>;
   materialList(userOrderId: number): Promise<ReadAnswer<MaterialListResult>>;
   interviewSlots(userOrderId: number): Promise<ReadAnswer<InterviewSlotListResult>>;
+  /** The interview / fingerprint notice of each applicant (issue 10). */
+  interviewNotice(userOrderId: number): Promise<ReadAnswer<InterviewNoticeDetail>>;
   insurancePlans(userOrderId: number): Promise<ReadAnswer<InsurancePlanListResult>>;
   addresses(kind: AddressKind): Promise<ReadAnswer<AddressList>>;
   /** The account's own notices (消息通知), newest first. */

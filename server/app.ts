@@ -25,6 +25,8 @@ import { orderOperations } from './modules/order/order.routes.ts';
 import { createMaterialModule } from './modules/material/material.routes.ts';
 import { interviewOperations } from './modules/interview/interview.routes.ts';
 import { createInterviewService, type InterviewService } from './modules/interview/interview.service.ts';
+import { interviewNoticeOperations } from './modules/interview/interview-notice.routes.ts';
+import { createInterviewNoticeService, type InterviewNoticeService } from './modules/interview/interview-notice.service.ts';
 import { addressOperations } from './modules/address/address.routes.ts';
 import { type AddressService, createAddressService } from './modules/address/address.service.ts';
 import { insuranceOperations } from './modules/insurance/insurance.routes.ts';
@@ -87,6 +89,7 @@ export interface Services {
   notice: NoticeService;
   review: ReviewModule;
   pageCheck: PageCheckService;
+  interviewNotice: InterviewNoticeService;
 }
 
 declare module 'fastify' {
@@ -149,6 +152,8 @@ export async function buildApp({
     // The back office's queue and review, over the operator accounts.
     review: createReviewModule(database.db, { now, material: materials.service, operators: directoryOf(() => operators.list()) }),
     pageCheck: pageCheck.service,
+    // The interview notice and date changes (issue 10).
+    interviewNotice: createInterviewNoticeService(database.db, { now }),
   };
 
   // API answers, the address library and static files; pages compress themselves.
@@ -261,6 +266,7 @@ export async function buildApp({
       ...services.review.operations,
       ...pageCheck.operations,
       ...priceDifferenceOperations(createPriceDifferenceService(database.db, { now, operators: directoryOf(() => operators.list()) })),
+      ...interviewNoticeOperations(services.interviewNotice),
     ];
     for (const operation of operations) {
       registerOperation(api, operation);

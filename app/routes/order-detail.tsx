@@ -23,12 +23,27 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     order.ok && order.body.status === 'processing' && ['page_check', 'interview', 'submitted', 'returning'].includes(order.body.step ?? '')
       ? await reads.pageCheck(userOrderId)
       : null;
-  return { order: loaded(order), materials: handled && materials.ok ? materials.body : null, pageCheck: pageCheck?.ok ? pageCheck.body : null };
+  // The interview notice (issue 10): a side read too, once paid for an order with an interview.
+  const interview = handled && order.body.need_interview ? await reads.interviewNotice(userOrderId) : null;
+  return {
+    order: loaded(order),
+    materials: handled && materials.ok ? materials.body : null,
+    pageCheck: pageCheck?.ok ? pageCheck.body : null,
+    interview: interview?.ok ? interview.body : null,
+  };
 }
 
 export default function Screen({ loaderData }: Route.ComponentProps) {
   // Keyed: moving to another order starts its page afresh (dialog state, "asked once").
-  return <OrderDetailPage key={loaderData.order.user_order_id} order={loaderData.order} materials={loaderData.materials} PaymentDialog={PaymentDialog} />;
+  return (
+    <OrderDetailPage
+      key={loaderData.order.user_order_id}
+      order={loaderData.order}
+      materials={loaderData.materials}
+      PaymentDialog={PaymentDialog}
+      interview={loaderData.interview}
+    />
+  );
 }
 
 export function ErrorBoundary() {

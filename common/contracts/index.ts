@@ -9,6 +9,7 @@ import { CATALOGUE_CONTRACTS } from './catalogue.ts';
 import { defineRegistry } from './define.ts';
 import { INSURANCE_CONTRACTS } from './insurance.ts';
 import { INTERVIEW_CONTRACTS } from './interview.ts';
+import { ADMIN_INTERVIEW_CONTRACTS, INTERVIEW_NOTICE_CONTRACTS } from './interview-notice.ts';
 import { MATERIAL_CONTRACTS } from './material.ts';
 import { NOTICE_CONTRACTS } from './notice.ts';
 import { OPERATOR_CONTRACTS } from './operator.ts';
@@ -25,6 +26,7 @@ export const WWW_CONTRACTS = defineRegistry([
   ...ORDER_CONTRACTS,
   ...MATERIAL_CONTRACTS,
   ...INTERVIEW_CONTRACTS,
+  ...INTERVIEW_NOTICE_CONTRACTS,
   ...INSURANCE_CONTRACTS,
   ...ADDRESS_CONTRACTS,
   ...PAYMENT_CONTRACTS,
@@ -35,6 +37,12 @@ export const WWW_CONTRACTS = defineRegistry([
 export type WwwRegistry = typeof WWW_CONTRACTS;
 
 /** The back office's calls (`/admin-api/…`): an operator's token only. */
-export const ADMIN_CONTRACTS = defineRegistry([...OPERATOR_CONTRACTS, ...ADMIN_ORDER_CONTRACTS, ...ADMIN_PAGE_CHECK_CONTRACTS, ...PRICE_DIFFERENCE_CONTRACTS]);
+export const ADMIN_CONTRACTS = defineRegistry([
+  ...OPERATOR_CONTRACTS,
+  ...ADMIN_ORDER_CONTRACTS,
+  ...ADMIN_PAGE_CHECK_CONTRACTS,
+  ...ADMIN_INTERVIEW_CONTRACTS,
+  ...PRICE_DIFFERENCE_CONTRACTS,
+]);
 
 export type AdminRegistry = typeof ADMIN_CONTRACTS;

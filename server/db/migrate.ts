@@ -13,6 +13,7 @@ import * as operators from './migrations/2026-11-24-009-operators.ts';
 import * as notices from './migrations/2026-11-24-010-notices.ts';
 import * as review from './migrations/2026-11-24-011-review.ts';
 import * as pageCheck from './migrations/2026-11-24-013-page-check.ts';
+import * as interviewNotice from './migrations/2026-11-24-014-interview-notice.ts';
 import * as priceDifference from './migrations/2026-11-24-015-price-difference.ts';
 
 const migrations: Record<string, Migration> = {
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-24-010-notices': notices,
   '2026-11-24-011-review': review,
   '2026-11-24-013-page-check': pageCheck,
+  '2026-11-24-014-interview-notice': interviewNotice,
   '2026-11-24-015-price-difference': priceDifference,
 };
 

@@ -66,7 +66,17 @@ export interface LoginThrottleTable {
 }
 
 export interface Database
-  extends CatalogueTables, RateLimitTables, OrderTables, OrderingTables, CourierTables, OperatorTables, NoticeTables, ReviewTables, PageCheckTables {
+  extends
+    CatalogueTables,
+    RateLimitTables,
+    OrderTables,
+    OrderingTables,
+    CourierTables,
+    OperatorTables,
+    NoticeTables,
+    ReviewTables,
+    PageCheckTables,
+    InterviewNoticeTables {
   enterprise: EnterpriseTable;
   account: AccountTable;
   account_session: AccountSessionTable;
@@ -108,6 +118,8 @@ export interface ConsularDistrictTable {
   consulate_name: string;
   city: string;
   address: string;
+  /** Migration 014: the consulate's interview-guide video (a site path); null = the default video. */
+  interview_video_url: string | null;
 }
 
 export interface ConsularDistrictProvinceTable {
@@ -744,4 +756,48 @@ export interface PageCheckTables {
   page_check_applicant: PageCheckApplicantTable;
   page_check_page: PageCheckPageTable;
   page_check_comment: PageCheckCommentTable;
+}
+
+// ── Interview notice (migration 014) ─────────────────────────────────────
+
+export type InterviewChangeStatus = 'open' | 'accepted' | 'declined';
+
+export interface InterviewNoticeTable {
+  interview_notice_id: Generated<number>;
+  user_order_id: number;
+  /** Unique: one notice per applicant (republishing replaces it). */
+  applicant_id: number;
+  interview_date: string;
+  start_time: string;
+  end_time: string;
+  consulate_name: string;
+  consulate_address: string;
+  process: string;
+  attention: string;
+  telephone: string;
+  /** JSON array of the names of the materials to bring. */
+  materials: Json<string[]>;
+  published_by: number;
+  published_at: number;
+  updated_at: number;
+}
+
+export interface InterviewChangeRequestTable {
+  change_request_id: Generated<number>;
+  user_order_id: number;
+  applicant_id: number;
+  from_slot_id: number | null;
+  to_slot_id: number;
+  reason: string | null;
+  status: InterviewChangeStatus;
+  decline_reason: string | null;
+  decided_by: number | null;
+  decided_at: number | null;
+  created_at: number;
+}
+
+/** Tables of migration 014 (modules/interview). */
+export interface InterviewNoticeTables {
+  interview_notice: InterviewNoticeTable;
+  interview_change_request: InterviewChangeRequestTable;
 }

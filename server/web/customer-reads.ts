@@ -9,6 +9,7 @@ import type { Contract, ParsedPayloadOf, PayloadOf, ResultOf } from '../../commo
 import { addressList } from '../../common/contracts/address.ts';
 import { insurancePlanList } from '../../common/contracts/insurance.ts';
 import { interviewSlotList } from '../../common/contracts/interview.ts';
+import { interviewNoticeDetail } from '../../common/contracts/interview-notice.ts';
 import { materialList } from '../../common/contracts/material.ts';
 import { noticeList, noticeUnreadCount } from '../../common/contracts/notice.ts';
 import { orderDetailGet, orderList } from '../../common/contracts/order.ts';
@@ -18,6 +19,7 @@ import type { CustomerReads, ReadAnswer } from '../../common/web-context.ts';
 import type { AddressService } from '../modules/address/address.service.ts';
 import type { InsuranceService } from '../modules/insurance/insurance.service.ts';
 import type { InterviewService } from '../modules/interview/interview.service.ts';
+import type { InterviewNoticeService } from '../modules/interview/interview-notice.service.ts';
 import type { MaterialService } from '../modules/material/material.service.ts';
 import type { NoticeService } from '../modules/notification/notice.service.ts';
 import type { OrderService } from '../modules/order/order.service.ts';
@@ -33,6 +35,7 @@ export interface ReadServices {
   address: AddressService;
   notice: NoticeService;
   pageCheck: PageCheckService;
+  interviewNotice: InterviewNoticeService;
 }
 
 async function read<C extends Contract>(
@@ -56,6 +59,7 @@ export function customerReads(services: ReadServices, caller: Customer): Custome
     orderDetail: (id) => read(orderDetailGet, { user_order_id: id }, (p) => services.order.detail(caller, p.user_order_id)),
     materialList: (id) => read(materialList, { user_order_id: id }, (p) => services.material.list(caller, p.user_order_id)),
     interviewSlots: (id) => read(interviewSlotList, { user_order_id: id }, (p) => services.interview.list(caller, p.user_order_id)),
+    interviewNotice: (id) => read(interviewNoticeDetail, { user_order_id: id }, (p) => services.interviewNotice.detail(caller, p.user_order_id)),
     insurancePlans: (id) => read(insurancePlanList, { user_order_id: id }, (p) => services.insurance.planList(caller, p.user_order_id)),
     addresses: (kind) => read(addressList, { kind }, async (p) => ({ list: await services.address.list(caller, p.kind) })),
     notices: (page) => read(noticeList, { page }, (p) => services.notice.list(caller, p.page)),

@@ -10,6 +10,7 @@ import { sha256Hex } from '../../common/signing';
 import { fire, orderInReview } from './notice-support';
 import { publishedPageCheck } from './page-check-support';
 import { asOperator, DEMO, DEMO_STAFF, e2eDatabase, logIn, openLoginDialog, signedApiHeaders } from './support';
+import { interviewStepOrder } from './interview-support';
 
 const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
 const WIDTHS = [1280, 390];
@@ -69,8 +70,17 @@ export const SCREENS: Screen[] = [
     loggedIn: true,
   },
   {
-    name: 'interview notification (planned)',
-    path: async (baseURL) => `/order/order-interview-notification/${await draftOrder(baseURL, { interview: true })}`,
+    name: 'interview notification',
+    path: async (baseURL) => `/order/order-interview-notification/${(await interviewStepOrder(baseURL, { publish: true })).userOrderId}`,
+    loggedIn: true,
+  },
+  {
+    name: 'interview update-date dialog',
+    path: async (baseURL) => `/order/order-interview-notification/${(await interviewStepOrder(baseURL, { publish: true })).userOrderId}`,
+    open: async (page) => {
+      await page.getByTestId('interview-change-open').click();
+      await page.getByTestId('update-date-day').first().waitFor();
+    },
     loggedIn: true,
   },
   {

@@ -26,6 +26,7 @@ const PRIMARY_ORDER: readonly OrderAction[] = [
   'mail_materials',
   'confirm_page_check',
   'pay_price_difference',
+  'view_interview_notice',
 ];
 
 export const CANCEL_CONFIRM_TITLE = '确定取消该订单吗？';

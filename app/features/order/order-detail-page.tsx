@@ -6,6 +6,7 @@
 import { ClockCircleOutlined, LeftOutlined } from '@ant-design/icons';
 import { type ComponentType, useEffect, useRef, useState } from 'react';
 import { Link, useRevalidator } from 'react-router';
+import type { InterviewNoticeDetail } from '../../../common/contracts/interview-notice';
 import type { MaterialListResult } from '../../../common/contracts/material';
 import type { OrderDetail } from '../../../common/contracts/order';
 import { expiryText } from '../../../common/format';
@@ -20,6 +21,7 @@ import { InsuranceSection, PaymentSection } from './detail-money-sections';
 import { MaterialReviewSection } from './detail-review-section';
 import { PageCheckSection } from './detail-page-check-section';
 import { PriceDifferenceSection, type PriceDifferencePaymentSlot } from './detail-price-difference-section';
+import { InterviewDetailSections } from './detail-interview-section';
 import { OrderActions } from './order-actions';
 import { OrderStatusTag } from './order-status-tag';
 import { PriceText } from './price-text';
@@ -29,11 +31,13 @@ export function OrderDetailPage({
   order,
   materials = null,
   PaymentDialog,
+  interview = null,
 }: {
   order: OrderDetail;
   materials?: MaterialListResult | null;
   /** The payment dialog for the price difference (the route hands it in). */
   PaymentDialog?: ComponentType<PriceDifferencePaymentSlot>;
+  interview?: InterviewNoticeDetail | null;
 }) {
   const [dateDialogOpen, setDateDialogOpen] = useState(false);
   const askedForDate = useRef(false);
@@ -99,6 +103,7 @@ export function OrderDetailPage({
         <ApplicantsSection order={order} />
         {materials ? <MaterialReviewSection list={materials} userOrderId={order.user_order_id} /> : null}
         <PageCheckSection />
+        <InterviewDetailSections notice={interview} />
         <DepartureDateDialog open={dateDialogOpen} onClose={() => setDateDialogOpen(false)} order={order} onChanged={reload} />
       </LoadingOverlay>
     </div>

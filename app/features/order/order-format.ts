@@ -13,6 +13,7 @@ export const ACTION_LABELS: Record<OrderAction, string> = {
   mail_materials: '邮寄资料',
   confirm_page_check: '确认核对页',
   pay_price_difference: '补差价',
+  view_interview_notice: '查看面试通知',
 };
 
 /**
@@ -34,6 +35,8 @@ export function actionPath(action: OrderAction, userOrderId: number): string | n
       return `/order/order-page-check/${userOrderId}`;
     case 'pay_price_difference':
       return `${orderDetailPath(userOrderId)}#${PRICE_DIFFERENCE_ANCHOR}`;
+    case 'view_interview_notice':
+      return `/order/order-interview-notification/${userOrderId}`;
     case 'continue':
     case 'cancel':
       return null;

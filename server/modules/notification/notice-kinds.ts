@@ -148,6 +148,34 @@ export const NOTICE_TEMPLATES = {
       link: interviewNotice(order.user_order_id),
     }),
   },
+  // Interview date changes (issue 10, decision 0023).
+  interview_change_request: {
+    recipient: 'assignee',
+    email: false,
+    render: (order) => ({
+      title: '客户申请修改面试时间',
+      body: `订单 ${order.user_order_id}（${order.product_title}）的客户申请修改面试/录指纹时间，请在工作台接受或拒绝。`,
+      link: workbench(order.user_order_id),
+    }),
+  },
+  interview_change_accept: {
+    recipient: 'customer',
+    email: true,
+    render: (order) => ({
+      title: '面试时间已修改',
+      body: `订单 ${order.user_order_id}（${order.product_title}）的改期申请已接受，请查看新的面试/录指纹时间。`,
+      link: interviewNotice(order.user_order_id),
+    }),
+  },
+  interview_change_decline: {
+    recipient: 'customer',
+    email: true,
+    render: (order) => ({
+      title: '改期申请未通过',
+      body: `订单 ${order.user_order_id}（${order.product_title}）的面试改期申请未通过，面试/录指纹时间不变，请查看原因。`,
+      link: interviewNotice(order.user_order_id),
+    }),
+  },
   price_difference_request: {
     recipient: 'customer',
     email: true,
@@ -199,6 +227,9 @@ export const NOTICE_MAP: Partial<Record<OrderEventName, readonly NoticeKind[]>> 
   page_check_done: ['page_check_done'],
   submit: ['submit'],
   interview_notice_publish: ['interview_notice_publish'],
+  interview_change_request: ['interview_change_request'],
+  interview_change_accept: ['interview_change_accept'],
+  interview_change_decline: ['interview_change_decline'],
   price_difference_request: ['price_difference_request'],
   price_difference_pay: ['price_difference_pay'],
   result_issue: ['result_issue'],

@@ -14,6 +14,7 @@ import type { ReviewReason } from '../../../../common/review';
 import { ApiError } from '../../../lib/api-client';
 import { toast } from '../../../lib/toast';
 import { adminApi } from '../admin-api';
+import { InterviewPanel } from './interview-panel';
 import { FileReview } from './file-review';
 import { PageCheckPanel } from './page-check-panel';
 import { PriceDifferencePanel } from './price-difference-panel';
@@ -97,6 +98,7 @@ export function WorkbenchPage({ bench }: { bench: AdminWorkbench }) {
         />
       ) : null}
       <PageCheckPanel />
+      <InterviewPanel userOrderId={order.user_order_id} needInterview={product.need_interview} />
       <div className="aw-grid">
         <div>
           <section className="admin-card aw-card">
