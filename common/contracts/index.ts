@@ -10,6 +10,7 @@ import { defineRegistry } from './define.ts';
 import { INSURANCE_CONTRACTS } from './insurance.ts';
 import { INTERVIEW_CONTRACTS } from './interview.ts';
 import { MATERIAL_CONTRACTS } from './material.ts';
+import { ADMIN_MAIL_CONTRACTS, MAIL_CONTRACTS } from './mail.ts';
 import { NOTICE_CONTRACTS } from './notice.ts';
 import { OPERATOR_CONTRACTS } from './operator.ts';
 import { ORDER_CONTRACTS } from './order.ts';
@@ -27,11 +28,12 @@ export const WWW_CONTRACTS = defineRegistry([
   ...ADDRESS_CONTRACTS,
   ...PAYMENT_CONTRACTS,
   ...NOTICE_CONTRACTS,
+  ...MAIL_CONTRACTS,
 ]);
 
 export type WwwRegistry = typeof WWW_CONTRACTS;
 
 /** The back office's calls (`/admin-api/…`): an operator's token only. */
-export const ADMIN_CONTRACTS = defineRegistry([...OPERATOR_CONTRACTS, ...ADMIN_ORDER_CONTRACTS]);
+export const ADMIN_CONTRACTS = defineRegistry([...OPERATOR_CONTRACTS, ...ADMIN_ORDER_CONTRACTS, ...ADMIN_MAIL_CONTRACTS]);
 
 export type AdminRegistry = typeof ADMIN_CONTRACTS;
