@@ -5,6 +5,7 @@ import type { AddressList } from './contracts/address.ts';
 import type { ContinentWithCountries, ReviewPage, VisaCountryDetail, VisaProductDetail, VisaProductListItem } from './contracts/catalogue.ts';
 import type { InsurancePlanListResult } from './contracts/insurance.ts';
 import type { InterviewSlotListResult } from './contracts/interview.ts';
+import type { MailList } from './contracts/mail.ts';
 import type { MaterialListResult } from './contracts/material.ts';
 import type { NoticeListResult } from './contracts/notice.ts';
 import type { OrderDetail, OrderListResult } from './contracts/order.ts';
@@ -60,6 +61,8 @@ export interface CustomerReads {
   notices(page: number): Promise<ReadAnswer<NoticeListResult>>;
   /** The header bell's number. */
   unreadNotices(): Promise<ReadAnswer<{ unread_count: number }>>;
+  /** The mail list of an order (/www/order/mail_list): paper materials, where to send them, the parcels. */
+  mailList(userOrderId: number): Promise<ReadAnswer<MailList>>;
 }
 
 /**
@@ -79,6 +82,8 @@ export interface OperatorReads {
   orderWorkbench(userOrderId: number): Promise<ReadAnswer<AdminWorkbench>>;
   /** The file access log (/admin-api/file_access_log, supervisors). */
   fileAccessLog(query: PayloadOf<typeof adminFileAccessLog>): Promise<ReadAnswer<AdminFileAccessLog>>;
+  /** An order's mail list and parcels (/admin-api/order/mail), for the workbench's mail panel. */
+  orderMail(userOrderId: number): Promise<ReadAnswer<MailList>>;
 }
 
 export interface Province {

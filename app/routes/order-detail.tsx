@@ -14,15 +14,15 @@ export const meta: Route.MetaFunction = () => [{ title: '订单详情 - 易签�
 export async function loader({ params, context }: Route.LoaderArgs) {
   const userOrderId = requireNumericParam(params.userOrderId);
   const reads = await requireCustomer(context);
-  const [order, materials] = await Promise.all([reads.orderDetail(userOrderId), reads.materialList(userOrderId)]);
+  const [order, materials, mail] = await Promise.all([reads.orderDetail(userOrderId), reads.materialList(userOrderId), reads.mailList(userOrderId)]);
   // Each file's review status once the order is being handled (the materials are a side read: no page error for them).
   const handled = order.ok && (order.body.status === 'processing' || order.body.status === 'completed');
-  return { order: loaded(order), materials: handled && materials.ok ? materials.body : null };
+  return { order: loaded(order), materials: handled && materials.ok ? materials.body : null, mail: handled && mail.ok ? mail.body : null };
 }
 
 export default function Screen({ loaderData }: Route.ComponentProps) {
   // Keyed: moving to another order starts its page afresh (dialog state, "asked once").
-  return <OrderDetailPage key={loaderData.order.user_order_id} order={loaderData.order} materials={loaderData.materials} />;
+  return <OrderDetailPage key={loaderData.order.user_order_id} order={loaderData.order} materials={loaderData.materials} mail={loaderData.mail} />;
 }
 
 export function ErrorBoundary() {

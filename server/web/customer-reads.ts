@@ -9,6 +9,7 @@ import type { Contract, ParsedPayloadOf, PayloadOf, ResultOf } from '../../commo
 import { addressList } from '../../common/contracts/address.ts';
 import { insurancePlanList } from '../../common/contracts/insurance.ts';
 import { interviewSlotList } from '../../common/contracts/interview.ts';
+import { mailList } from '../../common/contracts/mail.ts';
 import { materialList } from '../../common/contracts/material.ts';
 import { noticeList, noticeUnreadCount } from '../../common/contracts/notice.ts';
 import { orderDetailGet, orderList } from '../../common/contracts/order.ts';
@@ -17,6 +18,7 @@ import type { CustomerReads, ReadAnswer } from '../../common/web-context.ts';
 import type { AddressService } from '../modules/address/address.service.ts';
 import type { InsuranceService } from '../modules/insurance/insurance.service.ts';
 import type { InterviewService } from '../modules/interview/interview.service.ts';
+import type { MailService } from '../modules/mail/mail.service.ts';
 import type { MaterialService } from '../modules/material/material.service.ts';
 import type { NoticeService } from '../modules/notification/notice.service.ts';
 import type { OrderService } from '../modules/order/order.service.ts';
@@ -30,6 +32,7 @@ export interface ReadServices {
   insurance: InsuranceService;
   address: AddressService;
   notice: NoticeService;
+  mail: MailService;
 }
 
 async function read<C extends Contract>(
@@ -57,5 +60,6 @@ export function customerReads(services: ReadServices, caller: Customer): Custome
     addresses: (kind) => read(addressList, { kind }, async (p) => ({ list: await services.address.list(caller, p.kind) })),
     notices: (page) => read(noticeList, { page }, (p) => services.notice.list(caller, p.page)),
     unreadNotices: () => read(noticeUnreadCount, {}, async () => ({ unread_count: await services.notice.unreadCount(caller) })),
+    mailList: (id) => read(mailList, { user_order_id: id }, (p) => services.mail.list(caller, p.user_order_id)),
   };
 }

@@ -8,6 +8,8 @@ import type { OperatorInfo } from '../../common/contracts/operator.ts';
 import type { OperatorReads, ReadAnswer } from '../../common/web-context.ts';
 import { adminFileAccessLog, adminOrderQueue, adminOrderWorkbench } from '../../common/contracts/admin-order.ts';
 import type { Contract, ParsedPayloadOf, PayloadOf } from '../../common/contracts/define.ts';
+import { adminMailGet } from '../../common/contracts/mail.ts';
+import type { MailService } from '../modules/mail/mail.service.ts';
 import type { OperatorService } from '../modules/operator/operator.service.ts';
 import type { ReviewModule } from '../modules/review/review.module.ts';
 import { AppError } from '../platform/errors.ts';
@@ -16,6 +18,7 @@ import type { Operator } from '../platform/principal.ts';
 export interface OperatorReadServices {
   operator: OperatorService;
   review: ReviewModule;
+  mail: MailService;
 }
 
 /** A read whose payload the call's contract parses first (a bad page parameter answers 1001, as the call would). */
@@ -56,5 +59,6 @@ export function operatorReads(services: OperatorReadServices, caller: Operator, 
         supervisorOnly(caller);
         return services.review.accessLog(parsed);
       }),
+    orderMail: (userOrderId) => readParsed(adminMailGet, { user_order_id: userOrderId }, (parsed) => services.mail.list(caller, parsed.user_order_id)),
   };
 }

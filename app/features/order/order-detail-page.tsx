@@ -18,12 +18,22 @@ import { ApplicantsSection } from './detail-applicants-section';
 import { BasicInfoSection, ReturnAddressSection, ScheduleSection } from './detail-info-sections';
 import { InsuranceSection, PaymentSection } from './detail-money-sections';
 import { MaterialReviewSection } from './detail-review-section';
+import { MailSections } from './detail-mail-section';
+import type { MailList } from '../../../common/contracts/mail';
 import { OrderActions } from './order-actions';
 import { OrderStatusTag } from './order-status-tag';
 import { PriceText } from './price-text';
 import './order.css';
 
-export function OrderDetailPage({ order, materials = null }: { order: OrderDetail; materials?: MaterialListResult | null }) {
+export function OrderDetailPage({
+  order,
+  materials = null,
+  mail = null,
+}: {
+  order: OrderDetail;
+  materials?: MaterialListResult | null;
+  mail?: MailList | null;
+}) {
   const [dateDialogOpen, setDateDialogOpen] = useState(false);
   const askedForDate = useRef(false);
   const now = useNow();
@@ -86,6 +96,7 @@ export function OrderDetailPage({ order, materials = null }: { order: OrderDetai
         <PaymentSection order={order} />
         <ApplicantsSection order={order} />
         {materials ? <MaterialReviewSection list={materials} userOrderId={order.user_order_id} /> : null}
+        <MailSections mail={mail} />
         <DepartureDateDialog open={dateDialogOpen} onClose={() => setDateDialogOpen(false)} order={order} onChanged={reload} />
       </LoadingOverlay>
     </div>

@@ -9,7 +9,7 @@ export const ACTION_LABELS: Record<OrderAction, string> = {
   cancel: '取消订单',
   choose_departure_date: '修改出发日期',
   reupload: '重新上传资料',
-  mail_materials: '邮寄资料',
+  mail_materials: '寄送资料',
   confirm_page_check: '确认核对页',
 };
 

@@ -15,11 +15,12 @@ export const meta: Route.MetaFunction = ({ params }) => [
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   const userOrderId = requireNumericParam(params.userOrderId);
   const reads = await requireOperatorReads(context, request);
-  return { bench: loaded(await reads.orderWorkbench(userOrderId)) };
+  const [bench, mail] = await Promise.all([reads.orderWorkbench(userOrderId), reads.orderMail(userOrderId)]);
+  return { bench: loaded(bench), mail: mail.ok ? mail.body : null };
 }
 
 export default function AdminOrderWorkbench({ loaderData }: Route.ComponentProps) {
-  return <WorkbenchPage key={loaderData.bench.order.user_order_id} bench={loaderData.bench} />;
+  return <WorkbenchPage key={loaderData.bench.order.user_order_id} bench={loaderData.bench} mail={loaderData.mail} />;
 }
 
 export function ErrorBoundary() {

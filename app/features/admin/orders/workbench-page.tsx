@@ -15,9 +15,11 @@ import { ApiError } from '../../../lib/api-client';
 import { toast } from '../../../lib/toast';
 import { adminApi } from '../admin-api';
 import { FileReview } from './file-review';
+import { MailPanel } from './mail-panel';
+import type { MailList } from '../../../../common/contracts/mail';
 import './orders.css';
 
-export function WorkbenchPage({ bench }: { bench: AdminWorkbench }) {
+export function WorkbenchPage({ bench, mail = null }: { bench: AdminWorkbench; mail?: MailList | null }) {
   const revalidator = useRevalidator();
   const reload = () => void revalidator.revalidate();
   const [busyFile, setBusyFile] = useState<number | null>(null);
@@ -172,6 +174,7 @@ export function WorkbenchPage({ bench }: { bench: AdminWorkbench }) {
           </section>
         </div>
         <div>
+          <MailPanel mail={mail} />
           <section className="admin-card aw-card">
             <h2>产品快照</h2>
             <Descriptions
