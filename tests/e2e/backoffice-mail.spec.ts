@@ -34,8 +34,12 @@ test('customer books a pickup → tracking arrives → operator marks it receive
   await expect(mail.getByTestId('mail-applicant')).toContainText('林寄件');
   await expect(mail.getByTestId('mail-receiving-address')).toBeVisible();
   await snap(page, 'mail/mail-list-1280');
+  await mail.getByTestId('mail-send').scrollIntoViewIfNeeded();
+  await snap(page, 'mail/mail-send-1280');
   await page.setViewportSize({ width: 390, height: 844 });
   await snap(page, 'mail/mail-list-390');
+  await mail.getByTestId('mail-send').scrollIntoViewIfNeeded();
+  await snap(page, 'mail/mail-send-390');
   await page.setViewportSize({ width: 1280, height: 800 });
 
   // Book the pickup with the address book's address and the first window offered.
@@ -51,8 +55,10 @@ test('customer books a pickup → tracking arrives → operator marks it receive
     await expect(mail.getByTestId('shipment-status')).toHaveText('已签收', { timeout: 2_000 });
   }).toPass({ timeout: 60_000, intervals: [2_000] });
   await expect(mail.getByTestId('shipment-routes')).toContainText('顺丰速运 已收取快件');
+  await mail.getByTestId('mail-shipments').scrollIntoViewIfNeeded();
   await snap(page, 'mail/mail-tracking-1280');
   await page.setViewportSize({ width: 390, height: 844 });
+  await mail.getByTestId('shipment-routes').scrollIntoViewIfNeeded();
   await snap(page, 'mail/mail-tracking-390');
   await page.setViewportSize({ width: 1280, height: 800 });
 
@@ -117,13 +123,15 @@ test('self-express → operator notes a missing item → customer sends again �
   // The customer is asked again and sends the rest.
   await page.reload();
   await expect(mail.getByTestId('mail-missing')).toContainText('缺少林寄件的在职证明原件');
+  await page.evaluate(() => window.scrollTo(0, 0));
   await snap(page, 'mail/mail-missing-1280');
   await page.setViewportSize({ width: 390, height: 844 });
+  await mail.getByTestId('mail-missing').scrollIntoViewIfNeeded();
   await snap(page, 'mail/mail-missing-390');
   await page.setViewportSize({ width: 1280, height: 800 });
   await mail.getByTestId('mail-self-express').click();
   await dialog.getByTestId('self-express-company').click();
-  await page.getByRole('option', { name: '中通快递' }).click();
+  await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: '中通快递' }).click();
   await dialog.getByTestId('self-express-waybill').fill('731234567890');
   await dialog.getByTestId('self-express-submit').click();
   await expect(mail.getByTestId('shipment-card')).toHaveCount(2);

@@ -80,12 +80,12 @@ export function MailListPage({ list, addresses, windows }: { list: MailList; add
   };
 
   return (
-    <div className="order-page mail-page" data-testid="mail-list-page">
-      <Link to={`/order/order-detail/${id}`} className="order-back">
+    <div className="mail-page" data-testid="mail-list-page">
+      <Link to={`/order/order-detail/${id}`} className="mail-back">
         <LeftOutlined /> 订单详情
       </Link>
       <LoadingOverlay loading={revalidator.state === 'loading'} loadingText="正在加载">
-        <h1 className="order-page-title">
+        <h1 className="mail-title">
           邮寄资料清单 <Tag color="blue">{list.order.step_label ?? list.order.status_label}</Tag>
         </h1>
         <div className="mail-product">
@@ -96,7 +96,7 @@ export function MailListPage({ list, addresses, windows }: { list: MailList; add
         ) : null}
         {state ? <Alert className="mail-alert" type={state.type} showIcon title={state.text} data-testid="mail-state" /> : null}
 
-        <section className="order-section" aria-labelledby="mail-address-title">
+        <section className="mail-section" aria-labelledby="mail-address-title">
           <h2 className="mail-section-title" id="mail-address-title">
             <EnvironmentOutlined /> 收件地址
           </h2>
@@ -114,7 +114,7 @@ export function MailListPage({ list, addresses, windows }: { list: MailList; add
           )}
         </section>
 
-        <section className="order-section" aria-labelledby="mail-materials-title">
+        <section className="mail-section" aria-labelledby="mail-materials-title">
           <h2 className="mail-section-title" id="mail-materials-title">
             需邮寄的纸质资料
           </h2>
@@ -141,7 +141,7 @@ export function MailListPage({ list, addresses, windows }: { list: MailList; add
         </section>
 
         {list.can_send ? (
-          <section className="order-section" aria-labelledby="mail-send-title" data-testid="mail-send">
+          <section className="mail-section" aria-labelledby="mail-send-title" data-testid="mail-send">
             <h2 className="mail-section-title" id="mail-send-title">
               寄送方式
             </h2>
@@ -202,8 +202,8 @@ export function MailListPage({ list, addresses, windows }: { list: MailList; add
         ) : null}
 
         {shipments.length > 0 ? (
-          <section className="order-section" aria-labelledby="mail-express-title" data-testid="mail-shipments">
-            <div className="order-section-head">
+          <section className="mail-section" aria-labelledby="mail-express-title" data-testid="mail-shipments">
+            <div className="mail-section-head">
               <h2 className="mail-section-title" id="mail-express-title">
                 快递信息
               </h2>
