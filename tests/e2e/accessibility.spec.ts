@@ -84,6 +84,12 @@ export const SCREENS: Screen[] = [
     operator: DEMO_STAFF.supervisor.account,
     widths: [1280],
   },
+  {
+    name: 'admin workbench (mail panel)',
+    path: async (baseURL) => `/admin/orders/${await orderAwaitingMail(baseURL, '安面板')}`,
+    operator: DEMO_STAFF.operator.account,
+    widths: [1280],
+  },
   { name: 'admin access log', path: '/admin/access-log', operator: DEMO_STAFF.supervisor.account, widths: [1280] },
 ];
 
