@@ -66,6 +66,12 @@ test('customer books a pickup → tracking arrives → operator marks it receive
   await page.goto(`/order/order-detail/${id}`);
   await expect(page.getByTestId('detail-mail-list')).toContainText('林寄件');
   await expect(page.getByTestId('detail-express')).toContainText('已签收');
+  await page.getByTestId('detail-mail-list').scrollIntoViewIfNeeded();
+  await snap(page, 'mail/detail-mail-1280');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.getByTestId('detail-express').scrollIntoViewIfNeeded();
+  await snap(page, 'mail/detail-mail-390');
+  await page.setViewportSize({ width: 1280, height: 800 });
 
   // The operator: the workbench's mail panel, 已收到.
   const staff = await operatorPage(browser, baseURL!);
