@@ -142,6 +142,13 @@ export const ErrorCode = {
   PRICE_DIFFERENCE_NOT_OPEN: 2165,
   PRICE_DIFFERENCE_ORDER_STALE: 2166,
   PRICE_DIFFERENCE_ORDER_NOT_PROCESSING: 2167,
+  // 2101–2120 mailing paper materials (modules/mail)
+  MAIL_ALREADY_SENT: 2101,
+  MAIL_ORDER_STALE: 2102,
+  MAIL_NOT_SENT: 2103,
+  MAIL_ADDRESS_NOT_FOUND: 2104,
+  MAIL_NOTE_REQUIRED: 2105,
+  MAIL_NOTHING_TO_MAIL: 2106,
   NOT_FOUND: 1404,
   TOO_MANY_REQUESTS: 1429,
   INTERNAL: 1500,
@@ -344,6 +351,17 @@ export const ERROR_CATALOGUE: Record<ErrorCodeValue, { msg: string; meaning: str
     http: 200,
   },
   2167: { msg: '订单不在办理中，不能补差价', meaning: '补差价只能在订单办理中（已支付、未完成）发起和支付', http: 200 },
+  // 2101–2120 mailing paper materials
+  2101: { msg: '资料已寄出，请等待我们签收', meaning: '本订单已有寄出（未取消）的快递，且之后没有被标记缺件；缺件后才能再次寄送', http: 200 },
+  2102: {
+    msg: '订单已变化，请刷新后重试',
+    meaning: '带上的 version 不是订单当前的 version（客户或其他人员已操作），本次操作未执行',
+    http: 200,
+  },
+  2103: { msg: '客户尚未寄出资料', meaning: '订单没有寄出（未取消）的快递，不能标记已收到或缺件', http: 200 },
+  2104: { msg: '取件地址不存在', meaning: 'address_id 不是本企业地址簿中的地址', http: 200 },
+  2105: { msg: '请填写缺少的资料', meaning: '标记缺件时须填写 1–200 字的说明', http: 200 },
+  2106: { msg: '该订单没有需要邮寄的纸质资料', meaning: '订单的申请人没有邮寄资料（清单属性 1）', http: 200 },
   1429: { msg: '操作过于频繁，请稍后再试', meaning: '请求频率超限', http: 200 },
   1500: { msg: '系统繁忙，请稍后再试', meaning: '服务器内部错误，详情只记录在日志中', http: 500 },
 };

@@ -6,6 +6,7 @@ import type { ContinentWithCountries, ReviewPage, VisaCountryDetail, VisaProduct
 import type { InsurancePlanListResult } from './contracts/insurance.ts';
 import type { InterviewSlotListResult } from './contracts/interview.ts';
 import type { InterviewNoticeDetail } from './contracts/interview-notice.ts';
+import type { MailList } from './contracts/mail.ts';
 import type { MaterialListResult } from './contracts/material.ts';
 import type { NoticeListResult } from './contracts/notice.ts';
 import type { OrderDetail, OrderListResult } from './contracts/order.ts';
@@ -66,6 +67,8 @@ export interface CustomerReads {
   unreadNotices(): Promise<ReadAnswer<{ unread_count: number }>>;
   /** The page check's published pages (/www/order/page_check_detail). */
   pageCheck(userOrderId: number): Promise<ReadAnswer<PageCheckView>>;
+  /** The mail list of an order (/www/order/mail_list): paper materials, where to send them, the parcels. */
+  mailList(userOrderId: number): Promise<ReadAnswer<MailList>>;
 }
 
 /**
@@ -87,6 +90,8 @@ export interface OperatorReads {
   pageCheck(userOrderId: number): Promise<ReadAnswer<AdminPageCheckView>>;
   /** The file access log (/admin-api/file_access_log, supervisors). */
   fileAccessLog(query: PayloadOf<typeof adminFileAccessLog>): Promise<ReadAnswer<AdminFileAccessLog>>;
+  /** An order's mail list and parcels (/admin-api/order/mail), for the workbench's mail panel. */
+  orderMail(userOrderId: number): Promise<ReadAnswer<MailList>>;
 }
 
 export interface Province {

@@ -37,6 +37,8 @@ import { createOrderConfirm } from './modules/order/confirm.ts';
 import { createOrderService, type OrderService } from './modules/order/order.service.ts';
 import { installPayments } from './modules/payment/payment.module.ts';
 import { installCourier } from './modules/courier/courier.module.ts';
+import { mailOperations } from './modules/mail/mail.routes.ts';
+import { createMailService, type MailService } from './modules/mail/mail.service.ts';
 import { locateProvince } from './modules/system/ip-location.ts';
 import { createRateLimiter } from './platform/rate-limit.ts';
 import { catalogueOperations, materialEmailOperation } from './modules/catalogue/catalogue.routes.ts';
@@ -90,6 +92,8 @@ export interface Services {
   review: ReviewModule;
   pageCheck: PageCheckService;
   interviewNotice: InterviewNoticeService;
+  /** Mailing paper materials (issue 10); set once the courier module is installed. */
+  mail: MailService;
 }
 
 declare module 'fastify' {
@@ -139,7 +143,7 @@ export async function buildApp({
   // The page check (核页) and the operator's submit: pages stored like the customers' files.
   const pageCheck = createPageCheckModule({ db: database.db, now, storage: materials.storage, maxBytes: config.UPLOAD_MAX_BYTES, log: app.log });
   // The services the signed operations call, and the login-only pages too (in process, server/web/customer-reads.ts).
-  const services: Services = {
+  const base: Omit<Services, 'mail'> = {
     account: createAccountService(database.db, { idleMs: config.SESSION_IDLE_MINUTES * 60_000, absoluteMs: config.SESSION_ABSOLUTE_HOURS * 3_600_000 }, now),
     catalogue: createCatalogueService(database.db),
     order: createOrderService(database.db, { now }),
@@ -230,7 +234,9 @@ export async function buildApp({
   // Payments: the provider's pages and notification endpoint live outside the signed /www scope.
   const payments = await installPayments(app, { config, db: database.db, now });
   // Couriers: the provider's route push endpoint lives outside /www too; the order side uses app.courier.service.
-  await installCourier(app, { config, db: database.db, now });
+  const courier = await installCourier(app, { config, db: database.db, now });
+  // Mailing paper materials: the order side of the courier module.
+  const services: Services = { ...base, mail: createMailService(database.db, { now, courier: courier.service, address: base.address }) };
 
   await app.register(async (api) => {
     api.addHook('onRequest', async (request) => {
@@ -267,6 +273,7 @@ export async function buildApp({
       ...pageCheck.operations,
       ...priceDifferenceOperations(createPriceDifferenceService(database.db, { now, operators: directoryOf(() => operators.list()) })),
       ...interviewNoticeOperations(services.interviewNotice),
+      ...mailOperations(services.mail),
     ];
     for (const operation of operations) {
       registerOperation(api, operation);

@@ -15,7 +15,7 @@ export const meta: Route.MetaFunction = () => [{ title: '订单详情 - 易签�
 export async function loader({ params, context }: Route.LoaderArgs) {
   const userOrderId = requireNumericParam(params.userOrderId);
   const reads = await requireCustomer(context);
-  const [order, materials] = await Promise.all([reads.orderDetail(userOrderId), reads.materialList(userOrderId)]);
+  const [order, materials, mail] = await Promise.all([reads.orderDetail(userOrderId), reads.materialList(userOrderId), reads.mailList(userOrderId)]);
   // Each file's review status once the order is being handled (the materials are a side read: no page error for them).
   const handled = order.ok && (order.body.status === 'processing' || order.body.status === 'completed');
   // The page check section (issue 10): from the page check step on.
@@ -30,6 +30,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     materials: handled && materials.ok ? materials.body : null,
     pageCheck: pageCheck?.ok ? pageCheck.body : null,
     interview: interview?.ok ? interview.body : null,
+    mail: handled && mail.ok ? mail.body : null,
   };
 }
 
@@ -42,6 +43,7 @@ export default function Screen({ loaderData }: Route.ComponentProps) {
       materials={loaderData.materials}
       PaymentDialog={PaymentDialog}
       interview={loaderData.interview}
+      mail={loaderData.mail}
     />
   );
 }

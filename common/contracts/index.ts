@@ -11,6 +11,7 @@ import { INSURANCE_CONTRACTS } from './insurance.ts';
 import { INTERVIEW_CONTRACTS } from './interview.ts';
 import { ADMIN_INTERVIEW_CONTRACTS, INTERVIEW_NOTICE_CONTRACTS } from './interview-notice.ts';
 import { MATERIAL_CONTRACTS } from './material.ts';
+import { ADMIN_MAIL_CONTRACTS, MAIL_CONTRACTS } from './mail.ts';
 import { NOTICE_CONTRACTS } from './notice.ts';
 import { OPERATOR_CONTRACTS } from './operator.ts';
 import { ADMIN_PAGE_CHECK_CONTRACTS, PAGE_CHECK_CONTRACTS } from './page-check.ts';
@@ -32,6 +33,7 @@ export const WWW_CONTRACTS = defineRegistry([
   ...PAYMENT_CONTRACTS,
   ...NOTICE_CONTRACTS,
   ...PAGE_CHECK_CONTRACTS,
+  ...MAIL_CONTRACTS,
 ]);
 
 export type WwwRegistry = typeof WWW_CONTRACTS;
@@ -43,6 +45,7 @@ export const ADMIN_CONTRACTS = defineRegistry([
   ...ADMIN_PAGE_CHECK_CONTRACTS,
   ...ADMIN_INTERVIEW_CONTRACTS,
   ...PRICE_DIFFERENCE_CONTRACTS,
+  ...ADMIN_MAIL_CONTRACTS,
 ]);
 
 export type AdminRegistry = typeof ADMIN_CONTRACTS;

@@ -10,6 +10,7 @@ import { addressList } from '../../common/contracts/address.ts';
 import { insurancePlanList } from '../../common/contracts/insurance.ts';
 import { interviewSlotList } from '../../common/contracts/interview.ts';
 import { interviewNoticeDetail } from '../../common/contracts/interview-notice.ts';
+import { mailList } from '../../common/contracts/mail.ts';
 import { materialList } from '../../common/contracts/material.ts';
 import { noticeList, noticeUnreadCount } from '../../common/contracts/notice.ts';
 import { orderDetailGet, orderList } from '../../common/contracts/order.ts';
@@ -20,6 +21,7 @@ import type { AddressService } from '../modules/address/address.service.ts';
 import type { InsuranceService } from '../modules/insurance/insurance.service.ts';
 import type { InterviewService } from '../modules/interview/interview.service.ts';
 import type { InterviewNoticeService } from '../modules/interview/interview-notice.service.ts';
+import type { MailService } from '../modules/mail/mail.service.ts';
 import type { MaterialService } from '../modules/material/material.service.ts';
 import type { NoticeService } from '../modules/notification/notice.service.ts';
 import type { OrderService } from '../modules/order/order.service.ts';
@@ -36,6 +38,7 @@ export interface ReadServices {
   notice: NoticeService;
   pageCheck: PageCheckService;
   interviewNotice: InterviewNoticeService;
+  mail: MailService;
 }
 
 async function read<C extends Contract>(
@@ -65,5 +68,6 @@ export function customerReads(services: ReadServices, caller: Customer): Custome
     notices: (page) => read(noticeList, { page }, (p) => services.notice.list(caller, p.page)),
     pageCheck: (id) => read(pageCheckDetail, { user_order_id: id }, (p) => services.pageCheck.customerView(caller, p.user_order_id)),
     unreadNotices: () => read(noticeUnreadCount, {}, async () => ({ unread_count: await services.notice.unreadCount(caller) })),
+    mailList: (id) => read(mailList, { user_order_id: id }, (p) => services.mail.list(caller, p.user_order_id)),
   };
 }

@@ -9,6 +9,8 @@ import type { OperatorReads, ReadAnswer } from '../../common/web-context.ts';
 import { adminFileAccessLog, adminOrderQueue, adminOrderWorkbench } from '../../common/contracts/admin-order.ts';
 import type { Contract, ParsedPayloadOf, PayloadOf } from '../../common/contracts/define.ts';
 import { adminPageCheckDetail } from '../../common/contracts/page-check.ts';
+import { adminMailGet } from '../../common/contracts/mail.ts';
+import type { MailService } from '../modules/mail/mail.service.ts';
 import type { OperatorService } from '../modules/operator/operator.service.ts';
 import type { ReviewModule } from '../modules/review/review.module.ts';
 import type { PageCheckService } from '../modules/page-check/page-check.service.ts';
@@ -19,6 +21,7 @@ export interface OperatorReadServices {
   operator: OperatorService;
   review: ReviewModule;
   pageCheck: PageCheckService;
+  mail: MailService;
 }
 
 /** A read whose payload the call's contract parses first (a bad page parameter answers 1001, as the call would). */
@@ -61,5 +64,6 @@ export function operatorReads(services: OperatorReadServices, caller: Operator, 
         supervisorOnly(caller);
         return services.review.accessLog(parsed);
       }),
+    orderMail: (userOrderId) => readParsed(adminMailGet, { user_order_id: userOrderId }, (parsed) => services.mail.list(caller, parsed.user_order_id)),
   };
 }

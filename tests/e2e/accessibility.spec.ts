@@ -7,6 +7,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { sha256Hex } from '../../common/signing';
+import { orderAwaitingMail } from './mail-support';
 import { fire, orderInReview } from './notice-support';
 import { publishedPageCheck } from './page-check-support';
 import { asOperator, DEMO, DEMO_STAFF, e2eDatabase, logIn, openLoginDialog, signedApiHeaders } from './support';
@@ -55,7 +56,7 @@ export const SCREENS: Screen[] = [
   { name: 'confirm', path: async (baseURL) => `/ordering/order-confirm/${await draftOrder(baseURL, { interview: false, uploaded: true })}`, loggedIn: true },
   { name: 'order detail', path: async (baseURL) => `/order/order-detail/${await draftOrder(baseURL, { interview: true })}`, loggedIn: true },
   { name: 'reupload', path: async (baseURL) => `/order/order-reupload/${await reuploadOrder(baseURL)}`, loggedIn: true },
-  { name: 'mail list (planned)', path: async (baseURL) => `/order/order-mail-list/${await draftOrder(baseURL, { interview: false })}`, loggedIn: true },
+  { name: 'mail list', path: async (baseURL) => `/order/order-mail-list/${await orderAwaitingMail(baseURL, '安邮寄')}`, loggedIn: true },
   { name: 'page check', path: async (baseURL) => `/order/order-page-check/${await publishedPageCheck(baseURL)}`, loggedIn: true },
   {
     name: 'notices',
@@ -106,6 +107,12 @@ export const SCREENS: Screen[] = [
     operator: DEMO_STAFF.supervisor.account,
     widths: [1280],
     ready: (page) => page.getByTestId('price-difference-row').waitFor(),
+  },
+  {
+    name: 'admin workbench (mail panel)',
+    path: async (baseURL) => `/admin/orders/${await orderAwaitingMail(baseURL, '安面板')}`,
+    operator: DEMO_STAFF.operator.account,
+    widths: [1280],
   },
   { name: 'admin access log', path: '/admin/access-log', operator: DEMO_STAFF.supervisor.account, widths: [1280] },
 ];

@@ -22,6 +22,8 @@ import { MaterialReviewSection } from './detail-review-section';
 import { PageCheckSection } from './detail-page-check-section';
 import { PriceDifferenceSection, type PriceDifferencePaymentSlot } from './detail-price-difference-section';
 import { InterviewDetailSections } from './detail-interview-section';
+import { MailSections } from './detail-mail-section';
+import type { MailList } from '../../../common/contracts/mail';
 import { OrderActions } from './order-actions';
 import { OrderStatusTag } from './order-status-tag';
 import { PriceText } from './price-text';
@@ -32,12 +34,14 @@ export function OrderDetailPage({
   materials = null,
   PaymentDialog,
   interview = null,
+  mail = null,
 }: {
   order: OrderDetail;
   materials?: MaterialListResult | null;
   /** The payment dialog for the price difference (the route hands it in). */
   PaymentDialog?: ComponentType<PriceDifferencePaymentSlot>;
   interview?: InterviewNoticeDetail | null;
+  mail?: MailList | null;
 }) {
   const [dateDialogOpen, setDateDialogOpen] = useState(false);
   const askedForDate = useRef(false);
@@ -104,6 +108,7 @@ export function OrderDetailPage({
         {materials ? <MaterialReviewSection list={materials} userOrderId={order.user_order_id} /> : null}
         <PageCheckSection />
         <InterviewDetailSections notice={interview} />
+        <MailSections mail={mail} />
         <DepartureDateDialog open={dateDialogOpen} onClose={() => setDateDialogOpen(false)} order={order} onChanged={reload} />
       </LoadingOverlay>
     </div>

@@ -10,7 +10,7 @@ export const ACTION_LABELS: Record<OrderAction, string> = {
   cancel: '取消订单',
   choose_departure_date: '修改出发日期',
   reupload: '重新上传资料',
-  mail_materials: '邮寄资料',
+  mail_materials: '寄送资料',
   confirm_page_check: '确认核对页',
   pay_price_difference: '补差价',
   view_interview_notice: '查看面试通知',

@@ -15,13 +15,13 @@ export const meta: Route.MetaFunction = ({ params }) => [
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   const userOrderId = requireNumericParam(params.userOrderId);
   const reads = await requireOperatorReads(context, request);
-  const [bench, pageCheck] = await Promise.all([reads.orderWorkbench(userOrderId), reads.pageCheck(userOrderId)]);
-  // pageCheck: the page check panel's data (issue 10; page-check-panel.tsx reads it from here).
-  return { bench: loaded(bench), pageCheck: pageCheck.ok ? pageCheck.body : null };
+  const [bench, pageCheck, mail] = await Promise.all([reads.orderWorkbench(userOrderId), reads.pageCheck(userOrderId), reads.orderMail(userOrderId)]);
+  // pageCheck and mail: the issue-10 panels' data (page-check-panel.tsx and mail-panel.tsx read them from here).
+  return { bench: loaded(bench), pageCheck: pageCheck.ok ? pageCheck.body : null, mail: mail.ok ? mail.body : null };
 }
 
 export default function AdminOrderWorkbench({ loaderData }: Route.ComponentProps) {
-  return <WorkbenchPage key={loaderData.bench.order.user_order_id} bench={loaderData.bench} />;
+  return <WorkbenchPage key={loaderData.bench.order.user_order_id} bench={loaderData.bench} mail={loaderData.mail} />;
 }
 
 export function ErrorBoundary() {

@@ -99,6 +99,25 @@ export const NOTICE_TEMPLATES = {
       link: mailList(order.user_order_id),
     }),
   },
+  // Mailing paper materials (issue 10): the assignee hears that the parcel left, the customer that it arrived.
+  mail_send: {
+    recipient: 'assignee',
+    email: false,
+    render: (order) => ({
+      title: '客户已寄出纸质资料',
+      body: `订单 ${order.user_order_id}（${order.product_title}）的客户已寄出纸质资料，收到后请核对并标记已收到或缺少资料。`,
+      link: workbench(order.user_order_id),
+    }),
+  },
+  mail_receive: {
+    recipient: 'customer',
+    email: true,
+    render: (order) => ({
+      title: '纸质资料已收到',
+      body: `订单 ${order.user_order_id}（${order.product_title}）的纸质资料已收到并核对无误。下一步：我们为您填写申请表，核对页发布后会通知您确认。`,
+      link: detail(order.user_order_id),
+    }),
+  },
   page_check_publish: {
     recipient: 'customer',
     email: true,
@@ -222,6 +241,8 @@ export const NOTICE_MAP: Partial<Record<OrderEventName, readonly NoticeKind[]>> 
   material_review_passed: ['material_review_passed'],
   reupload_submit: ['reupload_submit'],
   mail_missing: ['mail_missing'],
+  mail_send: ['mail_send'],
+  mail_receive: ['mail_receive'],
   page_check_publish: ['page_check_publish'],
   page_check_correction: ['page_check_correction'],
   page_check_done: ['page_check_done'],

@@ -18,9 +18,11 @@ import { InterviewPanel } from './interview-panel';
 import { FileReview } from './file-review';
 import { PageCheckPanel } from './page-check-panel';
 import { PriceDifferencePanel } from './price-difference-panel';
+import { MailPanel } from './mail-panel';
+import type { MailList } from '../../../../common/contracts/mail';
 import './orders.css';
 
-export function WorkbenchPage({ bench }: { bench: AdminWorkbench }) {
+export function WorkbenchPage({ bench, mail = null }: { bench: AdminWorkbench; mail?: MailList | null }) {
   const revalidator = useRevalidator();
   const reload = () => void revalidator.revalidate();
   const [busyFile, setBusyFile] = useState<number | null>(null);
@@ -177,6 +179,7 @@ export function WorkbenchPage({ bench }: { bench: AdminWorkbench }) {
           </section>
         </div>
         <div>
+          <MailPanel mail={mail} />
           <section className="admin-card aw-card">
             <h2>产品快照</h2>
             <Descriptions

@@ -1,0 +1,113 @@
+// The workbench's mail panel (issue 10): what the customer must mail, the
+// parcels with their tracking, and — in awaiting_mail, once something was
+// sent — 已收到 (the order moves to page_check) or 缺少资料 with a note (the
+// customer is asked to send again). Each carries the order version of the
+// mail read; a refusal reloads the page.
+import { Alert, Button, type ButtonProps, Input, Modal, Tag } from 'antd';
+import { useState } from 'react';
+import { useRevalidator } from 'react-router';
+import type { MailList } from '../../../../common/contracts/mail';
+import { MAIL_LIMITS } from '../../../../common/contracts/mail';
+import { ShipmentCard } from '../../../components/courier/shipment-card';
+import { ApiError } from '../../../lib/api-client';
+import { toast } from '../../../lib/toast';
+import { adminApi } from '../admin-api';
+
+export function MailPanel({ mail }: { mail: MailList | null }) {
+  const revalidator = useRevalidator();
+  const reload = () => void revalidator.revalidate();
+  const [busy, setBusy] = useState<'receive' | 'missing' | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const [missingOpen, setMissingOpen] = useState(false);
+  const [note, setNote] = useState('');
+  if (!mail || (mail.applicants.length === 0 && mail.shipments.length === 0)) return null;
+  const { order } = mail;
+
+  async function act(kind: 'receive' | 'missing') {
+    setBusy(kind);
+    try {
+      if (kind === 'receive') {
+        await adminApi('/admin-api/order/mail_receive', { user_order_id: order.user_order_id, version: order.version }, { toast: false });
+        toast.success('已标记收到，订单进入待确认核对页');
+        setConfirming(false);
+      } else {
+        await adminApi('/admin-api/order/mail_missing', { user_order_id: order.user_order_id, version: order.version, note }, { toast: false });
+        toast.success('已通知客户补寄');
+        setMissingOpen(false);
+        setNote('');
+      }
+    } catch (error) {
+      if (error instanceof ApiError && error.httpStatus === 401) return;
+      toast.error(error instanceof ApiError ? error.message : '操作失败，请重试');
+    } finally {
+      setBusy(null);
+      reload();
+    }
+  }
+
+  const shipments = [...mail.shipments].reverse();
+  return (
+    <section className="admin-card aw-card" data-testid="workbench-mail">
+      <h2>邮寄资料</h2>
+      {mail.missing ? <Alert type="warning" showIcon title={`已要求补寄：${mail.missing.note}`} style={{ marginBottom: 12 }} /> : null}
+      <div className="aw-mail-list">
+        {mail.applicants.map((applicant) => (
+          <div key={applicant.applicant_id}>
+            <strong>{applicant.name}</strong>：
+            {applicant.materials.map((m) => (
+              <Tag key={m.material_id}>{m.name}</Tag>
+            ))}
+          </div>
+        ))}
+      </div>
+      {shipments.length === 0 ? (
+        <p className="aw-muted">客户尚未寄出资料。</p>
+      ) : (
+        shipments.map((shipment) => <ShipmentCard key={shipment.shipment_id} shipment={shipment} />)
+      )}
+      {mail.can_check ? (
+        <div className="aw-mail-actions">
+          <Button type="primary" onClick={() => setConfirming(true)} data-testid="mail-receive">
+            已收到
+          </Button>
+          <Button danger onClick={() => setMissingOpen(true)} data-testid="mail-missing">
+            缺少资料
+          </Button>
+        </div>
+      ) : null}
+      <Modal
+        open={confirming}
+        title="确认已收到纸质资料？"
+        okText="已收到"
+        cancelText="取消"
+        confirmLoading={busy === 'receive'}
+        onOk={() => void act('receive')}
+        onCancel={() => setConfirming(false)}
+        okButtonProps={{ 'data-testid': 'mail-receive-confirm' } as ButtonProps}
+      >
+        请逐项核对申请人的纸质资料，确认齐全后订单进入“待确认核对页”，并通知客户。
+      </Modal>
+      <Modal
+        open={missingOpen}
+        title="缺少资料"
+        okText="通知客户补寄"
+        cancelText="取消"
+        confirmLoading={busy === 'missing'}
+        okButtonProps={{ disabled: note.trim() === '', 'data-testid': 'mail-missing-confirm' } as ButtonProps}
+        onOk={() => void act('missing')}
+        onCancel={() => setMissingOpen(false)}
+      >
+        <Input.TextArea
+          aria-label="缺少的资料"
+          placeholder="请写明缺少哪位申请人的哪些资料"
+          value={note}
+          maxLength={MAIL_LIMITS.noteMaxLength}
+          showCount
+          rows={4}
+          onChange={(event) => setNote(event.target.value)}
+          data-testid="mail-missing-note"
+        />
+      </Modal>
+    </section>
+  );
+}

@@ -1,0 +1,67 @@
+// What the mail specs set up: an order of the demo enterprise in 待邮寄资料
+// (tests/e2e/backoffice-mail.spec.ts, the accessibility row of the mail list).
+import { sha256Hex } from '../../common/signing';
+import { fire } from './notice-support';
+import { DEMO, DEMO_STAFF, e2eDatabase, signedApiHeaders } from './support';
+
+async function call<T>(baseURL: string, path: string, payload: unknown, token?: string): Promise<T> {
+  const response = await fetch(`${baseURL}${path}`, {
+    method: 'POST',
+    headers: { ...signedApiHeaders(token), 'content-type': 'application/json' },
+    body: JSON.stringify(payload),
+  });
+  const envelope = (await response.json()) as { ret: number; msg: string; body: T };
+  if (envelope.ret !== 0) throw new Error(`${path}: ${envelope.ret} ${envelope.msg}`);
+  return envelope.body;
+}
+
+/**
+ * An order of the demo enterprise in 待邮寄资料, taken by the demo operator: created
+ * through the API for a product with mailed paper materials, then paid, assigned and
+ * passed through the lifecycle (as the payment and the review would). Also a pickup
+ * address in the address book.
+ */
+export async function orderAwaitingMail(baseURL: string, applicant: string): Promise<number> {
+  const db = e2eDatabase();
+  const product = db
+    .prepare(
+      `select p.visa_product_id from visa_product p
+       where p.status = 0 and p.channel = 0 and p.offline = 1 and p.need_interview = 0
+         and exists (select 1 from visa_product_material m where m.visa_product_id = p.visa_product_id and m.attr = 1 and m.identity_id = 0)
+       order by p.visa_product_id limit 1`,
+    )
+    .get() as { visa_product_id: number };
+  const operator = db.prepare('select id, role from operator where account = ?').get(DEMO_STAFF.operator.account) as { id: number; role: 'operator' };
+  db.close();
+  const { token } = await call<{ token: string }>(baseURL, '/www/account_login', { account: DEMO.account, password: sha256Hex(DEMO.password) });
+  const departure = new Date(Date.now() + 60 * 86_400_000 + 8 * 3_600_000).toISOString().slice(0, 10);
+  const { user_order_id: id } = await call<{ user_order_id: number }>(
+    baseURL,
+    '/www/order/order_create',
+    { visa_product_id: product.visa_product_id, departure_date: departure, applicants: [{ name: applicant, identity_id: 0, mobile_phone: '13600136001' }] },
+    token,
+  );
+  await call(
+    baseURL,
+    '/www/address/address_save',
+    {
+      kind: 'return',
+      name: applicant,
+      mobile_phone: '13600136001',
+      province_code: '440000',
+      city_code: '440300',
+      county_code: '440305',
+      detail: '科技园南区 2 号',
+    },
+    token,
+  );
+  const now = Date.now();
+  const raw = e2eDatabase();
+  raw.prepare(`update user_order set status = 'pending_payment', confirmed_at = ?, version = version + 1 where user_order_id = ?`).run(now, id);
+  raw.close();
+  await fire(id, { event: 'pay', set: { paid_at: now, expires_at: null } }, { kind: 'system' });
+  const principal = { kind: 'operator' as const, operatorId: operator.id, role: operator.role };
+  await fire(id, { event: 'assign', set: { assignee_operator_id: operator.id } }, principal);
+  await fire(id, { event: 'material_review_passed', to: 'processing:awaiting_mail' }, principal);
+  return id;
+}
