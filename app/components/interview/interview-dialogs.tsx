@@ -30,7 +30,7 @@ interface UpdateDateDialogProps {
   /** After the request was sent: reload the page's data. */
   onDone: () => void;
   userOrderId: number;
-  applicants: Array<{ applicant_id: number; name: string; current: string | null }>;
+  applicants: Array<{ applicant_id: number; name: string; current: string | null; currentSlotId: number | null }>;
   /** The applicant to start with (the card's button). */
   applicantId?: number;
 }
@@ -68,6 +68,7 @@ export function UpdateDateDialog({ open, onClose, onDone, userOrderId, applicant
 
   const day = slots?.dates.find((d) => d.date === date) ?? null;
   const current = applicants.find((a) => a.applicant_id === who)?.current ?? null;
+  const currentSlotId = applicants.find((a) => a.applicant_id === who)?.currentSlotId ?? null;
 
   const submit = async () => {
     if (!who || !slotId) return;
@@ -152,9 +153,14 @@ export function UpdateDateDialog({ open, onClose, onDone, userOrderId, applicant
                   <div className="iv-field-label">选择时段</div>
                   <Radio.Group value={slotId} onChange={(e) => setSlotId(e.target.value as number)} className="iv-slots" aria-label="时段">
                     {day.slots.map((s) => (
-                      <Radio.Button key={s.interview_slot_id} value={s.interview_slot_id} disabled={s.full} data-testid="update-date-slot">
+                      <Radio.Button
+                        key={s.interview_slot_id}
+                        value={s.interview_slot_id}
+                        disabled={s.full || s.interview_slot_id === currentSlotId}
+                        data-testid="update-date-slot"
+                      >
                         {s.start_time}–{s.end_time}
-                        <span className="iv-slot-left">{s.full ? '约满' : `余${s.remaining}`}</span>
+                        <span className="iv-slot-left">{s.interview_slot_id === currentSlotId ? '当前' : s.full ? '约满' : `余${s.remaining}`}</span>
                       </Radio.Button>
                     ))}
                   </Radio.Group>

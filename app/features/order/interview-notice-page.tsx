@@ -21,6 +21,7 @@ export function changeableApplicants(notice: InterviewNoticeDetail) {
       applicant_id: a.applicant_id,
       name: a.name,
       current: interviewTimeText({ date: a.notice!.interview_date, start: a.notice!.start_time, end: a.notice!.end_time }),
+      currentSlotId: a.chosen?.interview_slot_id ?? null,
     }));
 }
 
