@@ -169,6 +169,7 @@ export const adminOrderWorkbench = defineContract({
         status: z.string(),
         created_at: z.number(),
         paid_at: z.number().nullable(),
+        price_difference_id: z.number().nullable().describe('补差价的支付：所付的补差价；订单本身的支付为 null'),
       }),
     ),
     events: z.array(

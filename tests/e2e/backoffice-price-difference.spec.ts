@@ -113,6 +113,8 @@ test('operator asks ¥50 → customer sees 需要处理 + 补差价, pays in the
   const dialog = page.getByRole('dialog').filter({ hasText: '支付补差价' });
   await expect(dialog.getByTestId('pay-amount')).toContainText('50.00');
   await expect(dialog.getByTestId('pay-qrcode')).toBeVisible();
+  // The dialog's opening animation has ended (a screenshot mid-zoom shows only the mask).
+  await dialog.evaluate((element) => Promise.all(element.ownerDocument.getAnimations().map((animation) => animation.finished)));
   await snap(page, 'price-difference/pay-dialog-1280');
   const phone = await page.context().newPage();
   await phone.goto((await dialog.getByTestId('pay-sandbox-link').getAttribute('href'))!);

@@ -218,7 +218,7 @@ export function createReviewRepository(db: Kysely<Database>) {
     payments(userOrderId: number) {
       return db
         .selectFrom('payment')
-        .select(['out_trade_no', 'channel', 'amount', 'status', 'created_at', 'paid_at'])
+        .select(['out_trade_no', 'channel', 'amount', 'status', 'created_at', 'paid_at', 'price_difference_id'])
         .where('user_order_id', '=', userOrderId)
         .orderBy('payment_id')
         .execute();

@@ -12,6 +12,7 @@ import type { Kysely } from 'kysely';
 import type { AdminFileReviewResult, AdminWorkbench } from '../../../common/contracts/admin-order.ts';
 import { IDENTITIES } from '../../../common/constants.ts';
 import { ErrorCode } from '../../../common/error-codes.ts';
+import { formatPrice } from '../../../common/format.ts';
 import { MATERIAL_REVIEW_STATUSES } from '../../../common/material.ts';
 import { ORDER_EVENTS, type OrderStep, statusLabel, stepLabel } from '../../../common/order.ts';
 import { composeMemo, REVIEW_REASON_VALUES, type ReviewReason } from '../../../common/review.ts';
@@ -54,6 +55,9 @@ function detailText(detail: Record<string, unknown> | null): string | null {
   if (typeof detail.memo === 'string' && detail.memo) parts.push(detail.memo);
   if (typeof detail.assignee_name === 'string') parts.push(`→ ${detail.assignee_name}`);
   if (typeof detail.round === 'number') parts.push(`第 ${detail.round} 轮`);
+  // Price differences (补差价): the amount and the reason.
+  if (typeof detail.price_difference_id === 'number' && typeof detail.amount === 'number') parts.push(formatPrice(detail.amount));
+  if (typeof detail.reason === 'string' && typeof detail.price_difference_id === 'number' && detail.out_trade_no === undefined) parts.push(detail.reason);
   return parts.length > 0 ? parts.join('，') : null;
 }
 

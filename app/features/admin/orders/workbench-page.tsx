@@ -10,6 +10,7 @@ import type { AdminWorkbench } from '../../../../common/contracts/admin-order';
 import { ErrorCode } from '../../../../common/error-codes';
 import { formatDateTime, formatPrice } from '../../../../common/format';
 import { PAYMENT_CHANNELS, PAYMENT_STATUSES, type PaymentChannel, type PaymentStatus } from '../../../../common/ordering';
+import { paymentKindLabel } from '../../../../common/price-difference';
 import type { ReviewReason } from '../../../../common/review';
 import { ApiError } from '../../../lib/api-client';
 import { toast } from '../../../lib/toast';
@@ -220,6 +221,7 @@ export function WorkbenchPage({ bench, mail = null }: { bench: AdminWorkbench; m
               pagination={false}
               dataSource={bench.payments}
               columns={[
+                { title: '类型', dataIndex: 'price_difference_id', render: (id: number | null) => paymentKindLabel(id) },
                 { title: '渠道', dataIndex: 'channel', render: (channel: string) => PAYMENT_CHANNELS[channel as PaymentChannel] ?? channel },
                 { title: '金额', dataIndex: 'amount', render: (amount: number) => formatPrice(amount) },
                 { title: '状态', dataIndex: 'status', render: (status: string) => PAYMENT_STATUSES[status as PaymentStatus] ?? status },
