@@ -1,10 +1,11 @@
 // A real app on a real, private database for each test file: a temporary
 // SQLite file, or a PostgreSQL schema of its own when TEST_DATABASE_URL is set.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { inject, type ProvidedContext } from 'vitest';
 import type { Contract, PayloadOf, ResultOf } from '../../common/contracts/define.ts';
 import { WWW_CONTRACTS } from '../../common/contracts/index.ts';
 import { API_VERSION } from '../../common/constants.ts';
@@ -16,6 +17,7 @@ import { migrateToLatest } from '../db/migrate.ts';
 import { seedNationalDays } from '../db/seed/national-days.ts';
 import { seedInsurancePlans } from '../db/seed/insurance-plans.ts';
 import type { Mailer } from '../modules/notification/mailer.ts';
+import { databaseUrl, TEST_DATABASE_PREFIX } from './template.ts';
 
 export const TEST_ACCESS_KEY = 'visa-web-test';
 export const TEST_SECRET = 'test-secret-0123456789';
@@ -31,9 +33,44 @@ export interface TestDatabase {
   kind: 'sqlite' | 'postgres';
 }
 
-/** A fresh, migrated database that several app instances can open. */
+/** What global-setup.ts provided, or nothing when this file runs outside Vitest's global setup. */
+function provided<K extends 'sqliteTemplate' | 'pgTemplate' | 'runTag'>(key: K): ProvidedContext[K] | null {
+  try {
+    return inject(key) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A fresh, migrated database that several app instances can open: a copy of
+ * the run's migrated template (global-setup.ts) — the SQLite file copied, or
+ * a PostgreSQL database created from the template database. Without a
+ * template (a file run outside Vitest's global setup) the database is
+ * migrated here, in a schema of its own on PostgreSQL, as before.
+ */
 export async function createTestDatabase(): Promise<TestDatabase> {
   const url = process.env.TEST_DATABASE_URL;
+  const pgTemplate = provided('pgTemplate');
+  if (url && pgTemplate) {
+    const name = `${TEST_DATABASE_PREFIX}${provided('runTag') ?? process.pid}_${randomBytes(4).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`create database ${name} template ${pgTemplate}`);
+    await admin.end();
+    const config = testConfig({ DATABASE_URL: databaseUrl(url, name) });
+    return {
+      config,
+      kind: 'postgres',
+      open: () => openDatabase(config.database),
+      drop: async () => {
+        const client = new pg.Client({ connectionString: url });
+        await client.connect();
+        await client.query(`drop database if exists ${name} with (force)`);
+        await client.end();
+      },
+    };
+  }
   if (url) {
     const schema = `test_${randomBytes(6).toString('hex')}`;
     const admin = new pg.Client({ connectionString: url });
@@ -58,9 +95,14 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   }
   const dir = mkdtempSync(join(tmpdir(), 'visa-test-'));
   const config = testConfig({ SQLITE_FILE: join(dir, 'test.db') });
-  const migrator = openDatabase(config.database);
-  await migrateToLatest(migrator);
-  await migrator.destroy();
+  const sqliteTemplate = provided('sqliteTemplate');
+  if (sqliteTemplate) {
+    copyFileSync(sqliteTemplate, join(dir, 'test.db'));
+  } else {
+    const migrator = openDatabase(config.database);
+    await migrateToLatest(migrator);
+    await migrator.destroy();
+  }
   return { config, kind: 'sqlite', open: () => openDatabase(config.database), drop: async () => rmSync(dir, { recursive: true, force: true }) };
 }
 
