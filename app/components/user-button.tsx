@@ -1,11 +1,11 @@
 import { DownOutlined, UserOutlined } from '@ant-design/icons';
-import type { ButtonHTMLAttributes } from 'react';
+import type { ComponentProps } from 'react';
 import type { UserInfo } from '../../common/contracts/account';
 
 /** The header's user button: the hover menu hangs from it (user-menu.tsx), and it stands alone while the menu's code loads. */
-export function UserButton({ user, ...rest }: { user: UserInfo } & ButtonHTMLAttributes<HTMLButtonElement>) {
+export function UserButton({ user, ...rest }: { user: UserInfo } & ComponentProps<'button'>) {
   return (
-    <button type="button" className="site-header-user" data-testid="header-user" {...rest}>
+    <button type="button" className="site-header-user" data-testid="header-user" aria-haspopup="menu" {...rest}>
       <UserOutlined />
       <span className="site-header-user-name">{user.name || user.account}</span>
       <span className="site-header-user-enterprise">{user.enterprise.name}</span>

@@ -1,16 +1,48 @@
 // The logged-in user's hover menu in the header. Loaded only when someone is
 // logged in (site-header.tsx imports it lazily): a guest's page does not carry
 // antd's Dropdown and menu code.
+//
+// The menu opens on hover, on click and from the keyboard. A pointer that
+// reached the button before this code ran (before hydration, or while the
+// lazy chunk loaded) sent its mouseenter to nobody, and the Dropdown would
+// wait for the next one: so the menu also opens when the button is already
+// hovered as it mounts, and on the first pointer move over the button.
 import { Dropdown } from 'antd';
+import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import type { UserInfo } from '../../common/contracts/account';
 import { UserButton } from './user-button';
 
 export default function UserMenu({ user, onLogout }: { user: UserInfo; onLogout: () => void }) {
+  const [open, setOpen] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  /** The pointer entered the button since this code runs (the Dropdown saw it): no need to open on a move. */
+  const entered = useRef(false);
+
+  useEffect(() => {
+    // :hover is up to date once the browser has laid the new button out.
+    const frame = requestAnimationFrame(() => {
+      if (button.current?.matches(':hover')) setOpen(true);
+    });
+    return () => cancelAnimationFrame(frame);
+  }, []);
+
+  function onKeyDown(event: KeyboardEvent<HTMLButtonElement>) {
+    if (event.key === 'ArrowDown') {
+      event.preventDefault();
+      setOpen(true);
+    } else if (event.key === 'Escape') {
+      setOpen(false);
+    }
+  }
+
   return (
     <Dropdown
       trigger={['hover', 'click']}
+      open={open}
+      onOpenChange={setOpen}
       menu={{
+        onClick: () => setOpen(false),
         // Real links, stretched over the whole row (site-header.css): they
         // still navigate when the menu is already fading out.
         items: [
@@ -43,7 +75,20 @@ export default function UserMenu({ user, onLogout }: { user: UserInfo; onLogout:
         ],
       }}
     >
-      <UserButton user={user} />
+      <UserButton
+        user={user}
+        ref={button}
+        aria-expanded={open}
+        onPointerEnter={() => {
+          entered.current = true;
+        }}
+        onPointerMove={() => {
+          if (entered.current) return;
+          entered.current = true;
+          setOpen(true);
+        }}
+        onKeyDown={onKeyDown}
+      />
     </Dropdown>
   );
 }
