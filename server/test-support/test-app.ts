@@ -17,6 +17,7 @@ import { migrateToLatest } from '../db/migrate.ts';
 import { seedNationalDays } from '../db/seed/national-days.ts';
 import { seedInsurancePlans } from '../db/seed/insurance-plans.ts';
 import type { Mailer } from '../modules/notification/mailer.ts';
+import { insertCustomer, insertProduct, type ProductOptions } from './factories.ts';
 import { databaseUrl, TEST_DATABASE_PREFIX } from './template.ts';
 
 export const TEST_ACCESS_KEY = 'visa-web-test';
@@ -187,20 +188,10 @@ export async function createTestApp(testDb?: TestDatabase, options: TestAppOptio
     return { ...answer, result: answer.body.ret === 0 ? (contract.result.parse(answer.body.body) as ResultOf<C>) : null };
   }
 
-  let accounts = 0;
-  /** Creates an enterprise with an administrator; returns its credentials. */
+  /** Creates an enterprise with an administrator; returns its credentials (insertCustomer, kept under its old name). */
   async function createAccount(password = 'Passw0rd!') {
-    accounts += 1;
-    const account = `user${accounts}_${randomBytes(3).toString('hex')}`;
-    const ids = await services.account.createEnterpriseWithAdmin({
-      enterpriseName: `测试企业${accounts}`,
-      enterpriseKind: 'company',
-      adminAccount: account,
-      adminPasswordDigest: sha256Hex(password),
-      adminName: `测试管理员${accounts}`,
-      adminMobilePhone: '13800138000',
-    });
-    return { account, password, ...ids };
+    const { account, accountId, enterpriseId } = await insertCustomer(handle.db, { password });
+    return { account, password, accountId, enterpriseId };
   }
 
   async function login(account: string, password: string) {
@@ -219,6 +210,15 @@ export async function createTestApp(testDb?: TestDatabase, options: TestAppOptio
     callContract,
     createAccount,
     login,
+    /** A product with its country, consulates and checklist (factories.ts has the defaults). */
+    insertProduct: (options: ProductOptions = {}) => insertProduct(handle.db, { at: clock.now, ...options }),
+    /** An enterprise and its administrator with a known password, unique each call. */
+    insertCustomer: (options?: Parameters<typeof insertCustomer>[1]) => insertCustomer(handle.db, options),
+    /** insertCustomer, logged in: the principal, the credentials and a session token. */
+    async loggedInCustomer(options?: Parameters<typeof insertCustomer>[1]) {
+      const created = await insertCustomer(handle.db, options);
+      return { ...created, token: await login(created.account, created.password) };
+    },
     async close(dropDatabase = !testDb) {
       await app.close();
       await handle.destroy();
