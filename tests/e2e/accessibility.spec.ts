@@ -6,8 +6,7 @@
 // customer, and optionally what to open before checking (a dialog).
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
-import { sha256Hex } from '../../common/signing';
-import { DEMO, e2eDatabase, logIn, openLoginDialog, signedApiHeaders } from './support';
+import { e2eDatabase, loggedInTest, openLoginDialog, signedApiHeaders } from './support';
 
 const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
 const WIDTHS = [1280, 390];
@@ -16,7 +15,7 @@ interface Screen {
   name: string;
   /** The path, or how to make what the screen needs (an order in the right state) and then its path. */
   path: string | ((baseURL: string) => Promise<string>);
-  /** A customer must be logged in (the demo administrator). */
+  /** A customer must be logged in (the test's own customer, loggedInTest). */
   loggedIn?: boolean;
   /** Opened after the page loads, before the check (a dialog). */
   open?: (page: Page) => Promise<void>;
@@ -57,35 +56,48 @@ export const SCREENS: Screen[] = [
   },
 ];
 
+/** The logged-in customer's session token while a logged-in screen's test runs: what draftOrder orders for. */
+let customerToken: string | undefined;
+
 for (const screen of SCREENS) {
-  test(`axe WCAG 2.2 AA: ${screen.name}${screen.loggedIn ? ' (logged in)' : ''}`, async ({ page, baseURL }) => {
-    const path = typeof screen.path === 'string' ? screen.path : await screen.path(baseURL!);
-    if (screen.loggedIn) {
-      await page.goto('/');
-      await logIn(page);
-    }
-    const problems: string[] = [];
-    for (const width of WIDTHS) {
-      await page.setViewportSize({ width, height: 900 });
-      await page.goto(path);
-      await page.waitForLoadState('networkidle');
-      if (screen.open) await screen.open(page);
-      if (screen.ready) await screen.ready(page);
-      // A dialog fades and zooms in: mid-animation its text is blended with the
-      // page behind it, and axe would measure that blend, not the colours the
-      // user reads. Check once every animation and transition has finished.
-      // (Endless ones, like a spinner's, are left out.)
-      await page.waitForFunction(() =>
-        document.getAnimations().every((animation) => animation.playState !== 'running' || animation.effect?.getComputedTiming().iterations === Infinity),
-      );
-      const { violations } = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
-      for (const violation of violations) {
-        const nodes = violation.nodes.slice(0, 5).map((node) => `${node.target.join(' ')} — ${node.failureSummary?.split('\n').slice(1).join(' ').trim()}`);
-        problems.push(`${width}px ${violation.id} (${violation.impact}, ${violation.nodes.length} nodes): ${violation.help}\n      ${nodes.join('\n      ')}`);
+  const title = `axe WCAG 2.2 AA: ${screen.name}${screen.loggedIn ? ' (logged in)' : ''}`;
+  if (screen.loggedIn) {
+    loggedInTest(title, async ({ page, baseURL, customer }) => {
+      customerToken = customer.token;
+      try {
+        await checkScreen(screen, page, baseURL!);
+      } finally {
+        customerToken = undefined;
       }
+    });
+  } else {
+    test(title, ({ page, baseURL }) => checkScreen(screen, page, baseURL!));
+  }
+}
+
+async function checkScreen(screen: Screen, page: Page, baseURL: string) {
+  const path = typeof screen.path === 'string' ? screen.path : await screen.path(baseURL);
+  const problems: string[] = [];
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto(path);
+    await page.waitForLoadState('networkidle');
+    if (screen.open) await screen.open(page);
+    if (screen.ready) await screen.ready(page);
+    // A dialog fades and zooms in: mid-animation its text is blended with the
+    // page behind it, and axe would measure that blend, not the colours the
+    // user reads. Check once every animation and transition has finished.
+    // (Endless ones, like a spinner's, are left out.)
+    await page.waitForFunction(() =>
+      document.getAnimations().every((animation) => animation.playState !== 'running' || animation.effect?.getComputedTiming().iterations === Infinity),
+    );
+    const { violations } = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
+    for (const violation of violations) {
+      const nodes = violation.nodes.slice(0, 5).map((node) => `${node.target.join(' ')} — ${node.failureSummary?.split('\n').slice(1).join(' ').trim()}`);
+      problems.push(`${width}px ${violation.id} (${violation.impact}, ${violation.nodes.length} nodes): ${violation.help}\n      ${nodes.join('\n      ')}`);
     }
-    expect(problems, `${path}\n    ${problems.join('\n    ')}`).toEqual([]);
-  });
+  }
+  expect(problems, `${path}\n    ${problems.join('\n    ')}`).toEqual([]);
 }
 
 // ---- What the screens need ----------------------------------------------
@@ -137,9 +149,10 @@ async function api<T>(baseURL: string, path: string, payload: unknown, token?: s
 /** 1×1 white PNG: the upload call checks the bytes. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4//8/AAX+Av4N70a4AAAAAElFTkSuQmCC', 'base64');
 
-/** A draft order of the demo enterprise; with `uploaded`, every required material and photo uploaded. */
+/** A draft order of the logged-in test's customer; with `uploaded`, every required material and photo uploaded. */
 async function draftOrder(baseURL: string, { interview, uploaded = false }: { interview: boolean; uploaded?: boolean }): Promise<number> {
-  const { token } = await api<{ token: string }>(baseURL, '/www/account_login', { account: DEMO.account, password: sha256Hex(DEMO.password) });
+  const token = customerToken;
+  if (!token) throw new Error('draftOrder makes an order for the logged-in customer: mark the screen loggedIn');
   const departure = new Date(Date.now() + 30 * 86_400_000 + 8 * 3_600_000).toISOString().slice(0, 10);
   const { user_order_id } = await api<{ user_order_id: number }>(
     baseURL,

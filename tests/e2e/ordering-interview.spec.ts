@@ -2,10 +2,9 @@
 // through the API: the materials need not be complete to choose a time),
 // confirms in the dialog and lands on the confirm page; a time that fills up
 // meanwhile is refused and the page shows the places as they are now.
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { type APIRequestContext, expect, type Page } from '@playwright/test';
 import { chinaDate, addDays } from '../../common/order';
-import { sha256Hex } from '../../common/signing';
-import { DEMO, e2eDatabase, logIn, signedApiHeaders, snap } from './support';
+import { e2eDatabase, loggedInTest, signedApiHeaders, snap } from './support';
 
 async function api<T>(request: APIRequestContext, path: string, payload: object, token?: string): Promise<T> {
   const response = await request.post(path, { data: payload, headers: signedApiHeaders(token) });
@@ -28,8 +27,7 @@ function product(needInterview: boolean): number {
   return row.id;
 }
 
-async function draftOrder(request: APIRequestContext, needInterview = true): Promise<number> {
-  const { token } = await api<{ token: string }>(request, '/www/account_login', { account: DEMO.account, password: sha256Hex(DEMO.password) });
+async function draftOrder(request: APIRequestContext, token: string, needInterview = true): Promise<number> {
   const created = await api<{ user_order_id: number }>(
     request,
     '/www/order/order_create',
@@ -47,8 +45,6 @@ async function draftOrder(request: APIRequestContext, needInterview = true): Pro
 }
 
 async function openPage(page: Page, userOrderId: number) {
-  await page.goto('/');
-  await logIn(page);
   await page.goto(`/ordering/choose-interview-time/${userOrderId}`);
   await expect(page.getByTestId('interview-consulate')).toBeVisible();
 }
@@ -77,8 +73,8 @@ function bookings(userOrderId: number) {
   return rows;
 }
 
-test('two applicants choose their times, confirm in the dialog and go on to the confirm page', async ({ page, request }) => {
-  const userOrderId = await draftOrder(request);
+loggedInTest('two applicants choose their times, confirm in the dialog and go on to the confirm page', async ({ page, request, customer }) => {
+  const userOrderId = await draftOrder(request, customer.token);
   await openPage(page, userOrderId);
   await expect(page.locator('.ordering-steps .ant-steps-item-process')).toContainText('选择面试时间');
   await expect(page.getByTestId('interview-applicant')).toHaveCount(2);
@@ -113,8 +109,8 @@ test('two applicants choose their times, confirm in the dialog and go on to the 
   }
 });
 
-test('a time that filled up meanwhile is refused and the places are reloaded', async ({ page, request }) => {
-  const userOrderId = await draftOrder(request);
+loggedInTest('a time that filled up meanwhile is refused and the places are reloaded', async ({ page, request, customer }) => {
+  const userOrderId = await draftOrder(request, customer.token);
   await openPage(page, userOrderId);
   await pickTime(page, 0, 0, 0);
   await pickTime(page, 1, 0, 0);
@@ -141,10 +137,8 @@ test('a time that filled up meanwhile is refused and the places are reloaded', a
   expect(page.url()).toContain(`/ordering/choose-interview-time/${userOrderId}`);
 });
 
-test('an order whose product needs no interview goes straight to the confirm page', async ({ page, request }) => {
-  const userOrderId = await draftOrder(request, false);
-  await page.goto('/');
-  await logIn(page);
+loggedInTest('an order whose product needs no interview goes straight to the confirm page', async ({ page, request, customer }) => {
+  const userOrderId = await draftOrder(request, customer.token, false);
   await page.goto(`/ordering/choose-interview-time/${userOrderId}`);
   await page.waitForURL(`**/ordering/order-confirm/${userOrderId}`);
 });
