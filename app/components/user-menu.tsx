@@ -5,8 +5,12 @@
 // The menu opens on hover, on click and from the keyboard. A pointer that
 // reached the button before this code ran (before hydration, or while the
 // lazy chunk loaded) sent its mouseenter to nobody, and the Dropdown would
-// wait for the next one: so the menu also opens when the button is already
-// hovered as it mounts, and on the first pointer move over the button.
+// wait for the next one: so the menu also opens when the pointer is already
+// there as the menu mounts, and on the first pointer move over the button.
+// "Already there" is asked of the button and of its parent: when React renders
+// the button anew (the server's copy replaced, not hydrated), the browser
+// marks the new element :hover only at the next pointer event, while the
+// parent, which stays, keeps its :hover.
 import { Dropdown } from 'antd';
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
@@ -20,11 +24,20 @@ export default function UserMenu({ user, onLogout }: { user: UserInfo; onLogout:
   const entered = useRef(false);
 
   useEffect(() => {
-    // :hover is up to date once the browser has laid the new button out.
-    const frame = requestAnimationFrame(() => {
-      if (button.current?.matches(':hover')) setOpen(true);
-    });
-    return () => cancelAnimationFrame(frame);
+    const hovered = () => {
+      const element = button.current;
+      if (!entered.current && element && (element.matches(':hover') || element.parentElement?.matches(':hover'))) {
+        entered.current = true;
+        setOpen(true);
+      }
+    };
+    // Once the browser has laid the button out, and again a moment later (its hover state may lag behind).
+    const frame = requestAnimationFrame(hovered);
+    const later = setTimeout(hovered, 300);
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(later);
+    };
   }, []);
 
   function onKeyDown(event: KeyboardEvent<HTMLButtonElement>) {

@@ -132,6 +132,8 @@ loggedInTest('logout elsewhere reloads the same page', async ({ page }) => {
 
 loggedInTest('an expired session shows the 401 toast, then logs out', async ({ page, customer }) => {
   await expect(page.getByTestId('header-user')).toContainText(customer.name);
+  // The session's start-up check has answered (it would log out quietly on a session revoked before it).
+  await page.waitForLoadState('networkidle');
   const db = e2eDatabase();
   db.prepare('update account_session set revoked_at = ? where revoked_at is null and account_id = ?').run(Date.now(), customer.accountId);
   db.close();
@@ -203,6 +205,7 @@ test('in prod the analytics script is rendered, and no demo data is seeded', asy
 
 loggedInTest('leaving a page while the silent login check runs keeps the user logged in', async ({ page, customer }) => {
   await expect(page.getByTestId('header-user')).toContainText(customer.name);
+  await page.waitForLoadState('networkidle');
   // Hold the start-up check so that the next navigation cuts it off.
   await page.route('**/www/user/user_info_query', async (route) => {
     await new Promise((resolve) => setTimeout(resolve, 1_500));
@@ -225,7 +228,8 @@ loggedInTest('the user menu opens for a pointer that reached the button before t
     await route.continue().catch(() => undefined);
   });
   await page.goto('/about', { waitUntil: 'commit' });
-  const button = page.getByTestId('header-user');
+  // (The server's HTML may hold the button twice for a moment: the lazy menu's fallback and its streamed content.)
+  const button = page.getByTestId('header-user').first();
   await expect(button).toContainText(customer.name);
   const box = (await button.boundingBox())!;
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
@@ -235,7 +239,7 @@ loggedInTest('the user menu opens for a pointer that reached the button before t
   // It still closes when the pointer leaves, and opens from the keyboard.
   await page.mouse.move(5, 400);
   await expect(page.getByRole('menuitem', { name: '我的订单' })).toBeHidden();
-  await button.focus();
+  await page.getByTestId('header-user').focus();
   await page.keyboard.press('ArrowDown');
   await expect(page.getByRole('menuitem', { name: '我的订单' })).toBeVisible();
   await page.keyboard.press('Escape');

@@ -5,7 +5,7 @@
 import { expect, type Page, test } from '@playwright/test';
 import jpeg from 'jpeg-js';
 import { formatPrice } from '../../common/format';
-import { e2eDatabase, loggedInTest, signedApiHeaders, snap } from './support';
+import { createProduct, e2eDatabase, loggedInTest, signedApiHeaders, snap } from './support';
 
 // The e2e server runs with the development client pair (no API_CLIENTS set).
 async function api<T>(baseURL: string, path: string, payload: unknown, token?: string): Promise<T> {
@@ -46,17 +46,8 @@ interface Draft {
 
 /** A draft of the customer's enterprise; with `complete`, every required material and photo uploaded through the API. */
 async function prepareDraft(baseURL: string, token: string, complete: boolean): Promise<Draft> {
-  const db = e2eDatabase();
-  // A product without an interview step, with a visa photo, and a stay within the plans' range.
-  const product = db
-    .prepare(
-      `select visa_product_id from visa_product
-       where status = 0 and channel = 0 and offline = 1 and need_interview = 0 and visa_photo_id <> 0 and stay_days between 1 and 60
-       order by visa_product_id limit 1`,
-    )
-    .get() as { visa_product_id: number } | undefined;
-  db.close();
-  if (!product) throw new Error('the seed has no orderable product without an interview');
+  // A product of the test's own: no interview step, a visa photo, a stay within the plans' range.
+  const product = await createProduct({ interview: false, photo: true, stayDays: 30 });
   const departure = new Date(Date.now() + 30 * 86_400_000 + 8 * 3_600_000).toISOString().slice(0, 10);
   const { user_order_id } = await api<{ user_order_id: number }>(
     baseURL,

@@ -4,7 +4,7 @@
 // meanwhile is refused and the page shows the places as they are now.
 import { type APIRequestContext, expect, type Page } from '@playwright/test';
 import { chinaDate, addDays } from '../../common/order';
-import { e2eDatabase, loggedInTest, signedApiHeaders, snap } from './support';
+import { createProduct, e2eDatabase, loggedInTest, signedApiHeaders, snap } from './support';
 
 async function api<T>(request: APIRequestContext, path: string, payload: object, token?: string): Promise<T> {
   const response = await request.post(path, { data: payload, headers: signedApiHeaders(token) });
@@ -13,18 +13,10 @@ async function api<T>(request: APIRequestContext, path: string, payload: object,
   return body.body;
 }
 
-function product(needInterview: boolean): number {
-  const db = e2eDatabase();
-  const row = db
-    .prepare(
-      `select visa_product_id as id from visa_product
-       where status = 0 and channel = 0 and offline = 1 and need_interview = ? and (? = 0 or consular_district_id is not null)
-       order by visa_product_id limit 1`,
-    )
-    .get(needInterview ? 1 : 0, needInterview ? 1 : 0) as { id: number } | undefined;
-  db.close();
-  if (!row) throw new Error('the demo catalogue has no such product');
-  return row.id;
+/** A product of the test's own: with an interview at a consulate of its own (so its times are the test's alone), or without one. */
+async function product(needInterview: boolean): Promise<number> {
+  const created = await createProduct(needInterview ? { interview: true, district: 'own' } : { interview: false });
+  return created.visa_product_id;
 }
 
 async function draftOrder(request: APIRequestContext, token: string, needInterview = true): Promise<number> {
@@ -32,7 +24,7 @@ async function draftOrder(request: APIRequestContext, token: string, needIntervi
     request,
     '/www/order/order_create',
     {
-      visa_product_id: product(needInterview),
+      visa_product_id: await product(needInterview),
       departure_date: addDays(chinaDate(Date.now()), 30),
       applicants: [
         { name: '林晓雨', identity_id: 0, mobile_phone: '13812345678' },

@@ -7,7 +7,7 @@
 import { expect, type Locator } from '@playwright/test';
 import jpeg from 'jpeg-js';
 import jsQR from 'jsqr';
-import { e2eDatabase, loggedInTest, signedApiHeaders, snap } from './support';
+import { createProduct, e2eDatabase, loggedInTest, signedApiHeaders, snap } from './support';
 
 async function call<T>(baseURL: string, path: string, payload: unknown, token?: string): Promise<T> {
   const response = await fetch(`${baseURL}${path}`, {
@@ -43,14 +43,8 @@ async function scanQrCode(image: Locator): Promise<string | null> {
 
 /** A pending_payment order of the customer's enterprise, confirmed without insurance; returns its id and total. */
 async function confirmedOrder(baseURL: string, token: string): Promise<{ userOrderId: number; total: number }> {
-  const db = e2eDatabase();
-  const product = db
-    .prepare(
-      `select visa_product_id from visa_product where status = 0 and channel = 0 and offline = 1 and need_interview = 0 order by visa_product_id limit 1`,
-    )
-    .get() as { visa_product_id: number } | undefined;
-  db.close();
-  if (!product) throw new Error('the seed has no orderable product without an interview');
+  // A product of the test's own, without an interview step.
+  const product = await createProduct({ interview: false });
   const departure = new Date(Date.now() + 40 * 86_400_000 + 8 * 3_600_000).toISOString().slice(0, 10);
   const { user_order_id: userOrderId } = await call<{ user_order_id: number }>(
     baseURL,
