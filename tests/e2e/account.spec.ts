@@ -228,11 +228,15 @@ loggedInTest('the user menu opens for a pointer that reached the button before t
     await route.continue().catch(() => undefined);
   });
   await page.goto('/about', { waitUntil: 'commit' });
-  // (The server's HTML may hold the button twice for a moment: the lazy menu's fallback and its streamed content.)
-  const button = page.getByTestId('header-user').first();
+  // (The server's HTML may hold the button twice for a moment: the lazy menu's fallback and its streamed, hidden content.)
+  const button = page.getByTestId('header-user').filter({ visible: true }).first();
   await expect(button).toContainText(customer.name);
-  const box = (await button.boundingBox())!;
-  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  // (Asked again if the button was swapped for its streamed copy in between.)
+  await expect(async () => {
+    const box = await button.boundingBox();
+    expect(box).not.toBeNull();
+    await page.mouse.move(box!.x + box!.width / 2, box!.y + box!.height / 2);
+  }).toPass();
   release();
   // The pointer does not move again: the menu opens once the page runs.
   await expect(page.getByRole('menuitem', { name: '我的订单' })).toBeVisible();
