@@ -6,6 +6,8 @@ export default defineConfig({
   test: {
     include: ['common/**/*.test.ts', 'server/**/*.test.ts', 'app/**/*.test.ts'],
     environment: 'node',
+    // Migrations run once per run into a template that each test file copies (decision 0020).
+    globalSetup: ['server/test-support/global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

@@ -1,10 +1,11 @@
 // A real app on a real, private database for each test file: a temporary
 // SQLite file, or a PostgreSQL schema of its own when TEST_DATABASE_URL is set.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { inject, type ProvidedContext } from 'vitest';
 import type { Contract, PayloadOf, ResultOf } from '../../common/contracts/define.ts';
 import { ADMIN_CONTRACTS, WWW_CONTRACTS } from '../../common/contracts/index.ts';
 import { API_VERSION } from '../../common/constants.ts';
@@ -21,6 +22,8 @@ import type { Database, OperatorRoleValue, OperatorStatusValue } from '../db/sch
 import { hashPasswordDigest } from '../modules/account/password.ts';
 import { createOperatorRepository } from '../modules/operator/operator.repository.ts';
 import { newTotpSecret, totpCode } from '../modules/operator/totp.ts';
+import { insertCustomer, insertProduct, type ProductOptions } from './factories.ts';
+import { databaseUrl, TEST_DATABASE_PREFIX } from './template.ts';
 
 export const TEST_ACCESS_KEY = 'visa-web-test';
 export const TEST_SECRET = 'test-secret-0123456789';
@@ -36,9 +39,44 @@ export interface TestDatabase {
   kind: 'sqlite' | 'postgres';
 }
 
-/** A fresh, migrated database that several app instances can open. */
+/** What global-setup.ts provided, or nothing when this file runs outside Vitest's global setup. */
+function provided<K extends 'sqliteTemplate' | 'pgTemplate' | 'runTag'>(key: K): ProvidedContext[K] | null {
+  try {
+    return inject(key) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A fresh, migrated database that several app instances can open: a copy of
+ * the run's migrated template (global-setup.ts) — the SQLite file copied, or
+ * a PostgreSQL database created from the template database. Without a
+ * template (a file run outside Vitest's global setup) the database is
+ * migrated here, in a schema of its own on PostgreSQL, as before.
+ */
 export async function createTestDatabase(): Promise<TestDatabase> {
   const url = process.env.TEST_DATABASE_URL;
+  const pgTemplate = provided('pgTemplate');
+  if (url && pgTemplate) {
+    const name = `${TEST_DATABASE_PREFIX}${provided('runTag') ?? process.pid}_${randomBytes(4).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`create database ${name} template ${pgTemplate}`);
+    await admin.end();
+    const config = testConfig({ DATABASE_URL: databaseUrl(url, name) });
+    return {
+      config,
+      kind: 'postgres',
+      open: () => openDatabase(config.database),
+      drop: async () => {
+        const client = new pg.Client({ connectionString: url });
+        await client.connect();
+        await client.query(`drop database if exists ${name} with (force)`);
+        await client.end();
+      },
+    };
+  }
   if (url) {
     const schema = `test_${randomBytes(6).toString('hex')}`;
     const admin = new pg.Client({ connectionString: url });
@@ -63,9 +101,14 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   }
   const dir = mkdtempSync(join(tmpdir(), 'visa-test-'));
   const config = testConfig({ SQLITE_FILE: join(dir, 'test.db') });
-  const migrator = openDatabase(config.database);
-  await migrateToLatest(migrator);
-  await migrator.destroy();
+  const sqliteTemplate = provided('sqliteTemplate');
+  if (sqliteTemplate) {
+    copyFileSync(sqliteTemplate, join(dir, 'test.db'));
+  } else {
+    const migrator = openDatabase(config.database);
+    await migrateToLatest(migrator);
+    await migrator.destroy();
+  }
   return { config, kind: 'sqlite', open: () => openDatabase(config.database), drop: async () => rmSync(dir, { recursive: true, force: true }) };
 }
 
@@ -208,20 +251,10 @@ export async function createTestApp(testDb?: TestDatabase, options: TestAppOptio
     return { ...answer, result: answer.body.ret === 0 ? (contract.result.parse(answer.body.body) as ResultOf<C>) : null };
   }
 
-  let accounts = 0;
-  /** Creates an enterprise with an administrator; returns its credentials. */
+  /** Creates an enterprise with an administrator; returns its credentials (insertCustomer, kept under its old name). */
   async function createAccount(password = 'Passw0rd!') {
-    accounts += 1;
-    const account = `user${accounts}_${randomBytes(3).toString('hex')}`;
-    const ids = await services.account.createEnterpriseWithAdmin({
-      enterpriseName: `测试企业${accounts}`,
-      enterpriseKind: 'company',
-      adminAccount: account,
-      adminPasswordDigest: sha256Hex(password),
-      adminName: `测试管理员${accounts}`,
-      adminMobilePhone: '13800138000',
-    });
-    return { account, password, ...ids };
+    const { account, accountId, enterpriseId } = await insertCustomer(handle.db, { password });
+    return { account, password, accountId, enterpriseId };
   }
 
   async function login(account: string, password: string) {
@@ -261,6 +294,15 @@ export async function createTestApp(testDb?: TestDatabase, options: TestAppOptio
     createAccount,
     login,
     operator,
+    /** A product with its country, consulates and checklist (factories.ts has the defaults). */
+    insertProduct: (options: ProductOptions = {}) => insertProduct(handle.db, { at: clock.now, ...options }),
+    /** An enterprise and its administrator with a known password, unique each call. */
+    insertCustomer: (options?: Parameters<typeof insertCustomer>[1]) => insertCustomer(handle.db, options),
+    /** insertCustomer, logged in: the principal, the credentials and a session token. */
+    async loggedInCustomer(options?: Parameters<typeof insertCustomer>[1]) {
+      const created = await insertCustomer(handle.db, options);
+      return { ...created, token: await login(created.account, created.password) };
+    },
     async close(dropDatabase = !testDb) {
       await app.close();
       await handle.destroy();

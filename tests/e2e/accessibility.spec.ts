@@ -10,7 +10,7 @@ import { sha256Hex } from '../../common/signing';
 import { orderAwaitingMail } from './mail-support';
 import { fire, orderInReview } from './notice-support';
 import { publishedPageCheck } from './page-check-support';
-import { asOperator, DEMO, DEMO_STAFF, e2eDatabase, logIn, openLoginDialog, signedApiHeaders } from './support';
+import { asOperator, DEMO, DEMO_STAFF, e2eDatabase, logInBySession, openLoginDialog, signedApiHeaders } from './support';
 import { interviewStepOrder } from './interview-support';
 
 const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
@@ -120,10 +120,7 @@ export const SCREENS: Screen[] = [
 for (const screen of SCREENS) {
   test(`axe WCAG 2.2 AA: ${screen.name}${screen.loggedIn ? ' (logged in)' : ''}`, async ({ page, baseURL }) => {
     const path = typeof screen.path === 'string' ? screen.path : await screen.path(baseURL!);
-    if (screen.loggedIn) {
-      await page.goto('/');
-      await logIn(page);
-    }
+    if (screen.loggedIn) await logInBySession(page, baseURL!);
     if (screen.operator) await asOperator(page, screen.operator, baseURL!);
     const problems: string[] = [];
     for (const width of screen.widths ?? WIDTHS) {

@@ -1,6 +1,6 @@
 // Login, silent re-login, logout, session expiry and error pages in a real browser.
 import { expect, test } from '@playwright/test';
-import { chooseFromUserMenu, DEMO, e2eDatabase, logIn, openLoginDialog, snap } from './support';
+import { chooseFromUserMenu, DEMO, e2eDatabase, loggedInTest, logIn, openLoginDialog, snap } from './support';
 
 test.beforeEach(async ({ page }) => {
   await page.goto('/about');
@@ -107,12 +107,11 @@ test('login succeeds, survives a reload and logs out from an order page to /', a
   expect((await context.cookies()).find((c) => c.name === 'token')).toBeUndefined();
 });
 
-test('an order page opened directly sends the token at once, even with only the cookie left', async ({ page }) => {
-  await logIn(page);
+loggedInTest('an order page opened directly sends the token at once, even with only the cookie left', async ({ page, customer }) => {
   // React runs the page's effects before the root starts the session: the first call must still carry the token.
   await page.goto('/order/order-list');
   await expect(page.getByTestId('order-list-page')).toBeVisible();
-  await expect(page.getByTestId('header-user')).toContainText(DEMO.name);
+  await expect(page.getByTestId('header-user')).toContainText(customer.name);
   // The server renders from the cookie (the orders are read by the page's loader); a browser that lost
   // localStorage's copy still sends that token with its first signed call (the session's user info).
   await page.evaluate(() => localStorage.removeItem('login_data'));
@@ -122,20 +121,21 @@ test('an order page opened directly sends the token at once, even with only the 
   const response = await listed;
   expect(response.status()).toBe(200);
   expect(response.request().headers()['x-token']).toBeTruthy();
-  await expect(page.getByTestId('header-user')).toContainText(DEMO.name);
+  await expect(page.getByTestId('header-user')).toContainText(customer.name);
   expect(new URL(page.url()).pathname).toBe('/order/order-list');
 });
 
-test('logout elsewhere reloads the same page', async ({ page }) => {
-  await logIn(page);
+loggedInTest('logout elsewhere reloads the same page', async ({ page }) => {
   await chooseFromUserMenu(page, '退出', () => expect(page.getByTestId('header-login')).toBeVisible({ timeout: 3_000 }));
   expect(new URL(page.url()).pathname).toBe('/about');
 });
 
-test('an expired session shows the 401 toast, then logs out', async ({ page }) => {
-  await logIn(page);
+loggedInTest('an expired session shows the 401 toast, then logs out', async ({ page, customer }) => {
+  await expect(page.getByTestId('header-user')).toContainText(customer.name);
+  // The session's start-up check has answered (it would log out quietly on a session revoked before it).
+  await page.waitForLoadState('networkidle');
   const db = e2eDatabase();
-  db.prepare('update account_session set revoked_at = ? where revoked_at is null').run(Date.now());
+  db.prepare('update account_session set revoked_at = ? where revoked_at is null and account_id = ?').run(Date.now(), customer.accountId);
   db.close();
   await chooseFromUserMenu(page, '我的订单', () => expect(page.getByText('登录已过期，请重新登录')).toBeVisible({ timeout: 3_000 }));
   await snap(page, 'session-expired-toast');
@@ -203,8 +203,9 @@ test('in prod the analytics script is rendered, and no demo data is seeded', asy
   expect(await demo.text()).not.toContain('href="/visa/country/');
 });
 
-test('leaving a page while the silent login check runs keeps the user logged in', async ({ page }) => {
-  await logIn(page);
+loggedInTest('leaving a page while the silent login check runs keeps the user logged in', async ({ page, customer }) => {
+  await expect(page.getByTestId('header-user')).toContainText(customer.name);
+  await page.waitForLoadState('networkidle');
   // Hold the start-up check so that the next navigation cuts it off.
   await page.route('**/www/user/user_info_query', async (route) => {
     await new Promise((resolve) => setTimeout(resolve, 1_500));
@@ -214,6 +215,43 @@ test('leaving a page while the silent login check runs keeps the user logged in'
   await page.goto('/cooperation');
   await page.unroute('**/www/user/user_info_query');
   await page.waitForTimeout(2_000);
-  await expect(page.getByTestId('header-user')).toContainText(DEMO.name);
+  await expect(page.getByTestId('header-user')).toContainText(customer.name);
   expect(await page.evaluate(() => localStorage.getItem('login_data'))).not.toBeNull();
+});
+
+loggedInTest('the user menu opens on the first hover when the pointer reached the button before the page ran its scripts', async ({ page, customer }) => {
+  // The page's scripts are held, so the pointer lands on the server-rendered button: its mouseenter reaches no handler.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/assets/**/*.js', async (route) => {
+    await held;
+    await route.continue().catch(() => undefined);
+  });
+  await page.goto('/about', { waitUntil: 'commit' });
+  // (The server's HTML may hold the button twice for a moment: the lazy menu's fallback and its streamed, hidden content.)
+  const button = page.getByTestId('header-user').filter({ visible: true }).first();
+  await expect(button).toContainText(customer.name);
+  // (Asked again if the button was swapped for its streamed copy in between.)
+  await expect(async () => {
+    const box = await button.boundingBox();
+    expect(box).not.toBeNull();
+    await page.mouse.move(box!.x + box!.width / 2, box!.y + box!.height / 2);
+  }).toPass();
+  release();
+  // The page comes alive under the resting pointer. One hover at the same spot, not repeated (the
+  // flake was a menu that ignored it): the menu is open (it may already be, if the browser reported
+  // the button or its parent :hover as the menu mounted).
+  await page.waitForLoadState('networkidle');
+  await page.getByTestId('header-user').hover();
+  await expect(page.getByRole('menuitem', { name: '我的订单' })).toBeVisible();
+  // It still closes when the pointer leaves, and opens from the keyboard.
+  await page.mouse.move(5, 400);
+  await expect(page.getByRole('menuitem', { name: '我的订单' })).toBeHidden();
+  await page.getByTestId('header-user').focus();
+  await page.keyboard.press('ArrowDown');
+  await expect(page.getByRole('menuitem', { name: '我的订单' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('menuitem', { name: '我的订单' })).toBeHidden();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('menuitem', { name: '个人中心' })).toBeVisible();
 });

@@ -3,13 +3,12 @@
 // missing (or another enterprise's) order is a 404 saying 订单不存在; a read
 // that fails is a 500 saying 加载失败, and 重新加载 re-runs the loaders and
 // shows the page once the data can be read again.
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { type APIRequestContext, expect, type Page } from '@playwright/test';
 import { addDays, chinaDate } from '../../common/order';
-import { sha256Hex } from '../../common/signing';
-import { DEMO, e2eDatabase, logIn, signedApiHeaders, snap } from './support';
+import { e2eDatabase, loggedInTest, signedApiHeaders, snap } from './support';
 
 /** A draft order with two applicants of a product that needs an interview, made through the API. */
-async function interviewDraft(request: APIRequestContext): Promise<number> {
+async function interviewDraft(request: APIRequestContext, token: string): Promise<number> {
   const call = async <T>(path: string, payload: object, token?: string): Promise<T> => {
     const body = (await (await request.post(path, { data: payload, headers: signedApiHeaders(token) })).json()) as { ret: number; msg: string; body: T };
     if (body.ret !== 0) throw new Error(`${path}: ${body.ret} ${body.msg}`);
@@ -22,7 +21,6 @@ async function interviewDraft(request: APIRequestContext): Promise<number> {
     )
     .get() as { id: number };
   db.close();
-  const { token } = await call<{ token: string }>('/www/account_login', { account: DEMO.account, password: sha256Hex(DEMO.password) });
   const applicants = [
     { name: '周文', identity_id: 0, mobile_phone: '13811112222' },
     { name: '周武', identity_id: 3, mobile_phone: '13811113333' },
@@ -58,47 +56,46 @@ async function open(page: Page, path: string) {
   return response?.status();
 }
 
-test('each order page comes from the server with its data, says 订单不存在 for a missing order, and 加载失败 with a retry that loads', async ({
-  page,
-  request,
-}) => {
-  const id = await interviewDraft(request);
-  const db = e2eDatabase();
-  const missing = (db.prepare('select max(user_order_id) as id from user_order').get() as { id: number }).id + 1000;
-  db.close();
-  await page.goto('/');
-  await logIn(page);
+loggedInTest(
+  'each order page comes from the server with its data, says 订单不存在 for a missing order, and 加载失败 with a retry that loads',
+  async ({ page, request, customer }) => {
+    const id = await interviewDraft(request, customer.token);
+    const db = e2eDatabase();
+    const missing = (db.prepare('select max(user_order_id) as id from user_order').get() as { id: number }).id + 1000;
+    db.close();
+    await page.goto('/');
 
-  for (const { name, path, ready } of PAGES) {
-    // Loaded: the server's HTML already holds the order (no placeholder, no browser read).
-    const html = await (await page.request.get(path(id))).text();
-    expect(html, name).toContain(`data-testid="${ready}"`);
-    expect(await open(page, path(id)), name).toBe(200);
-    await expect(page.getByTestId(ready)).toBeVisible();
-    if (name !== 'order-list') await expect(page.getByTestId(ready)).not.toContainText('加载失败');
-    await snap(page, `load-${name}-ready`);
+    for (const { name, path, ready } of PAGES) {
+      // Loaded: the server's HTML already holds the order (no placeholder, no browser read).
+      const html = await (await page.request.get(path(id))).text();
+      expect(html, name).toContain(`data-testid="${ready}"`);
+      expect(await open(page, path(id)), name).toBe(200);
+      await expect(page.getByTestId(ready)).toBeVisible();
+      if (name !== 'order-list') await expect(page.getByTestId(ready)).not.toContainText('加载失败');
+      await snap(page, `load-${name}-ready`);
 
-    if (name !== 'order-list') {
-      expect(await open(page, path(missing)), name).toBe(404);
-      await expect(page.getByTestId('order-missing')).toContainText('订单不存在');
-      await snap(page, `load-${name}-missing`);
+      if (name !== 'order-list') {
+        expect(await open(page, path(missing)), name).toBe(404);
+        await expect(page.getByTestId('order-missing')).toContainText('订单不存在');
+        await snap(page, `load-${name}-missing`);
+      }
     }
-  }
 
-  for (const { name, path, ready } of PAGES) {
-    withoutApplicantTable(true);
-    try {
-      expect(await open(page, path(id)), name).toBe(500);
-      await expect(page.getByTestId('load-failed')).toContainText('加载失败');
-      await expect(page.getByTestId('load-retry')).toBeVisible();
-      await snap(page, `load-${name}-failed`);
-    } finally {
-      withoutApplicantTable(false);
+    for (const { name, path, ready } of PAGES) {
+      withoutApplicantTable(true);
+      try {
+        expect(await open(page, path(id)), name).toBe(500);
+        await expect(page.getByTestId('load-failed')).toContainText('加载失败');
+        await expect(page.getByTestId('load-retry')).toBeVisible();
+        await snap(page, `load-${name}-failed`);
+      } finally {
+        withoutApplicantTable(false);
+      }
+      // The retry re-runs the loaders in place.
+      await page.waitForFunction(() => (window as unknown as { __reactRouterRouteModules?: unknown }).__reactRouterRouteModules !== undefined);
+      await page.getByTestId('load-retry').click();
+      await expect(page.getByTestId(ready)).toBeVisible();
+      await expect(page.getByTestId('load-failed')).toHaveCount(0);
     }
-    // The retry re-runs the loaders in place.
-    await page.waitForFunction(() => (window as unknown as { __reactRouterRouteModules?: unknown }).__reactRouterRouteModules !== undefined);
-    await page.getByTestId('load-retry').click();
-    await expect(page.getByTestId(ready)).toBeVisible();
-    await expect(page.getByTestId('load-failed')).toHaveCount(0);
-  }
-});
+  },
+);

@@ -5,8 +5,7 @@
 import { expect, type Page, test } from '@playwright/test';
 import jpeg from 'jpeg-js';
 import { formatPrice } from '../../common/format';
-import { sha256Hex } from '../../common/signing';
-import { DEMO, e2eDatabase, logIn, signedApiHeaders, snap } from './support';
+import { createProduct, e2eDatabase, loggedInTest, signedApiHeaders, snap } from './support';
 
 // The e2e server runs with the development client pair (no API_CLIENTS set).
 async function api<T>(baseURL: string, path: string, payload: unknown, token?: string): Promise<T> {
@@ -45,20 +44,10 @@ interface Draft {
   applicantCount: number;
 }
 
-/** A draft of the demo enterprise; with `complete`, every required material and photo uploaded through the API. */
-async function prepareDraft(baseURL: string, complete: boolean): Promise<Draft> {
-  const db = e2eDatabase();
-  // A product without an interview step, with a visa photo, and a stay within the plans' range.
-  const product = db
-    .prepare(
-      `select visa_product_id from visa_product
-       where status = 0 and channel = 0 and offline = 1 and need_interview = 0 and visa_photo_id <> 0 and stay_days between 1 and 60
-       order by visa_product_id limit 1`,
-    )
-    .get() as { visa_product_id: number } | undefined;
-  db.close();
-  if (!product) throw new Error('the seed has no orderable product without an interview');
-  const { token } = await api<{ token: string }>(baseURL, '/www/account_login', { account: DEMO.account, password: sha256Hex(DEMO.password) });
+/** A draft of the customer's enterprise; with `complete`, every required material and photo uploaded through the API. */
+async function prepareDraft(baseURL: string, token: string, complete: boolean): Promise<Draft> {
+  // A product of the test's own: no interview step, a visa photo, a stay within the plans' range.
+  const product = await createProduct({ interview: false, photo: true, stayDays: 30 });
   const departure = new Date(Date.now() + 30 * 86_400_000 + 8 * 3_600_000).toISOString().slice(0, 10);
   const { user_order_id } = await api<{ user_order_id: number }>(
     baseURL,
@@ -111,12 +100,10 @@ async function pickRegion(page: Page, names: string[]) {
   await expect(popup).toBeHidden();
 }
 
-test('a complete draft gets a new return address and insurance, shows the total, and opens the payment dialog', async ({ page, baseURL }) => {
+loggedInTest('a complete draft gets a new return address and insurance, shows the total, and opens the payment dialog', async ({ page, baseURL, customer }) => {
   // A long journey (a dozen uploads, a login, two dialogs, a payment): three times the usual time limit.
   test.slow();
-  const draft = await prepareDraft(baseURL!, true);
-  await page.goto('/');
-  await logIn(page);
+  const draft = await prepareDraft(baseURL!, customer.token, true);
   await page.goto(`/ordering/order-confirm/${draft.userOrderId}`);
   await expect(page.getByTestId('confirm-infos')).toContainText('陈小雨');
   await expect(page.getByTestId('confirm-blockers')).toHaveCount(0);
@@ -210,11 +197,9 @@ test('a complete draft gets a new return address and insurance, shows the total,
   await expect(page.getByTestId('confirm-insurance')).toContainText('标准款');
 });
 
-test('on a phone, an incomplete draft says what is missing and cannot be confirmed', async ({ page, baseURL }) => {
+loggedInTest('on a phone, an incomplete draft says what is missing and cannot be confirmed', async ({ page, baseURL, customer }) => {
   await page.setViewportSize({ width: 390, height: 844 });
-  const draft = await prepareDraft(baseURL!, false);
-  await page.goto('/');
-  await logIn(page);
+  const draft = await prepareDraft(baseURL!, customer.token, false);
   await page.goto(`/ordering/order-confirm/${draft.userOrderId}`);
   const blockers = page.getByTestId('confirm-blockers');
   await expect(blockers).toContainText('资料尚未上传完整：陈静（');

@@ -2,10 +2,9 @@
 // through the API: the materials need not be complete to choose a time),
 // confirms in the dialog and lands on the confirm page; a time that fills up
 // meanwhile is refused and the page shows the places as they are now.
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { type APIRequestContext, expect, type Page } from '@playwright/test';
 import { chinaDate, addDays } from '../../common/order';
-import { sha256Hex } from '../../common/signing';
-import { DEMO, e2eDatabase, logIn, signedApiHeaders, snap } from './support';
+import { createProduct, e2eDatabase, loggedInTest, signedApiHeaders, snap } from './support';
 
 async function api<T>(request: APIRequestContext, path: string, payload: object, token?: string): Promise<T> {
   const response = await request.post(path, { data: payload, headers: signedApiHeaders(token) });
@@ -14,27 +13,18 @@ async function api<T>(request: APIRequestContext, path: string, payload: object,
   return body.body;
 }
 
-function product(needInterview: boolean): number {
-  const db = e2eDatabase();
-  const row = db
-    .prepare(
-      `select visa_product_id as id from visa_product
-       where status = 0 and channel = 0 and offline = 1 and need_interview = ? and (? = 0 or consular_district_id is not null)
-       order by visa_product_id limit 1`,
-    )
-    .get(needInterview ? 1 : 0, needInterview ? 1 : 0) as { id: number } | undefined;
-  db.close();
-  if (!row) throw new Error('the demo catalogue has no such product');
-  return row.id;
+/** A product of the test's own: with an interview at a consulate of its own (so its times are the test's alone), or without one. */
+async function product(needInterview: boolean): Promise<number> {
+  const created = await createProduct(needInterview ? { interview: true, district: 'own' } : { interview: false });
+  return created.visa_product_id;
 }
 
-async function draftOrder(request: APIRequestContext, needInterview = true): Promise<number> {
-  const { token } = await api<{ token: string }>(request, '/www/account_login', { account: DEMO.account, password: sha256Hex(DEMO.password) });
+async function draftOrder(request: APIRequestContext, token: string, needInterview = true): Promise<number> {
   const created = await api<{ user_order_id: number }>(
     request,
     '/www/order/order_create',
     {
-      visa_product_id: product(needInterview),
+      visa_product_id: await product(needInterview),
       departure_date: addDays(chinaDate(Date.now()), 30),
       applicants: [
         { name: '林晓雨', identity_id: 0, mobile_phone: '13812345678' },
@@ -47,8 +37,6 @@ async function draftOrder(request: APIRequestContext, needInterview = true): Pro
 }
 
 async function openPage(page: Page, userOrderId: number) {
-  await page.goto('/');
-  await logIn(page);
   await page.goto(`/ordering/choose-interview-time/${userOrderId}`);
   await expect(page.getByTestId('interview-consulate')).toBeVisible();
 }
@@ -77,8 +65,8 @@ function bookings(userOrderId: number) {
   return rows;
 }
 
-test('two applicants choose their times, confirm in the dialog and go on to the confirm page', async ({ page, request }) => {
-  const userOrderId = await draftOrder(request);
+loggedInTest('two applicants choose their times, confirm in the dialog and go on to the confirm page', async ({ page, request, customer }) => {
+  const userOrderId = await draftOrder(request, customer.token);
   await openPage(page, userOrderId);
   await expect(page.locator('.ordering-steps .ant-steps-item-process')).toContainText('选择面试时间');
   await expect(page.getByTestId('interview-applicant')).toHaveCount(2);
@@ -113,8 +101,8 @@ test('two applicants choose their times, confirm in the dialog and go on to the 
   }
 });
 
-test('a time that filled up meanwhile is refused and the places are reloaded', async ({ page, request }) => {
-  const userOrderId = await draftOrder(request);
+loggedInTest('a time that filled up meanwhile is refused and the places are reloaded', async ({ page, request, customer }) => {
+  const userOrderId = await draftOrder(request, customer.token);
   await openPage(page, userOrderId);
   await pickTime(page, 0, 0, 0);
   await pickTime(page, 1, 0, 0);
@@ -141,10 +129,8 @@ test('a time that filled up meanwhile is refused and the places are reloaded', a
   expect(page.url()).toContain(`/ordering/choose-interview-time/${userOrderId}`);
 });
 
-test('an order whose product needs no interview goes straight to the confirm page', async ({ page, request }) => {
-  const userOrderId = await draftOrder(request, false);
-  await page.goto('/');
-  await logIn(page);
+loggedInTest('an order whose product needs no interview goes straight to the confirm page', async ({ page, request, customer }) => {
+  const userOrderId = await draftOrder(request, customer.token, false);
   await page.goto(`/ordering/choose-interview-time/${userOrderId}`);
   await page.waitForURL(`**/ordering/order-confirm/${userOrderId}`);
 });

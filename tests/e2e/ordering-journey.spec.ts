@@ -9,7 +9,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { formatPrice } from '../../common/format';
 import { addDays, chinaDate } from '../../common/order';
 import { FIXTURES, oversizeFile } from '../fixtures/index';
-import { e2eDatabase, logIn, snap } from './support';
+import { e2eDatabase, loggedInTest, snap } from './support';
 
 /** Listed, offline, with an interview, a visa photo and a stay the insurance plans cover; fewest uploads first. */
 function journeyProduct(): { id: number; countryId: number } {
@@ -54,14 +54,13 @@ async function pickDate(page: Page, testId: string, date: string) {
 /** The item's own upload input (not the replace inputs of its files). */
 const addInput = (item: ReturnType<Page['getByTestId']>) => item.locator('.up-slot-actions input[type=file]');
 
-test('log in → 立即办理 → upload → interview → address and insurance → pay in the sandbox → listed under 办理中', async ({ page, context }) => {
+loggedInTest('logged in: 立即办理 → upload → interview → address and insurance → pay in the sandbox → listed under 办理中', async ({ page, context }) => {
   test.setTimeout(240_000);
   const product = journeyProduct();
   const departure = addDays(chinaDate(Date.now()), 40);
 
-  // 1. Log in and open the product.
+  // 1. Open the product, logged in (loggedInTest wrote the session).
   await page.goto(`/visa/product/${product.id}`);
-  await logIn(page);
   await hydrated(page);
   await snap(page, 'journey/01-product');
   await page.getByTestId('product-apply').click();

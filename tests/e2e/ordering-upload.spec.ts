@@ -5,9 +5,8 @@
 // replace and delete, the effect date, '下一步', and the locked page once the
 // order is no longer a draft. Files come back only with the login cookie.
 import { expect, type Page, test } from '@playwright/test';
-import { sha256Hex } from '../../common/signing';
 import { FIXTURES, MB, oversizeFile } from '../fixtures/index';
-import { DEMO, e2eDatabase, logIn, signedApiHeaders } from './support';
+import { e2eDatabase, loggedInTest, signedApiHeaders } from './support';
 
 const BASE = `http://127.0.0.1:${process.env.E2E_PORT ?? 3210}`;
 
@@ -42,9 +41,9 @@ function pickProduct(): number {
 /** The upload input of an item (not the replace inputs of its files). */
 const addInput = (item: ReturnType<Page['getByTestId']>) => item.locator('.up-slot-actions input[type=file]');
 
-test('upload, refuse, replace, delete, then go on to the interview step', async ({ page, context }) => {
+loggedInTest('upload, refuse, replace, delete, then go on to the interview step', async ({ page, context, customer }) => {
   test.setTimeout(120_000);
-  const { token } = await call<{ token: string }>('/www/account_login', { account: DEMO.account, password: sha256Hex(DEMO.password) });
+  const { token } = customer;
   const departure = new Date(Date.now() + (30 * 24 + 8) * 3_600_000).toISOString().slice(0, 10);
   const { user_order_id: orderId } = await call<{ user_order_id: number }>(
     '/www/order/order_create',
@@ -52,8 +51,6 @@ test('upload, refuse, replace, delete, then go on to the interview step', async 
     token,
   );
 
-  await page.goto('/');
-  await logIn(page);
   await page.goto(`/ordering/upload/${orderId}`);
   const applicant = page.getByTestId('upload-applicant');
   await expect(applicant).toHaveCount(1);

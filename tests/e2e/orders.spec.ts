@@ -8,7 +8,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { DELISTED_CHANNEL } from '../../common/catalogue';
 import { formatPrice } from '../../common/format';
 import { addDays, chinaDate } from '../../common/order';
-import { e2eDatabase, logIn, snap } from './support';
+import { createCustomer, e2eDatabase, loggedInTest, snap } from './support';
 
 const LISTED = `p.status <> 1 AND p.channel <> ${DELISTED_CHANNEL}`;
 
@@ -110,13 +110,13 @@ async function createOrder(page: Page, product: ProductRow, departure: string): 
 
 const today = () => chinaDate(Date.now());
 
-test.describe('ordering', () => {
-  test.beforeEach(async ({ page }) => {
+// Each test logs its own new customer in (loggedInTest), so its orders are the only ones listed.
+loggedInTest.describe('ordering', () => {
+  loggedInTest.beforeEach(async ({ page }) => {
     await page.goto('/about');
-    await logIn(page);
   });
 
-  test('立即办理 → two applicants → the order is listed under 全部 and 待支付, shown in detail, and cancelled from the list', async ({ page }) => {
+  loggedInTest('立即办理 → two applicants → the order is listed under 全部 and 待支付, shown in detail, and cancelled from the list', async ({ page }) => {
     test.slow(); // one order through four pages
     const product = orderableProduct();
     const departure = addDays(today(), 45);
@@ -193,7 +193,7 @@ test.describe('ordering', () => {
     expect(query<{ status: string }>('SELECT status FROM user_order WHERE user_order_id = ?', id)[0]!.status).toBe('cancelled');
   });
 
-  test('a departure date that has passed opens the dialog on the detail page, and the new date is saved', async ({ page }) => {
+  loggedInTest('a departure date that has passed opens the dialog on the detail page, and the new date is saved', async ({ page }) => {
     test.slow();
     const product = orderableProduct();
     // Tomorrow leaves fewer working days than the product needs: said in a warning, the order stands.
@@ -222,7 +222,7 @@ test.describe('ordering', () => {
     expect(query<{ departure_date: string }>('SELECT departure_date FROM user_order WHERE user_order_id = ?', id)[0]!.departure_date).toBe(next);
   });
 
-  test('the create page marks empty, invalid and repeated applicants red, with the toast', async ({ page }) => {
+  loggedInTest('the create page marks empty, invalid and repeated applicants red, with the toast', async ({ page }) => {
     const product = orderableProduct();
     await page.goto(`/ordering/create-order?visa_product_id=${product.id}&visa_country_id=${product.countryId}`);
     await hydrated(page);
@@ -256,7 +256,7 @@ test.describe('ordering', () => {
     await expect(page).toHaveURL(/\/ordering\/create-order/);
   });
 
-  test('a missing, unknown, delisted or online-only product is explained instead of the form', async ({ page }) => {
+  loggedInTest('a missing, unknown, delisted or online-only product is explained instead of the form', async ({ page }) => {
     const cases: Array<[string, string]> = [
       ['/ordering/create-order', '请选择要办理的签证产品'],
       ['/ordering/create-order?visa_product_id=abc', '请选择要办理的签证产品'],
@@ -271,16 +271,18 @@ test.describe('ordering', () => {
     }
   });
 
-  test("another enterprise's order answers like a missing one", async ({ page }) => {
+  loggedInTest("another enterprise's order answers like a missing one", async ({ page }) => {
     const id = await createOrder(page, orderableProduct(), addDays(today(), 40));
-    // A copy of it that belongs to the agency's enterprise.
+    // A copy of it that belongs to another enterprise.
+    const other = await createCustomer();
     const columns = query<{ name: string }>(
       "SELECT name FROM pragma_table_info('user_order') WHERE name NOT IN ('user_order_id', 'enterprise_id', 'account_id')",
     ).map((c) => c.name);
     run(
       `INSERT INTO user_order (enterprise_id, account_id, ${columns.join(', ')})
-       SELECT a.enterprise_id, a.id, ${columns.map((c) => `o.${c}`).join(', ')} FROM user_order o, account a WHERE o.user_order_id = ? AND a.account = 'agency_admin'`,
+       SELECT a.enterprise_id, a.id, ${columns.map((c) => `o.${c}`).join(', ')} FROM user_order o, account a WHERE o.user_order_id = ? AND a.account = ?`,
       id,
+      other.account,
     );
     const foreign = query<{ id: number }>('SELECT MAX(user_order_id) AS id FROM user_order')[0]!.id;
     await page.goto(`/order/order-detail/${foreign}`);
@@ -290,7 +292,7 @@ test.describe('ordering', () => {
     await expect(page.locator(`[data-testid="order-card"][data-order-id="${foreign}"]`)).toHaveCount(0);
   });
 
-  test('at phone width the create page and the list fit the screen', async ({ page }) => {
+  loggedInTest('at phone width the create page and the list fit the screen', async ({ page }) => {
     await page.setViewportSize({ width: 390, height: 844 });
     const product = orderableProduct();
     await page.goto(`/ordering/create-order?visa_product_id=${product.id}`);

@@ -4,11 +4,10 @@
 // opened in a second page as a phone would, '确认支付' there sends the signed
 // notification, and the dialog notices the payment by polling and moves on
 // to the order detail. The sandbox's '模拟重复通知' then changes nothing.
-import { expect, type Locator, test } from '@playwright/test';
+import { expect, type Locator } from '@playwright/test';
 import jpeg from 'jpeg-js';
 import jsQR from 'jsqr';
-import { sha256Hex } from '../../common/signing';
-import { DEMO, e2eDatabase, logIn, signedApiHeaders, snap } from './support';
+import { createProduct, e2eDatabase, loggedInTest, signedApiHeaders, snap } from './support';
 
 async function call<T>(baseURL: string, path: string, payload: unknown, token?: string): Promise<T> {
   const response = await fetch(`${baseURL}${path}`, {
@@ -42,17 +41,10 @@ async function scanQrCode(image: Locator): Promise<string | null> {
   return jsQR(Uint8ClampedArray.from(pixels.data), pixels.width, pixels.height)?.data ?? null;
 }
 
-/** A pending_payment order of the demo enterprise, confirmed without insurance; returns its id and total. */
-async function confirmedOrder(baseURL: string): Promise<{ userOrderId: number; total: number }> {
-  const db = e2eDatabase();
-  const product = db
-    .prepare(
-      `select visa_product_id from visa_product where status = 0 and channel = 0 and offline = 1 and need_interview = 0 order by visa_product_id limit 1`,
-    )
-    .get() as { visa_product_id: number } | undefined;
-  db.close();
-  if (!product) throw new Error('the seed has no orderable product without an interview');
-  const { token } = await call<{ token: string }>(baseURL, '/www/account_login', { account: DEMO.account, password: sha256Hex(DEMO.password) });
+/** A pending_payment order of the customer's enterprise, confirmed without insurance; returns its id and total. */
+async function confirmedOrder(baseURL: string, token: string): Promise<{ userOrderId: number; total: number }> {
+  // A product of the test's own, without an interview step.
+  const product = await createProduct({ interview: false });
   const departure = new Date(Date.now() + 40 * 86_400_000 + 8 * 3_600_000).toISOString().slice(0, 10);
   const { user_order_id: userOrderId } = await call<{ user_order_id: number }>(
     baseURL,
@@ -100,11 +92,9 @@ async function confirmedOrder(baseURL: string): Promise<{ userOrderId: number; t
   return { userOrderId, total: confirmed.total_amount };
 }
 
-test('pay with the sandbox: the QR code page on a "phone", the notification, the dialog moves on', async ({ page, context, baseURL }) => {
-  const { userOrderId, total } = await confirmedOrder(baseURL!);
+loggedInTest('pay with the sandbox: the QR code page on a "phone", the notification, the dialog moves on', async ({ page, context, baseURL, customer }) => {
+  const { userOrderId, total } = await confirmedOrder(baseURL!, customer.token);
   const amount = `￥${(total / 100).toFixed(2)}`;
-  await page.goto('/');
-  await logIn(page);
   await page.goto(`/ordering/order-confirm/${userOrderId}`);
   await page.getByTestId('confirm-submit').click(); // '去支付' on a confirmed order
 
@@ -176,10 +166,8 @@ test('pay with the sandbox: the QR code page on a "phone", the notification, the
   expect(['paid', 'duplicate']).toContain(outcomes[0]);
 });
 
-test("'我已支付' asks at once, and a paid code cannot be paid again", async ({ page, context, baseURL }) => {
-  const { userOrderId } = await confirmedOrder(baseURL!);
-  await page.goto('/');
-  await logIn(page);
+loggedInTest("'我已支付' asks at once, and a paid code cannot be paid again", async ({ page, context, baseURL, customer }) => {
+  const { userOrderId } = await confirmedOrder(baseURL!, customer.token);
   await page.goto(`/ordering/order-confirm/${userOrderId}`);
   await page.getByTestId('confirm-submit').click();
   const dialog = page.getByRole('dialog').filter({ hasText: '支付订单' });

@@ -9,7 +9,7 @@ import jsQR from 'jsqr';
 import { DELISTED_CHANNEL, QRCODE_PAGE, productTitle, qrcodeScene } from '../../common/catalogue';
 import { IDENTITIES, MATERIAL_ATTRS, PHOTO_COLORS, REMINDER_COLLAPSED_HEIGHT_PX, REVIEW_PAGE_SIZE } from '../../common/constants';
 import { formatAverageRating, formatPassRate, formatPrice } from '../../common/format';
-import { e2eDatabase, logIn, snap } from './support';
+import { e2eDatabase, loggedInTest, snap } from './support';
 
 const LISTED = `p.status <> 1 AND p.channel <> ${DELISTED_CHANNEL}`;
 const SITE_HEADER_PX = 64;
@@ -566,10 +566,9 @@ test("the QR popup's '下载App' goes to /download", async ({ page }) => {
   await expect(page.getByTestId('product-qr-popup')).toBeHidden();
 });
 
-test('a logged-in user goes from 立即办理 to the create-order page of the product', async ({ page }) => {
+loggedInTest('a logged-in user goes from 立即办理 to the create-order page of the product', async ({ page }) => {
   const row = rich();
   await open(page, row.id);
-  await logIn(page);
   await hydrated(page);
   await page.getByRole('button', { name: '立即办理' }).click();
   await expect(page).toHaveURL(new RegExp(`/ordering/create-order\\?visa_product_id=${row.id}&visa_country_id=${row.countryId}$`));

@@ -4,7 +4,7 @@
 // hashed build files are cached for a year. (API answers: server/web/security-headers.test.ts.)
 import { expect, type APIResponse, test } from '@playwright/test';
 import SQLite from 'better-sqlite3';
-import { logIn } from './support';
+import { loggedInTest } from './support';
 
 /** A listed product: its page is kept in the guest page cache. */
 function productPath(): string {
@@ -67,9 +67,7 @@ test('every page answer carries the headers and its own nonce, the cached produc
   expect(nonces.size).toBe(10);
 });
 
-test('a logged-in page carries the headers too', async ({ page }) => {
-  await page.goto('/');
-  await logIn(page);
+loggedInTest('a logged-in page carries the headers too', async ({ page }) => {
   const response = await page.goto('/order/order-list');
   const headers = await response!.allHeaders();
   expect(headers['content-security-policy']).toMatch(/script-src 'self' 'nonce-/);

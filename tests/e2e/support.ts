@@ -1,13 +1,16 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, type Page } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import SQLite from 'better-sqlite3';
-import { API_VERSION } from '../../common/constants';
-import { newRequestId, signRequest } from '../../common/signing';
+import { API_VERSION, STORAGE_KEYS } from '../../common/constants';
+import type { LoginInfo } from '../../common/contracts/account';
+import { newRequestId, sha256Hex, signRequest } from '../../common/signing';
 import { DEV_API_CLIENTS } from '../../server/config';
 import { DEMO_OPERATORS } from '../../server/db/seed/demo-operators';
 import { totpCode, totpStep } from '../../server/modules/operator/totp';
+import { openDatabase } from '../../server/db/database';
+import { type InsertedCustomer, insertCustomer, insertProduct, type InsertedProduct, type ProductOptions } from '../../server/test-support/factories';
 
 export const DEMO = { account: 'demo_admin', password: 'Demo@123456', name: '王敏', enterprise: '上海星途商务咨询有限公司' };
 
@@ -133,4 +136,93 @@ export function operatorSessionToken(account: string): string {
 /** Logs the page's browser context in as an operator through the cookie (for screens, not for testing login). */
 export async function asOperator(page: Page, account: string, baseURL: string): Promise<void> {
   await page.context().addCookies([{ name: 'admin_token', value: operatorSessionToken(account), url: baseURL }]);
+}
+/** The factories (server/test-support/factories.ts) on the e2e server's database. */
+async function onE2eDatabase<T>(work: (db: ReturnType<typeof openDatabase>['db']) => Promise<T>): Promise<T> {
+  const file = process.env.E2E_DB_FILE;
+  if (!file) throw new Error('E2E_DB_FILE is not set (playwright.config.ts sets it)');
+  const handle = openDatabase({ kind: 'sqlite', file });
+  try {
+    return await work(handle.db);
+  } finally {
+    await handle.destroy();
+  }
+}
+
+/** A new enterprise with its administrator on the e2e database (a known password, unique each call). */
+export function createCustomer(options?: Parameters<typeof insertCustomer>[1]): Promise<InsertedCustomer> {
+  return onE2eDatabase((db) => insertCustomer(db, options));
+}
+
+/** A product of the test's own on the e2e database (factories.ts has the defaults). */
+export function createProduct(options?: ProductOptions): Promise<InsertedProduct> {
+  return onE2eDatabase((db) => insertProduct(db, options));
+}
+
+/** Logs in through the signed API (not the dialog): the login data the browser keeps. */
+export async function apiLogin(baseURL: string, account: string, password: string): Promise<LoginInfo> {
+  const response = await fetch(`${baseURL}/www/account_login`, {
+    method: 'POST',
+    headers: { ...signedApiHeaders(), 'content-type': 'application/json' },
+    body: JSON.stringify({ account, password: sha256Hex(password) }),
+  });
+  const answer = (await response.json()) as { ret: number; msg: string; body: LoginInfo };
+  if (answer.ret !== 0) throw new Error(`login failed: ${answer.ret} ${answer.msg}`);
+  return answer.body;
+}
+
+/** The customer a loggedInTest made for itself, and its session. */
+export interface LoggedInCustomer extends InsertedCustomer {
+  token: string;
+  login: LoginInfo;
+}
+
+/**
+ * A test with a customer of its own, already logged in when the page opens:
+ * the session is written where app/lib/session.ts reads it (the cookie
+ * 'token' that server-rendered pages use and localStorage 'login_data'),
+ * with a token from the signed login call. Only account.spec.ts goes through
+ * the login dialog (logIn), to test the dialog itself.
+ */
+export const loggedInTest = test.extend<{ customer: LoggedInCustomer }>({
+  // (`provide` is Playwright's `use`, named so that React's hook rules leave it alone.)
+  customer: async ({ baseURL }, provide) => {
+    const created = await createCustomer();
+    const login = await apiLogin(baseURL!, created.account, created.password);
+    await provide({ ...created, token: login.token, login });
+  },
+  storageState: async ({ customer, baseURL }, provide) => {
+    const { hostname } = new URL(baseURL!);
+    await provide({
+      cookies: [
+        {
+          name: STORAGE_KEYS.tokenCookie,
+          value: encodeURIComponent(customer.token),
+          domain: hostname,
+          path: '/',
+          expires: Math.floor(customer.login.expires_at / 1000),
+          httpOnly: false,
+          secure: false,
+          sameSite: 'Lax',
+        },
+      ],
+      origins: [{ origin: new URL(baseURL!).origin, localStorage: [{ name: STORAGE_KEYS.loginData, value: JSON.stringify(customer.login) }] }],
+    });
+  },
+});
+
+/**
+ * Logs an existing account in by writing the session (cookie 'token' and
+ * localStorage 'login_data', as loggedInTest does), not through the dialog:
+ * for screens whose data belongs to that account (the axe rows of the demo
+ * administrator's orders).
+ */
+export async function logInBySession(page: Page, baseURL: string, account = DEMO.account, password = DEMO.password): Promise<void> {
+  const login = await apiLogin(baseURL, account, password);
+  await page
+    .context()
+    .addCookies([
+      { name: STORAGE_KEYS.tokenCookie, value: encodeURIComponent(login.token), url: baseURL, expires: Math.floor(login.expires_at / 1000), sameSite: 'Lax' },
+    ]);
+  await page.addInitScript(([key, value]) => window.localStorage.setItem(key, value), [STORAGE_KEYS.loginData, JSON.stringify(login)] as const);
 }

@@ -1,11 +1,11 @@
-// Test fixtures of the courier module: an app on a seeded, private database
-// (catalogue and receiving addresses) with a fixed clock, orders with
+// Test fixtures of the courier module: an app on a private database (a
+// product inserted by the factories, the receiving addresses seeded for its
+// consulates) with a fixed clock, orders with
 // applicants to ship for, and the sandbox's pushes sent in-process
 // (app.inject) and only when a test says so (its background pusher is
 // stopped). Not a test file itself.
 import type { FastifyInstance } from 'fastify';
 import type { CourierContact, PickupWindow, ShipmentView } from '../../../common/courier.ts';
-import { seedCatalogue } from '../../db/seed/catalogue/index.ts';
 import { seedReceivingAddresses } from '../../db/seed/receiving-addresses.ts';
 import type { Principal, Customer } from '../../platform/principal.ts';
 import { createTestApp, createTestDatabase, type TestApp, type TestDatabase } from '../../test-support/test-app.ts';
@@ -72,13 +72,20 @@ export async function courierTestContext(): Promise<CourierTestContext> {
   database.config.COURIER_SANDBOX_STEP_MS = STEP_MS;
   database.config.COURIER_SANDBOX_DUPLICATE_RATE = 0;
   database.config.COURIER_QUERY_AFTER_MS = QUERY_AFTER_MS;
-  const t = await createTestApp(database, {
-    seed: async (handle) => {
-      await seedCatalogue(handle.db, T0);
-      await seedReceivingAddresses(handle.db, T0);
+  const t = await createTestApp(database);
+  t.clock.now = T0;
+  // A product for every consulate of a country with consulates in 北京, 上海 (each an office of the
+  // service) and 青岛 (none: the central address); then the receiving addresses of those districts.
+  const product = await t.insertProduct({
+    country: {
+      districts: [
+        { name: '北京领区', city: '北京', provinces: ['110000'] },
+        { name: '上海领区', city: '上海', provinces: ['310000'] },
+        { name: '青岛领区', city: '青岛', provinces: ['370000'] },
+      ],
     },
   });
-  t.clock.now = T0;
+  await seedReceivingAddresses(t.db, T0);
   // Tests push when they choose (runDue), through the app in-process.
   t.app.courier.sandbox.pusher.stop();
   t.app.courier.sandbox.pusher.setTransport(injectPushTransport(t.app));
@@ -101,20 +108,11 @@ export async function courierTestContext(): Promise<CourierTestContext> {
       return { kind: 'customer', accountId: created.accountId, enterpriseId: created.enterpriseId };
     },
     async order(customer, city = '上海') {
-      const product = await t.db
-        .selectFrom('visa_product')
-        .innerJoin('consular_district', 'consular_district.visa_country_id', 'visa_product.visa_country_id')
-        .select(['visa_product.visa_product_id', 'consular_district.consular_district_id'])
-        .where('visa_product.status', '=', 0)
-        .where('visa_product.channel', '=', 0)
-        .where('visa_product.offline', '=', 1)
-        .where('visa_product.consular_district_id', 'is', null)
-        .where('consular_district.city', '=', city)
-        .orderBy('visa_product.visa_product_id')
-        .executeTakeFirstOrThrow();
+      const district = product.districts.find((d) => d.city === city);
+      if (!district) throw new Error(`no consular district in ${city}`);
       const created = await orders.create(customer, {
         visa_product_id: product.visa_product_id,
-        consular_district_id: product.consular_district_id,
+        consular_district_id: district.consular_district_id,
         departure_date: '2026-12-28',
         applicants: [
           { name: '张三', identity_id: 0, mobile_phone: '13800138001' },
@@ -127,7 +125,7 @@ export async function courierTestContext(): Promise<CourierTestContext> {
         .where('user_order_id', '=', created.user_order_id)
         .orderBy('applicant_id')
         .execute();
-      return { userOrderId: created.user_order_id, applicantIds: applicants.map((a) => a.applicant_id), consularDistrictId: product.consular_district_id };
+      return { userOrderId: created.user_order_id, applicantIds: applicants.map((a) => a.applicant_id), consularDistrictId: district.consular_district_id };
     },
     window: () => ({ start: T0 + 3 * HOUR, end: T0 + 5 * HOUR }),
     async pickup(userOrderId, applicantIds, by, change = {}) {

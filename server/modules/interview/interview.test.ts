@@ -7,7 +7,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InterviewSlotListResult } from '../../../common/contracts/interview.ts';
 import { ErrorCode } from '../../../common/error-codes.ts';
 import { INTERVIEW_TIMES } from '../../../common/interview.ts';
-import { seedCatalogue } from '../../db/seed/catalogue/index.ts';
 import { createTestApp, type TestApp } from '../../test-support/test-app.ts';
 import { customer as principal } from '../../platform/principal.ts';
 import { createOrderService } from '../order/order.service.ts';
@@ -26,32 +25,23 @@ interface Customer {
 }
 
 beforeAll(async () => {
-  t = await createTestApp(undefined, { seed: (handle) => seedCatalogue(handle.db, T0) });
+  t = await createTestApp();
   t.clock.now = T0;
-  const listed = t.db
-    .selectFrom('visa_product')
-    .innerJoin('visa_country', 'visa_country.visa_country_id', 'visa_product.visa_country_id')
-    .select(['visa_product.visa_product_id', 'visa_product.consular_district_id', 'visa_product.need_interview', 'visa_country.iso_code'])
-    .where('visa_product.status', '=', 0)
-    .where('visa_product.channel', '=', 0)
-    .where('visa_product.offline', '=', 1)
-    .orderBy('visa_product.visa_product_id');
-  const us = await listed.where('visa_country.iso_code', '=', 'US').where('visa_product.need_interview', '=', 1).execute();
-  const own = us.find((p) => p.consular_district_id !== null);
-  const none = us.find((p) => p.consular_district_id === null);
-  const noInterview = await listed.where('visa_product.need_interview', '=', 0).executeTakeFirst();
-  if (!own || !none || !noInterview) throw new Error('the seed lacks the products these tests need');
-  const usCountry = await t.db.selectFrom('visa_country').select('visa_country_id').where('iso_code', '=', 'US').executeTakeFirstOrThrow();
-  const districts = await t.db
-    .selectFrom('consular_district')
-    .select('consular_district_id')
-    .where('visa_country_id', '=', usCountry.visa_country_id)
-    .orderBy('consular_district_id')
-    .execute();
+  // The United States (its national days count) with five consulates; interview products with and without their own.
+  const us = {
+    iso_code: 'US',
+    name: '美国',
+    name_en: 'United States',
+    continent_id: 2,
+    districts: ['北京', '上海', '广州', '沈阳', '武汉'].map((city) => ({ name: `${city}领区`, city })),
+  };
+  const own = await t.insertProduct({ country: us, district: 'own', interview: true });
+  const none = await t.insertProduct({ country: us, district: 'all', interview: true });
+  const noInterview = await t.insertProduct({ interview: false });
   products = {
     usOwnDistrict: { id: own.visa_product_id, district: own.consular_district_id! },
     usNoDistrict: none.visa_product_id,
-    usDistricts: districts.map((d) => d.consular_district_id),
+    usDistricts: own.districts.map((d) => d.consular_district_id),
     noInterview: noInterview.visa_product_id,
   };
 });

@@ -1,12 +1,12 @@
-// Test fixtures of the material module: an app on a seeded, private database
-// with its own upload folder, customers with draft orders, and multipart
+// Test fixtures of the material module: an app on a private database with
+// its own upload folder, products inserted by the factories, customers with draft orders, and multipart
 // bodies built by hand (what a browser sends). Not a test file itself.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { materialUpload } from '../../../common/contracts/material.ts';
-import { seedCatalogue } from '../../db/seed/catalogue/index.ts';
+import { defaultMaterials } from '../../test-support/factories.ts';
 import { createTestApp, createTestDatabase, signedHeaders, type TestApp, type TestDatabase } from '../../test-support/test-app.ts';
 import type { Customer as Principal } from '../../platform/principal.ts';
 
@@ -18,7 +18,7 @@ export interface MaterialTestContext {
   database: TestDatabase;
   t: TestApp;
   uploadDir: string;
-  products: Awaited<ReturnType<typeof findProducts>>;
+  products: Awaited<ReturnType<typeof insertProducts>>;
   close(): Promise<void>;
 }
 
@@ -27,13 +27,13 @@ export async function materialTestContext(): Promise<MaterialTestContext> {
   // Never the working tree's data/uploads.
   const uploadDir = mkdtempSync(join(tmpdir(), 'visa-uploads-'));
   database.config.UPLOAD_DIR = uploadDir;
-  const t = await createTestApp(database, { seed: (handle) => seedCatalogue(handle.db, T0) });
+  const t = await createTestApp(database);
   t.clock.now = T0;
   return {
     database,
     t,
     uploadDir,
-    products: await findProducts(t),
+    products: await insertProducts(t),
     close: async () => {
       await t.close(true);
       rmSync(uploadDir, { recursive: true, force: true });
@@ -41,21 +41,13 @@ export async function materialTestContext(): Promise<MaterialTestContext> {
   };
 }
 
-/** Products of the seed: one with a photo and every kind of material, one without a photo. */
-async function findProducts(t: TestApp) {
-  const products = await t.db
-    .selectFrom('visa_product')
-    .selectAll()
-    .where('status', '=', 0)
-    .where('channel', '=', 0)
-    .where('offline', '=', 1)
-    .orderBy('visa_product_id')
-    .execute();
-  const materials = await t.db.selectFrom('visa_product_material').selectAll().execute();
+/** Products of the material tests: one with a photo and every kind of material, one without a photo. */
+async function insertProducts(t: TestApp) {
+  // Identity 0 of withPhoto has electronic, mailed and bring-to-embassy items (the last without an interview).
+  const withPhoto = await t.insertProduct({ photo: true, materials: { 0: defaultMaterials(0, { mailed: true, interview: true }) } });
+  const withoutPhoto = await t.insertProduct({ photo: false });
+  const materials = [...withPhoto.materials, ...withoutPhoto.materials];
   const own = (id: number, identity: number) => materials.filter((m) => m.visa_product_id === id && m.identity_id === identity);
-  const withPhoto = products.find((p) => p.visa_photo_id !== 0 && [0, 1, 2].every((attr) => own(p.visa_product_id, 0).some((m) => m.attr === attr)));
-  const withoutPhoto = products.find((p) => p.visa_photo_id === 0 && own(p.visa_product_id, 0).some((m) => m.attr === 0));
-  if (!withPhoto || !withoutPhoto) throw new Error('the seed lacks a product for the material tests');
   const electronic = (id: number, identity: number) => own(id, identity).filter((m) => m.attr === 0);
   return {
     withPhoto,

@@ -87,16 +87,7 @@ beforeAll(async () => {
   bobAddressId = await addAddress(bob.token);
   const list = await ctx.t.call('/www/order/insurance_plan_list', { user_order_id: await draft(alice) }, { token: alice.token });
   plans = list.body.body.plans;
-  const product = await ctx.t.db
-    .selectFrom('visa_product')
-    .select('visa_product_id')
-    .where('need_interview', '=', 1)
-    .where('status', '=', 0)
-    .where('channel', '=', 0)
-    .where('offline', '=', 1)
-    .where('consular_district_id', 'is not', null)
-    .orderBy('visa_product_id')
-    .executeTakeFirstOrThrow();
+  const product = ctx.products.interview;
   interviewProductId = product.visa_product_id;
 });
 afterAll(async () => {

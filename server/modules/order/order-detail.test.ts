@@ -83,15 +83,7 @@ describe(`order detail, later steps (${process.env.TEST_DATABASE_URL ? 'PostgreS
     expect(plain.applicants.every((a) => a.material_file_count > 0)).toBe(true);
     expect(plain.ordering_step).toBe(plain.need_interview ? 'interview' : 'confirm');
 
-    const interviewProduct = await ctx.t.db
-      .selectFrom('visa_product')
-      .select('visa_product_id')
-      .where('need_interview', '=', 1)
-      .where('status', '=', 0)
-      .where('channel', '=', 0)
-      .where('offline', '=', 1)
-      .where('consular_district_id', 'is not', null)
-      .executeTakeFirstOrThrow();
+    const interviewProduct = ctx.products.interview;
     const id = await draft(alice, interviewProduct.visa_product_id);
     await completeMaterials(id, alice);
     expect((await ctx.service.detail(alice, id)).ordering_step).toBe('interview');

@@ -1,6 +1,7 @@
-// Test fixtures of the order module: an app on a seeded, private database
-// with a fixed clock, the order service on it, and catalogue products that fit
-// each case. Not a test file itself.
+// Test fixtures of the order module: an app on a private database with a
+// fixed clock, the order service on it, and the products each case needs,
+// inserted by the factories (server/test-support/factories.ts). Not a test
+// file itself.
 import { expect } from 'vitest';
 import type { OrderCreateInput } from '../../../common/contracts/order.ts';
 import { seedCatalogue } from '../../db/seed/catalogue/index.ts';
@@ -20,16 +21,21 @@ export interface OrderTestContext {
   database: TestDatabase;
   t: TestApp;
   service: OrderService;
-  products: Awaited<ReturnType<typeof findProducts>>;
+  products: Awaited<ReturnType<typeof insertProducts>>;
   close(): Promise<void>;
 }
 
-export async function orderTestContext(): Promise<OrderTestContext> {
+export interface OrderTestOptions {
+  /** Also load the demo catalogue seed (for a test about the seeded catalogue itself); the products below never come from it. */
+  demoCatalogue?: boolean;
+}
+
+export async function orderTestContext(options: OrderTestOptions = {}): Promise<OrderTestContext> {
   const database = await createTestDatabase();
-  const t = await createTestApp(database, { seed: (handle) => seedCatalogue(handle.db, T0) });
+  const t = await createTestApp(database, options.demoCatalogue ? { seed: (handle) => seedCatalogue(handle.db, T0) } : {});
   t.clock.now = T0;
   const service = createOrderService(t.db, { now: () => t.clock.now });
-  return { database, t, service, products: await findProducts(t), close: () => t.close(true) };
+  return { database, t, service, products: await insertProducts(t), close: () => t.close(true) };
 }
 
 export async function newCustomer(t: TestApp): Promise<Customer & { account: string; password: string }> {
@@ -41,53 +47,25 @@ export function applicant(index: number, extra: Partial<OrderApplicantInput> = {
   return { name: `申请人${index}`, identity_id: index % 5, mobile_phone: `1380013${String(8000 + index)}`, ...extra };
 }
 
-/** Products of the seeded catalogue for each case. */
-async function findProducts(t: TestApp) {
-  const all = await t.db.selectFrom('visa_product').selectAll().orderBy('visa_product_id').execute();
-  const districts = await t.db.selectFrom('consular_district').selectAll().orderBy('consular_district_id').execute();
-  const districtsOf = (countryId: number) => districts.filter((d) => d.visa_country_id === countryId);
-  const orderable = all.filter((p) => p.status === 0 && p.channel === 0 && p.offline === 1);
-  const pick = <T>(found: T | undefined, what: string): T => {
-    if (!found) throw new Error(`the seed has no ${what}`);
-    return found;
-  };
-  /** Listed, with a distributor price and its own consular district, in a country of several districts. */
-  const discounted = pick(
-    orderable.find(
-      (p) =>
-        p.distributor_discount_price !== null && p.distributor_discount_desc && p.consular_district_id !== null && districtsOf(p.visa_country_id).length > 1,
-    ),
-    'discounted product with a district',
-  );
-  /** Listed, sell_price only, for every district of a country that has districts. */
-  const plain = pick(
-    orderable.find((p) => p.distributor_discount_price === null && p.consular_district_id === null && districtsOf(p.visa_country_id).length > 0),
-    'plain product without a district',
-  );
+/** The products of the order tests, one for each case. */
+async function insertProducts(t: TestApp) {
+  /** Listed, with a distributor price, bound to its own consular district of a country with several. */
+  const discounted = await t.insertProduct({ district: 'own', price: 68_000, discount: { price: 59_800, desc: '企业客户专享价' } });
+  /** Listed, sell_price only, with a photo item, for every district of a country that has districts. */
+  const plain = await t.insertProduct({ price: 45_000, photo: true });
+  /** Listed, with an interview at its own consulate. */
+  const interview = await t.insertProduct({ district: 'own', interview: true });
+  const foreign = await t.insertProduct();
   return {
     discounted,
-    discountedOtherDistrict: pick(
-      districtsOf(discounted.visa_country_id).find((d) => d.consular_district_id !== discounted.consular_district_id),
-      'second district',
-    ),
+    discountedOtherDistrict: discounted.districts.find((d) => d.consular_district_id !== discounted.consular_district_id)!,
     plain,
-    plainDistrict: districtsOf(plain.visa_country_id)[0]!,
-    foreignDistrict: pick(
-      districts.find((d) => d.visa_country_id !== plain.visa_country_id && d.visa_country_id !== discounted.visa_country_id),
-      'foreign district',
-    ),
-    delistedByStatus: pick(
-      all.find((p) => p.status === 1),
-      'product delisted by status',
-    ),
-    delistedByChannel: pick(
-      all.find((p) => p.channel === 99 && p.status === 0),
-      'product delisted by channel',
-    ),
-    notOffline: pick(
-      all.find((p) => p.offline === 0 && p.status === 0 && p.channel === 0),
-      'mini-program-only product',
-    ),
+    plainDistrict: plain.districts[0]!,
+    interview,
+    foreignDistrict: foreign.districts[0]!,
+    delistedByStatus: await t.insertProduct({ listed: false }),
+    delistedByChannel: await t.insertProduct({ channel: 99 }),
+    notOffline: await t.insertProduct({ offline: false }),
   };
 }
 

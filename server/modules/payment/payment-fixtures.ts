@@ -1,11 +1,10 @@
-// Test fixtures of the payment module: an app on a seeded, private database
-// with a fixed clock, customers with an order waiting for payment, and the
+// Test fixtures of the payment module: an app on a private database (its
+// products inserted by the factories) with a fixed clock, customers with an order waiting for payment, and the
 // sandbox's notifications sent in-process (app.inject) instead of over the
 // network. Not a test file itself.
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
 import type { AppConfig } from '../../config.ts';
-import { seedCatalogue } from '../../db/seed/catalogue/index.ts';
 import { createTestApp, createTestDatabase, type TestApp, type TestDatabase } from '../../test-support/test-app.ts';
 import { createOrderService, type OrderService } from '../order/order.service.ts';
 import type { NotifyTransport } from './sandbox-notifier.ts';
@@ -69,24 +68,14 @@ export async function paymentTestContext(options: { configure?: (config: AppConf
   database.config.SESSION_IDLE_MINUTES = 60 * 24 * 30;
   // Another module's test may change more (an SMTP server for the mailer, say).
   options.configure?.(database.config);
-  const t = await createTestApp(database, { seed: (handle) => seedCatalogue(handle.db, T0) });
+  const t = await createTestApp(database);
   t.clock.now = T0;
+  const products = { plain: await t.insertProduct(), interview: await t.insertProduct({ district: 'own', interview: true }) };
   t.app.payments.sandbox.notifier.setTransport(injectTransport(t.app));
   const orders = createOrderService(t.db, { now: () => t.clock.now });
-  const product = (needInterview: boolean) =>
-    t.db
-      .selectFrom('visa_product')
-      .select(['visa_product_id'])
-      .where('status', '=', 0)
-      .where('channel', '=', 0)
-      .where('offline', '=', 1)
-      .where('need_interview', '=', needInterview ? 1 : 0)
-      .orderBy('visa_product_id')
-      .executeTakeFirstOrThrow();
-
   async function draftOrder(customer: Customer, options: { needInterview?: boolean } = {}): Promise<number> {
     const created = await orders.create(customer, {
-      visa_product_id: (await product(options.needInterview ?? false)).visa_product_id,
+      visa_product_id: (options.needInterview ? products.interview : products.plain).visa_product_id,
       departure_date: '2026-12-28',
       applicants: [
         { name: '张三', identity_id: 0, mobile_phone: '13800138001' },
