@@ -34,6 +34,10 @@ export function openDatabase(config: AppConfig['database'], options: DatabaseOpt
       max: options.poolSize ?? 10,
       ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
     });
+    // An idle connection the server ends (a restart, an administrator, a dropped test database)
+    // is an 'error' event on the pool; without a listener Node would end the whole process.
+    // The pool drops that connection and opens another for the next query.
+    pool.on('error', (error) => console.warn(`PostgreSQL closed an idle connection: ${error.message}`));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, kind: 'postgres', schema: options.pgSchema ?? 'public', destroy: () => db.destroy() };
   }

@@ -5,7 +5,7 @@
 // never indexed; no CSP violation.
 import { expect, type Page, test } from '@playwright/test';
 import { totpCode } from '../../server/modules/operator/totp';
-import { DEMO_STAFF, freshTotpCode, snap } from './support';
+import { DEMO_STAFF, freshTotpCode, hydrated, snap } from './support';
 
 function watchCsp(page: Page): string[] {
   const violations: string[] = [];
@@ -16,9 +16,11 @@ function watchCsp(page: Page): string[] {
 }
 
 async function logInAsStaff(page: Page, account: string, password: string, code: string) {
+  await hydrated(page);
   await page.getByLabel('账号').fill(account);
   await page.getByLabel('密码').fill(password);
   await page.getByLabel('动态验证码').fill(code);
+  await expect(page.getByLabel('账号')).toHaveValue(account);
   await page.getByRole('button', { name: '登录' }).click();
 }
 

@@ -37,7 +37,7 @@ test('operator publishes the notice → customer reads it, plays the video, asks
   await page.goto('/');
   await logIn(page);
   await page.goto('/order/order-list');
-  const card = page.getByTestId('order-card').filter({ hasText: String(userOrderId) });
+  const card = page.locator(`[data-testid="order-card"][data-order-id="${userOrderId}"]`);
   await card.getByTestId('order-action-view_interview_notice').click();
   await expect(page).toHaveURL(new RegExp(`/order/order-interview-notification/${userOrderId}$`));
   const notice = page.getByTestId('interview-notice-page');

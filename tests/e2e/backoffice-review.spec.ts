@@ -9,7 +9,7 @@ import { type Browser, expect, type Page, test } from '@playwright/test';
 import jpeg from 'jpeg-js';
 import { sha256Hex } from '../../common/signing';
 import { FIXTURES } from '../fixtures/index';
-import { DEMO, DEMO_STAFF, e2eDatabase, freshTotpCode, logIn, signedApiHeaders, snap } from './support';
+import { DEMO, DEMO_STAFF, e2eDatabase, freshTotpCode, hydrated, logIn, signedApiHeaders, snap } from './support';
 
 async function call<T>(baseURL: string, path: string, payload: unknown, token?: string): Promise<T> {
   const response = await fetch(`${baseURL}${path}`, {
@@ -100,6 +100,7 @@ async function operatorPage(browser: Browser): Promise<Page> {
   const page = await context.newPage();
   const { account, password, totpSecret } = DEMO_STAFF.operator;
   await page.goto('/admin/login');
+  await hydrated(page);
   await page.getByLabel('账号').fill(account);
   await page.getByLabel('密码').fill(password);
   await page.getByLabel('动态验证码').fill(await freshTotpCode(account, totpSecret));

@@ -226,3 +226,9 @@ export async function logInBySession(page: Page, baseURL: string, account = DEMO
     ]);
   await page.addInitScript(([key, value]) => window.localStorage.setItem(key, value), [STORAGE_KEYS.loginData, JSON.stringify(login)] as const);
 }
+
+/** Waits until React has hydrated the page (a field filled before that can be reset by it) and the network is quiet. */
+export async function hydrated(page: Page): Promise<void> {
+  await page.waitForFunction(() => (window as unknown as { __reactRouterRouteModules?: unknown }).__reactRouterRouteModules !== undefined);
+  await page.waitForLoadState('networkidle');
+}
