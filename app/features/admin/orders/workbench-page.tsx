@@ -221,10 +221,19 @@ export function WorkbenchPage({ bench, mail = null }: { bench: AdminWorkbench; m
               pagination={false}
               dataSource={bench.payments}
               columns={[
-                { title: '类型', dataIndex: 'price_difference_id', render: (id: number | null) => paymentKindLabel(id) },
-                { title: '渠道', dataIndex: 'channel', render: (channel: string) => PAYMENT_CHANNELS[channel as PaymentChannel] ?? channel },
-                { title: '金额', dataIndex: 'amount', render: (amount: number) => formatPrice(amount) },
-                { title: '状态', dataIndex: 'status', render: (status: string) => PAYMENT_STATUSES[status as PaymentStatus] ?? status },
+                {
+                  title: '渠道',
+                  dataIndex: 'channel',
+                  className: 'aw-nowrap',
+                  render: (channel: string, row) => (
+                    <>
+                      {PAYMENT_CHANNELS[channel as PaymentChannel] ?? channel}
+                      <div className="aw-muted">{paymentKindLabel(row.price_difference_id)}</div>
+                    </>
+                  ),
+                },
+                { title: '金额', dataIndex: 'amount', className: 'aw-nowrap', render: (amount: number) => formatPrice(amount) },
+                { title: '状态', dataIndex: 'status', className: 'aw-nowrap', render: (status: string) => PAYMENT_STATUSES[status as PaymentStatus] ?? status },
                 { title: '时间', dataIndex: 'paid_at', render: (at: number | null, row) => formatDateTime(at ?? row.created_at) },
               ]}
             />
