@@ -31,7 +31,10 @@ test('operator uploads and publishes → customer asks a correction → operator
   const panel = staff.getByTestId('page-check-panel');
   await expect(panel).toBeVisible();
   await expect(panelApplicant(staff, first.name)).toContainText('未上传');
-  await panelApplicant(staff, first.name).locator('input[type=file]').setInputFiles([FIXTURES.pdf, FIXTURES.jpeg]);
+  // One after the other: two files chosen together upload concurrently and may be stored in either order (the PDF must be page 1).
+  await panelApplicant(staff, first.name).locator('input[type=file]').setInputFiles(FIXTURES.pdf);
+  await expect(panelApplicant(staff, first.name).getByTestId('page-check-panel-page')).toHaveCount(1);
+  await panelApplicant(staff, first.name).locator('input[type=file]').setInputFiles(FIXTURES.jpeg);
   await expect(panelApplicant(staff, first.name).getByTestId('page-check-panel-page')).toHaveCount(2);
   await panelApplicant(staff, second.name).locator('input[type=file]').setInputFiles(FIXTURES.png);
   await expect(panelApplicant(staff, second.name).getByTestId('page-check-panel-page')).toHaveCount(1);
