@@ -162,6 +162,8 @@ export const ErrorCode = {
   PAGE_CHECK_TOO_MANY_PAGES: 2127,
   PAGE_CHECK_NOT_ALL_CONFIRMED: 2128,
   PAGE_CHECK_SUBMIT_DATE_INVALID: 2129,
+  SUBMIT_PRICE_DIFFERENCE_OPEN: 2130,
+  SUBMIT_INTERVIEW_NOTICE_MISSING: 2131,
 } as const;
 
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -339,6 +341,8 @@ export const ERROR_CATALOGUE: Record<ErrorCodeValue, { msg: string; meaning: str
   2127: { msg: '核对页数量已达上限', meaning: '每位申请人最多 30 个核对页文件', http: 200 },
   2128: { msg: '仍有申请人未确认核对页', meaning: '递交使馆前每位申请人都须已确认核对页', http: 200 },
   2129: { msg: '递交日期不正确', meaning: '递交日期须为 yyyy-mm-dd，不早于订单支付日，不晚于今天', http: 200 },
+  2130: { msg: '该订单有未支付的补差价，客户支付后才能递交', meaning: '订单有待支付（open）的补差价时不能递交使馆；客户支付或办理人员取消后再递交', http: 200 },
+  2131: { msg: '仍有申请人未发布面试通知，不能递交', meaning: '需要面试/录指纹的产品，递交前每位申请人都须已发布面试通知', http: 200 },
   // 2161–2180 price differences
   2161: { msg: '请输入正确的补差价金额', meaning: 'amount 须为 1 分到 100000 元之间的整数（分）', http: 200 },
   2162: { msg: '请填写补差价原因', meaning: 'reason 去除首尾空白后须为 2–200 个字', http: 200 },

@@ -12,7 +12,8 @@ describe('service levels', () => {
     // Friday → Monday 24:00.
     expect(dueAfterWorkingDays(at('2026-12-04T23:30:00+08:00'), 1)).toBe(at('2026-12-08T00:00:00+08:00'));
     expect(stepDueAt('reupload_needed', at('2026-12-01T10:00:00+08:00'), 0)).toBe(at('2026-12-05T00:00:00+08:00'));
-    expect(stepDueAt('interview', at('2026-12-01T10:00:00+08:00'), 10)).toBeNull();
+    // Interview: 10 working days, Tuesday 1 December → the end of Tuesday 15 December.
+    expect(stepDueAt('interview', at('2026-12-01T10:00:00+08:00'), 0)).toBe(at('2026-12-16T00:00:00+08:00'));
     expect(stepDueAt('submitted', at('2026-12-01T10:00:00+08:00'), 2)).toBe(at('2026-12-04T00:00:00+08:00'));
   });
 

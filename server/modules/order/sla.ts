@@ -16,7 +16,8 @@ export const STEP_SLA: Readonly<Record<OrderStep, number | 'product' | null>> = 
   reupload_needed: 3,
   awaiting_mail: 5,
   page_check: 2,
-  interview: null,
+  // Publishing every notice, the applicants' appointments and the submit: a fixed 10 working days (docs/order-rules.md).
+  interview: 10,
   submitted: 'product',
   returning: null,
 };

@@ -109,6 +109,8 @@ export function pageCheckOperations(service: PageCheckService) {
         ErrorCode.REVIEW_NOT_ASSIGNEE,
         ErrorCode.PAGE_CHECK_NOT_ALL_CONFIRMED,
         ErrorCode.PAGE_CHECK_SUBMIT_DATE_INVALID,
+        ErrorCode.SUBMIT_PRICE_DIFFERENCE_OPEN,
+        ErrorCode.SUBMIT_INTERVIEW_NOTICE_MISSING,
       ],
       handle: (payload, { caller }) => service.submit(caller, payload),
     }),

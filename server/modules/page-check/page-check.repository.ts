@@ -19,6 +19,21 @@ export interface NewPage {
 
 export function createPageCheckRepository(db: Kysely<Database>) {
   return {
+    /** Read-only, for the submit's guards: the order's unpaid price differences (table of modules/price-difference). */
+    openPriceDifferences: async (userOrderId: number, trx: Db = db) =>
+      (
+        await trx
+          .selectFrom('price_difference')
+          .select((eb) => eb.fn.countAll<number | string>().as('n'))
+          .where('user_order_id', '=', userOrderId)
+          .where('status', '=', 'open')
+          .executeTakeFirstOrThrow()
+      ).n,
+
+    /** Read-only, for the submit's guards: applicants with a published interview notice (table of modules/interview). */
+    noticeApplicantIds: async (userOrderId: number, trx: Db = db) =>
+      (await trx.selectFrom('interview_notice').select('applicant_id').where('user_order_id', '=', userOrderId).execute()).map((r) => r.applicant_id),
+
     applicants: (userOrderId: number) =>
       db
         .selectFrom('order_applicant')

@@ -385,6 +385,11 @@ export function createPageCheckService(db: Kysely<Database>, deps: { now: () => 
         if (applicants.some((a) => states.find((s) => s.applicant_id === a.applicant_id)?.status !== 'confirmed')) {
           throw new AppError(ErrorCode.PAGE_CHECK_NOT_ALL_CONFIRMED);
         }
+        if (Number(await repo.openPriceDifferences(order.user_order_id)) > 0) throw new AppError(ErrorCode.SUBMIT_PRICE_DIFFERENCE_OPEN);
+        if (order.need_interview) {
+          const noticed = new Set(await repo.noticeApplicantIds(order.user_order_id));
+          if (applicants.some((a) => !noticed.has(a.applicant_id))) throw new AppError(ErrorCode.SUBMIT_INTERVIEW_NOTICE_MISSING);
+        }
         const date = input.submitted_date.trim();
         const paidDay = order.paid_at === null ? null : chinaDate(order.paid_at);
         if (!isCalendarDate(date) || date > chinaDate(at) || (paidDay !== null && date < paidDay)) throw new AppError(ErrorCode.PAGE_CHECK_SUBMIT_DATE_INVALID);

@@ -17,6 +17,7 @@ import {
 import { ErrorCode } from '../../../common/error-codes.ts';
 import { chinaDate } from '../../../common/order.ts';
 import { fixture } from '../../../tests/fixtures/index.ts';
+import { toJson } from '../../db/json.ts';
 import { signedHeaders } from '../../test-support/test-app.ts';
 import { type Customer, multipart } from '../material/material-fixtures.ts';
 import { reviewTestContext, type ReviewTestContext } from '../review/review-fixtures.ts';
@@ -246,14 +247,62 @@ describe(`page check (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLite'}
     }
     expect(last).toMatchObject({ all_confirmed: true, step: 'interview' });
     const order = await ctx.order(id);
-    expect(order.step_due_at).toBeNull();
-    // From interview the operator submits (the pages are all confirmed).
+    // The interview step's SLA: 10 working days.
+    expect(order.step_due_at).not.toBeNull();
+    expect(order.step_due_at!).toBeGreaterThan(ctx.t.clock.now + 10 * 86_400_000);
+    // From interview the operator submits (the pages are all confirmed) — once every notice is published and no price difference is open.
     const bench = (await op.callContract(adminPageCheckDetail, { user_order_id: id })).result!;
     expect(bench).toMatchObject({ can_edit: false, can_submit: true, step: 'interview' });
-    expect(
-      (await op.callContract(adminOrderSubmit, { user_order_id: id, version: bench.version, submitted_date: chinaDate(ctx.t.clock.now) })).result,
-    ).toMatchObject({
-      step: 'submitted',
-    });
+    const submit = async () =>
+      (await op.callContract(adminOrderSubmit, { user_order_id: id, version: await version(id), submitted_date: chinaDate(ctx.t.clock.now) })).body;
+    // Set up through the other modules' tables (their own tests cover how notices and price differences are made).
+    const publishNotice = (applicantId: number) =>
+      ctx.t.db
+        .insertInto('interview_notice')
+        .values({
+          user_order_id: id,
+          applicant_id: applicantId,
+          interview_date: '2026-12-30',
+          start_time: '09:00',
+          end_time: '10:00',
+          consulate_name: '领事馆',
+          consulate_address: '地址',
+          process: '流程',
+          attention: '注意',
+          telephone: '010-1234',
+          materials: toJson(['护照']),
+          published_by: op.operatorId,
+          published_at: ctx.t.clock.now,
+          updated_at: ctx.t.clock.now,
+        })
+        .execute();
+    expect(await submit()).toMatchObject({ ret: ErrorCode.SUBMIT_INTERVIEW_NOTICE_MISSING, msg: '仍有申请人未发布面试通知，不能递交' });
+    await publishNotice(applicants[0]!);
+    if (applicants.length > 1) expect((await submit()).ret).toBe(ErrorCode.SUBMIT_INTERVIEW_NOTICE_MISSING);
+    for (const applicantId of applicants.slice(1)) await publishNotice(applicantId);
+    const pd = await ctx.t.db
+      .insertInto('price_difference')
+      .values({
+        user_order_id: id,
+        amount: 5000,
+        reason: '加急费',
+        status: 'open',
+        requested_by: op.operatorId,
+        created_at: ctx.t.clock.now,
+        updated_at: ctx.t.clock.now,
+        paid_at: null,
+        out_trade_no: null,
+        cancelled_at: null,
+        cancelled_by: null,
+      })
+      .returning('price_difference_id')
+      .executeTakeFirstOrThrow();
+    expect(await submit()).toMatchObject({ ret: ErrorCode.SUBMIT_PRICE_DIFFERENCE_OPEN, msg: '该订单有未支付的补差价，客户支付后才能递交' });
+    await ctx.t.db
+      .updateTable('price_difference')
+      .set({ status: 'paid', paid_at: ctx.t.clock.now })
+      .where('price_difference_id', '=', pd.price_difference_id)
+      .execute();
+    expect((await submit()).body).toMatchObject({ step: 'submitted' });
   });
 });

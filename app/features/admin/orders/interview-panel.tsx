@@ -80,7 +80,7 @@ function NoticeForm({
   );
 }
 
-export function InterviewPanel({ userOrderId, needInterview }: { userOrderId: number; needInterview: boolean }) {
+export function InterviewPanel({ userOrderId, needInterview, version }: { userOrderId: number; needInterview: boolean; version: number }) {
   const revalidator = useRevalidator();
   const [panel, setPanel] = useState<AdminInterviewPanel | null>(null);
   const [declineReason, setDeclineReason] = useState<Record<number, string>>({});
@@ -93,9 +93,10 @@ export function InterviewPanel({ userOrderId, needInterview }: { userOrderId: nu
     }
   }, [userOrderId]);
 
+  // Again whenever the workbench shows another version of the order (another panel changed it: a stale version would be refused).
   useEffect(() => {
     if (needInterview) void load();
-  }, [needInterview, load]);
+  }, [needInterview, load, version]);
 
   if (!needInterview || !panel) return null;
   const inStep = panel.step === 'interview';

@@ -101,7 +101,7 @@ export function WorkbenchPage({ bench, mail = null }: { bench: AdminWorkbench; m
         />
       ) : null}
       <PageCheckPanel />
-      <InterviewPanel userOrderId={order.user_order_id} needInterview={product.need_interview} />
+      <InterviewPanel userOrderId={order.user_order_id} needInterview={product.need_interview} version={order.version} />
       <div className="aw-grid">
         <div>
           <section className="admin-card aw-card">
