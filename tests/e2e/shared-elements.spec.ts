@@ -68,8 +68,11 @@ test.describe('shared dialog', () => {
     await expect(page.getByTestId('select-value')).toHaveText('当前选择：family');
 
     const dialog = await openDialog(page);
-    await dialog.getByTestId('dialog-link-query').click();
-    await expect(page).toHaveURL(/\/dev\/components\?tab=2$/);
+    // Clicked until it took effect: a click while the dialog still zooms in can miss under load.
+    await expect(async () => {
+      await dialog.getByTestId('dialog-link-query').click();
+      await expect(page).toHaveURL(/\/dev\/components\?tab=2$/, { timeout: 2_000 });
+    }).toPass({ timeout: 15_000 });
     await page.waitForTimeout(300);
     await expect(dialog).toBeVisible();
 
