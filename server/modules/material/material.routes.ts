@@ -6,7 +6,7 @@
 // scope's signature and session checks run onRequest, before a byte of the
 // body is read, and @fastify/multipart (with tight limits) is registered only
 // there, so no other route accepts multipart bodies.
-import fastifyMultipart from '@fastify/multipart';
+import fastifyMultipart, { type MultipartFile } from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { ResultOf } from '../../../common/contracts/define.ts';
@@ -178,10 +178,12 @@ export function drainRequest(request: FastifyRequest, reply: FastifyReply): Prom
   });
 }
 
-async function handleUpload(service: MaterialService, request: FastifyRequest): Promise<ResultOf<typeof materialUpload>> {
-  if (!request.isMultipart()) throw new AppError(ErrorCode.UNSUPPORTED_MEDIA_TYPE, '请使用 multipart/form-data 上传文件');
-  if (!request.account) throw new AppError(ErrorCode.NOT_LOGGED_IN);
-  const customer = principalCustomer(request.account.accountId, request.account.enterpriseId);
+/**
+ * Reads a multipart upload up to its file: the text fields sent before it (trimmed) and the file
+ * part. A stream that breaks, a field over its limit and no file at all answer in the envelope.
+ * The customers' material upload and the operators' page-check upload both read this way.
+ */
+export async function fieldsThenFile(request: FastifyRequest): Promise<{ fields: Record<string, string>; part: MultipartFile }> {
   const parts = request.parts();
   const fields: Record<string, string> = {};
   for (;;) {
@@ -199,11 +201,19 @@ async function handleUpload(service: MaterialService, request: FastifyRequest): 
       fields[part.fieldname] = String(part.value ?? '').trim();
       continue;
     }
-    // The file: fields must have come first. Anything after it is ignored.
-    const input = parseFields(fields);
-    const file = part.file;
-    return service.upload(customer, input, { fileName: part.filename, stream: guardedSource(file), truncated: () => file.truncated });
+    return { fields, part };
   }
+}
+
+async function handleUpload(service: MaterialService, request: FastifyRequest): Promise<ResultOf<typeof materialUpload>> {
+  if (!request.isMultipart()) throw new AppError(ErrorCode.UNSUPPORTED_MEDIA_TYPE, '请使用 multipart/form-data 上传文件');
+  if (!request.account) throw new AppError(ErrorCode.NOT_LOGGED_IN);
+  const customer = principalCustomer(request.account.accountId, request.account.enterpriseId);
+  // The file: fields must have come first. Anything after it is ignored.
+  const { fields, part } = await fieldsThenFile(request);
+  const input = parseFields(fields);
+  const file = part.file;
+  return service.upload(customer, input, { fileName: part.filename, stream: guardedSource(file), truncated: () => file.truncated });
 }
 
 export interface MaterialModuleOptions {

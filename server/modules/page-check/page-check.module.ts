@@ -24,7 +24,7 @@ import { AppError } from '../../platform/errors.ts';
 import { defineOperation } from '../../platform/operation.ts';
 import { cookieValue } from '../../web/cookies.ts';
 import { contentDisposition } from '../material/file-name.ts';
-import { drainRequest, guardedSource, toAppError } from '../material/material.routes.ts';
+import { drainRequest, fieldsThenFile, guardedSource, toAppError } from '../material/material.routes.ts';
 import type { FileStorage } from '../material/storage.ts';
 import { ADMIN_PAGE_FILE_PREFIX, createPageCheckService, type Logger, PAGE_FILE_PREFIX, type PageCheckService } from './page-check.service.ts';
 
@@ -121,28 +121,11 @@ async function handleUpload(service: PageCheckService, request: FastifyRequest) 
   if (!request.isMultipart()) throw new AppError(ErrorCode.UNSUPPORTED_MEDIA_TYPE, '请使用 multipart/form-data 上传文件');
   if (!request.operator) throw new AppError(ErrorCode.NOT_LOGGED_IN);
   const operator = { kind: 'operator' as const, operatorId: request.operator.operatorId, role: request.operator.role };
-  const parts = request.parts();
-  const fields: Record<string, string> = {};
-  for (;;) {
-    let next: IteratorResult<Awaited<ReturnType<typeof parts.next>>['value']>;
-    try {
-      next = await parts.next();
-    } catch (error) {
-      const mapped = toAppError(error);
-      throw mapped === error ? new AppError(ErrorCode.MATERIAL_UPLOAD_INCOMPLETE) : mapped;
-    }
-    if (next.done) throw new AppError(ErrorCode.MATERIAL_NO_FILE);
-    const part = next.value;
-    if (part.type === 'field') {
-      if (part.valueTruncated || part.fieldnameTruncated) throw new AppError(ErrorCode.INVALID_PARAMS, '上传参数过长');
-      fields[part.fieldname] = String(part.value ?? '').trim();
-      continue;
-    }
-    const parsed = adminPageCheckUpload.payload.safeParse(fields);
-    if (!parsed.success) throw new AppError(ErrorCode.INVALID_PARAMS, '请在文件之前发送 user_order_id 和 applicant_id（正整数）');
-    const file = part.file;
-    return service.upload(operator, parsed.data, { fileName: part.filename, stream: guardedSource(file), truncated: () => file.truncated });
-  }
+  const { fields, part } = await fieldsThenFile(request);
+  const parsed = adminPageCheckUpload.payload.safeParse(fields);
+  if (!parsed.success) throw new AppError(ErrorCode.INVALID_PARAMS, '请在文件之前发送 user_order_id 和 applicant_id（正整数）');
+  const file = part.file;
+  return service.upload(operator, parsed.data, { fileName: part.filename, stream: guardedSource(file), truncated: () => file.truncated });
 }
 
 export function createPageCheckModule(options: { db: Kysely<Database>; now: () => number; storage: FileStorage; maxBytes: number; log: Logger }) {
