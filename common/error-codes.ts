@@ -164,6 +164,20 @@ export const ErrorCode = {
   PAGE_CHECK_SUBMIT_DATE_INVALID: 2129,
   SUBMIT_PRICE_DIFFERENCE_OPEN: 2130,
   SUBMIT_INTERVIEW_NOTICE_MISSING: 2131,
+  // 2181–2200 visa results (modules/result)
+  RESULT_NOT_SUBMITTED: 2181,
+  RESULT_ORDER_STALE: 2182,
+  RESULT_ALREADY_RECORDED: 2183,
+  RESULT_APPLICANT_NOT_FOUND: 2184,
+  RESULT_VISA_NO_INVALID: 2185,
+  RESULT_VALIDITY_INVALID: 2186,
+  RESULT_ENTRIES_INVALID: 2187,
+  RESULT_STAY_INVALID: 2188,
+  RESULT_EVISA_REQUIRED: 2189,
+  RESULT_FILE_NOT_FOUND: 2190,
+  RESULT_REASON_REQUIRED: 2191,
+  RESULT_REASON_INVALID: 2192,
+  RESULT_NOTHING_TO_SEND: 2193,
 } as const;
 
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -366,6 +380,20 @@ export const ERROR_CATALOGUE: Record<ErrorCodeValue, { msg: string; meaning: str
   2104: { msg: '取件地址不存在', meaning: 'address_id 不是本企业地址簿中的地址', http: 200 },
   2105: { msg: '请填写缺少的资料', meaning: '标记缺件时须填写 1–200 字的说明', http: 200 },
   2106: { msg: '该订单没有需要邮寄的纸质资料', meaning: '订单的申请人没有邮寄资料（清单属性 1）', http: 200 },
+  // 2181–2200 visa results
+  2181: { msg: '订单尚未递交使馆，不能录入签证结果', meaning: '签证结果只能在订单“已递交使馆”（processing · submitted）时录入', http: 200 },
+  2182: { msg: '订单已被他人更新，请刷新后再操作', meaning: 'version 与订单当前版本不一致：打开工作台后订单已有变化，本次结果未录入', http: 200 },
+  2183: { msg: '该申请人已录入签证结果', meaning: '每位申请人只有一个结果（数据库唯一约束）；已出签或已拒签的不能再录入或修改', http: 200 },
+  2184: { msg: '申请人不存在', meaning: 'applicant_id 不是该订单的申请人', http: 200 },
+  2185: { msg: '请输入正确的签证号码', meaning: 'visa_no 去除空格后须为 4–30 位字母、数字或连字符', http: 200 },
+  2186: { msg: '请输入正确的签证有效期', meaning: 'valid_from、valid_to 须为 yyyy-mm-dd 的真实日期，且 valid_from ≤ valid_to', http: 200 },
+  2187: { msg: '请选择入境次数', meaning: 'entries 须为 单次、两次 或 多次', http: 200 },
+  2188: { msg: '请输入正确的停留天数', meaning: 'stay_days 须为 1–3650 的整数', http: 200 },
+  2189: { msg: '电子签证须上传签证文件', meaning: '电子签产品（标签“电子签”）出签时须附上已上传的电子签证文件（PDF、JPEG 或 PNG）', http: 200 },
+  2190: { msg: '签证文件不存在，请重新上传', meaning: 'file_id 不是该申请人已上传、尚未使用的对应类型文件（电子签证或拒签信）', http: 200 },
+  2191: { msg: '请选择或填写拒签原因', meaning: '拒签须至少选择一个常见原因或填写说明', http: 200 },
+  2192: { msg: '拒签原因不正确', meaning: 'reasons 含有不在常见原因列表中的值，或说明超过 500 个字', http: 200 },
+  2193: { msg: '暂无出签信息可发送', meaning: '该订单（或所选申请人）还没有已出签的签证信息', http: 200 },
   1429: { msg: '操作过于频繁，请稍后再试', meaning: '请求频率超限', http: 200 },
   1500: { msg: '系统繁忙，请稍后再试', meaning: '服务器内部错误，详情只记录在日志中', http: 500 },
 };

@@ -54,6 +54,7 @@ import { operatorOperations } from './modules/operator/operator.routes.ts';
 import { directoryOf } from './modules/review/operators.ts';
 import { createReviewModule, type ReviewModule } from './modules/review/review.module.ts';
 import { createPageCheckModule } from './modules/page-check/page-check.module.ts';
+import { createResultModule } from './modules/result/result.module.ts';
 import type { PageCheckService } from './modules/page-check/page-check.service.ts';
 import { createPriceDifferenceService } from './modules/price-difference/price-difference.service.ts';
 import { priceDifferenceOperations } from './modules/price-difference/price-difference.routes.ts';
@@ -195,6 +196,17 @@ export async function buildApp({
   app.get('/docs/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   const rateLimiter = createRateLimiter(database.db);
+  // Visa results per applicant (issue 11): files stored like the customers' uploads; the visa infos e-mail throttled like the checklist's.
+  const results = createResultModule({
+    db: database.db,
+    now,
+    storage: materials.storage,
+    maxBytes: config.UPLOAD_MAX_BYTES,
+    log: app.log,
+    mailer,
+    rateLimiter,
+    siteUrl: config.PUBLIC_SITE_URL,
+  });
   const skewMs = config.SIGNATURE_MAX_SKEW_SECONDS * 1000;
   // An id must be remembered as long as its X-Date is accepted: twice the skew (decision 0016).
   const replayStore = config.REDIS_URL
@@ -274,18 +286,21 @@ export async function buildApp({
       ...priceDifferenceOperations(createPriceDifferenceService(database.db, { now, operators: directoryOf(() => operators.list()) })),
       ...interviewNoticeOperations(services.interviewNotice),
       ...mailOperations(services.mail),
+      ...results.operations,
     ];
     for (const operation of operations) {
       registerOperation(api, operation);
     }
     await api.register(materials.uploadRoutes);
     await api.register(pageCheck.uploadRoutes);
+    await api.register(results.uploadRoutes);
   });
 
   registerAddressLibraryFile(app);
   materials.registerFileRoutes(app, (token) => services.account.authenticate(token));
   materials.registerAdminFileRoutes(app, (token) => services.operator.authenticate(token));
   pageCheck.registerFileRoutes(app, { customer: (token) => services.account.authenticate(token), operator: (token) => services.operator.authenticate(token) });
+  results.registerFileRoutes(app, { customer: (token) => services.account.authenticate(token), operator: (token) => services.operator.authenticate(token) });
 
   if (pages) {
     // Country flags from the flag-icons package (SVG, 4x3 and 1x1).

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { ADDRESS_KIND_VALUES } from '../address.ts';
 import { ORDER_ACTIONS, ORDER_LIST_TAB_KEYS, ORDER_STATUS_VALUES, ORDER_STEP_VALUES } from '../order.ts';
 import { ORDERING_STEP_VALUES, PAYMENT_CHANNEL_VALUES, PAYMENT_STATUS_VALUES } from '../ordering.ts';
+import { visaResultView } from './visa-result.ts';
 import { defineContract, type ParsedPayloadOf, type ResultOf } from './define.ts';
 import { dateText, idField, pageField } from './fields.ts';
 import { priceDifferenceView } from './price-difference.ts';
@@ -113,6 +114,9 @@ const applicantSummary = z.object({
   identity_label: z.string(),
   status: z.string(),
   status_label: z.string(),
+  // Visa results (issue 11): the issued visa's dates, for the list card.
+  visa_valid_from: z.string().nullable().describe('已出签：签证有效期起（yyyy-mm-dd）'),
+  visa_valid_to: z.string().nullable().describe('已出签：签证有效期止（yyyy-mm-dd）'),
 });
 
 const summaryFields = {
@@ -202,6 +206,8 @@ const orderDetail = z.object({
   price_difference_due: z.number().describe('待支付的补差价（分）；没有为 0'),
   price_difference_paid: z.number().describe('已支付的补差价合计（分）'),
   paid_total: z.number().describe('实付合计（分）：已支付的订单金额加已支付的补差价'),
+  // Visa results (issue 11).
+  visa_results: z.array(visaResultView).describe('每位申请人的签证结果（签证信息、拒签原因）'),
 });
 
 export const orderDetailGet = defineContract({ path: '/www/order/order_detail_get', payload: z.object({ user_order_id: idField }), result: orderDetail });

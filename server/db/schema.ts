@@ -76,7 +76,8 @@ export interface Database
     NoticeTables,
     ReviewTables,
     PageCheckTables,
-    InterviewNoticeTables {
+    InterviewNoticeTables,
+    VisaResultTables {
   enterprise: EnterpriseTable;
   account: AccountTable;
   account_session: AccountSessionTable;
@@ -800,4 +801,50 @@ export interface InterviewChangeRequestTable {
 export interface InterviewNoticeTables {
   interview_notice: InterviewNoticeTable;
   interview_change_request: InterviewChangeRequestTable;
+}
+
+// ── Visa results (migration 016) ─────────────────────────────────────────
+
+export interface VisaResultFileTable {
+  file_id: Generated<number>;
+  user_order_id: number;
+  applicant_id: number;
+  /** 'evisa' (an issued applicant's e-visa) or 'letter' (the embassy's refusal letter). */
+  kind: 'evisa' | 'letter';
+  storage_key: string;
+  file_name: string;
+  content_type: string;
+  size_bytes: number;
+  sha256: string;
+  operator_id: number;
+  created_at: number;
+  /** The result it is attached to; null while only uploaded. */
+  result_id: number | null;
+  /** When the retention job deleted the stored object (the row stays). */
+  purged_at: number | null;
+}
+
+export interface VisaResultTable {
+  result_id: Generated<number>;
+  user_order_id: number;
+  /** Unique: one result per applicant. */
+  applicant_id: number;
+  result: 'issued' | 'rejected';
+  visa_no: string | null;
+  valid_from: string | null;
+  valid_to: string | null;
+  entries: string | null;
+  stay_days: number | null;
+  /** JSON array of reason codes (common/visa-result.ts). */
+  reject_reasons: Json<string[]> | null;
+  reject_note: string | null;
+  file_id: number | null;
+  operator_id: number;
+  created_at: number;
+}
+
+/** Tables of migration 016 (modules/result). */
+export interface VisaResultTables {
+  visa_result: VisaResultTable;
+  visa_result_file: VisaResultFileTable;
 }

@@ -17,6 +17,8 @@ export interface MailMessage {
   subject: string;
   text: string;
   html: string;
+  /** Files sent with the message (the visa infos' e-visas, issue 11). */
+  attachments?: Array<{ filename: string; content: Buffer; contentType: string }>;
 }
 
 export interface SendResult {
@@ -53,6 +55,7 @@ export function createMailer(config: MailerConfig): Mailer {
     subject: message.subject,
     text: message.text,
     html: message.html,
+    ...(message.attachments?.length ? { attachments: message.attachments } : {}),
     messageId: `<${id}@${domain}>`,
     // Never let a header value or an address turn into a file path or URL fetch.
     disableFileAccess: true,

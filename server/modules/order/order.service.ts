@@ -36,6 +36,7 @@ import {
 import { normalizeInputText } from '../../../common/text.ts';
 import type { Database } from '../../db/schema.ts';
 import { priceDifferencesOf } from '../price-difference/price-difference-records.ts';
+import { visaDatesOf, visaResultsOf } from '../result/result-records.ts';
 import { AppError } from '../../platform/errors.ts';
 import { type OrderingStep, PAYMENT_CHANNELS, PAYMENT_STATUSES } from '../../../common/ordering.ts';
 import { toJson } from '../../db/json.ts';
@@ -80,8 +81,14 @@ function normalizeApplicants(input: OrderCreateInput['applicants']): NewApplican
   });
 }
 
-function applicantSummary(row: { applicant_id: number; name: string; identity_id: number; status: ApplicantStatus }): OrderApplicantSummary {
+function applicantSummary(
+  row: { applicant_id: number; name: string; identity_id: number; status: ApplicantStatus },
+  visaDates?: Map<number, { valid_from: string | null; valid_to: string | null }>,
+): OrderApplicantSummary {
+  const dates = visaDates?.get(row.applicant_id);
   return {
+    visa_valid_from: dates?.valid_from ?? null,
+    visa_valid_to: dates?.valid_to ?? null,
     applicant_id: row.applicant_id,
     name: row.name,
     identity_id: row.identity_id,
@@ -228,6 +235,8 @@ export function createOrderService(db: Kysely<Database>, deps: OrderServiceDeps)
         order.status === 'draft' ? missingMaterials(db, userOrderId) : Promise.resolve([]),
       ]);
       const differences = await priceDifferencesOf(db, userOrderId);
+      const visaResults = await visaResultsOf(db, userOrderId);
+      const visaDates = new Map(visaResults.map((v) => [v.applicant_id, { valid_from: v.valid_from, valid_to: v.valid_to }]));
       const filesOf = new Map(fileCounts.map((row) => [row.applicant_id, Number(row.count)]));
       const mailsPaper = await repo.mailsPaper(order.visa_product_id, [...new Set(applicants.map((row) => row.identity_id))]);
       return {
@@ -241,7 +250,7 @@ export function createOrderService(db: Kysely<Database>, deps: OrderServiceDeps)
         version: order.version,
         applicants: applicants.map((row): OrderApplicant => {
           return {
-            ...applicantSummary(row),
+            ...applicantSummary(row, visaDates),
             mobile_phone: row.mobile_phone,
             email: row.email,
             passport_no: row.passport_no,
@@ -284,6 +293,7 @@ export function createOrderService(db: Kysely<Database>, deps: OrderServiceDeps)
         price_difference_due: order.price_difference_due,
         price_difference_paid: order.price_difference_paid,
         paid_total: payments.filter((row) => row.status === 'paid').reduce((sum, row) => sum + row.amount, 0),
+        visa_results: visaResults,
       };
     },
 
@@ -295,11 +305,15 @@ export function createOrderService(db: Kysely<Database>, deps: OrderServiceDeps)
       await lifecycle.expireDue(at, { enterpriseId: customer.enterpriseId });
       const { rows, total } = await repo.listOrders(customer.enterpriseId, tab, today, (page - 1) * ORDER_LIMITS.pageSize, ORDER_LIMITS.pageSize);
       const applicants = await repo.applicants(rows.map((row) => row.user_order_id));
+      const visaDates = await visaDatesOf(
+        db,
+        rows.map((row) => row.user_order_id),
+      );
       return {
         total_count: total,
         page_data: rows.map((row) => ({
           ...summaryOf(row, today),
-          applicants: applicants.filter((a) => a.user_order_id === row.user_order_id).map(applicantSummary),
+          applicants: applicants.filter((a) => a.user_order_id === row.user_order_id).map((a) => applicantSummary(a, visaDates)),
         })),
       };
     },
