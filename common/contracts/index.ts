@@ -19,6 +19,7 @@ import { ORDER_CONTRACTS } from './order.ts';
 import { PAYMENT_CONTRACTS } from './payment.ts';
 import { PRICE_DIFFERENCE_CONTRACTS } from './price-difference.ts';
 import { SYSTEM_CONTRACTS } from './system.ts';
+import { ADMIN_SHIP_BACK_CONTRACTS, SHIP_BACK_CONTRACTS } from './ship-back.ts';
 
 export const WWW_CONTRACTS = defineRegistry([
   ...ACCOUNT_CONTRACTS,
@@ -34,6 +35,7 @@ export const WWW_CONTRACTS = defineRegistry([
   ...NOTICE_CONTRACTS,
   ...PAGE_CHECK_CONTRACTS,
   ...MAIL_CONTRACTS,
+  ...SHIP_BACK_CONTRACTS,
 ]);
 
 export type WwwRegistry = typeof WWW_CONTRACTS;
@@ -46,6 +48,7 @@ export const ADMIN_CONTRACTS = defineRegistry([
   ...ADMIN_INTERVIEW_CONTRACTS,
   ...PRICE_DIFFERENCE_CONTRACTS,
   ...ADMIN_MAIL_CONTRACTS,
+  ...ADMIN_SHIP_BACK_CONTRACTS,
 ]);
 
 export type AdminRegistry = typeof ADMIN_CONTRACTS;
