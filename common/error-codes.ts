@@ -178,6 +178,12 @@ export const ErrorCode = {
   RESULT_REASON_REQUIRED: 2191,
   RESULT_REASON_INVALID: 2192,
   RESULT_NOTHING_TO_SEND: 2193,
+  // 2221–2240 ship back, completion and retention (modules/ship-back, modules/retention)
+  SHIP_BACK_RESULTS_PENDING: 2221,
+  SHIP_BACK_ORDER_STALE: 2222,
+  SHIP_BACK_NOTHING_TO_RETURN: 2223,
+  SHIP_BACK_PASSPORTS_HELD: 2224,
+  SHIP_BACK_NO_RETURN_ADDRESS: 2225,
 } as const;
 
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -394,6 +400,16 @@ export const ERROR_CATALOGUE: Record<ErrorCodeValue, { msg: string; meaning: str
   2191: { msg: '请选择或填写拒签原因', meaning: '拒签须至少选择一个常见原因或填写说明', http: 200 },
   2192: { msg: '拒签原因不正确', meaning: 'reasons 含有不在常见原因列表中的值，或说明超过 500 个字', http: 200 },
   2193: { msg: '暂无出签信息可发送', meaning: '该订单（或所选申请人）还没有已出签的签证信息', http: 200 },
+  // 2221–2240 ship back, completion and retention
+  2221: { msg: '仍有申请人没有签证结果', meaning: '寄回护照或办理完成前，每位申请人都须已录入出签或拒签结果', http: 200 },
+  2222: {
+    msg: '订单已变化，请刷新后重试',
+    meaning: '带上的 version 不是订单当前的 version（其他人员已操作），本次操作未执行（已预约的快递已取消）',
+    http: 200,
+  },
+  2223: { msg: '该订单没有需要寄回的护照，请直接办理完成', meaning: '订单没有寄来（未取消）的纸质资料快递，或为电子签产品：用“办理完成”', http: 200 },
+  2224: { msg: '该订单的护照需要寄回，请先寄回护照', meaning: '订单有客户寄来的纸质资料（含护照），须寄回，签收后自动完成', http: 200 },
+  2225: { msg: '订单没有回寄地址，请联系客户', meaning: '订单确认时没有保存回寄地址（或同行地址）快照', http: 200 },
   1429: { msg: '操作过于频繁，请稍后再试', meaning: '请求频率超限', http: 200 },
   1500: { msg: '系统繁忙，请稍后再试', meaning: '服务器内部错误，详情只记录在日志中', http: 500 },
 };

@@ -39,6 +39,9 @@ import { installPayments } from './modules/payment/payment.module.ts';
 import { installCourier } from './modules/courier/courier.module.ts';
 import { mailOperations } from './modules/mail/mail.routes.ts';
 import { createMailService, type MailService } from './modules/mail/mail.service.ts';
+import { shipBackOperations } from './modules/ship-back/ship-back.routes.ts';
+import { createShipBackService, type ShipBackService } from './modules/ship-back/ship-back.service.ts';
+import { createRetentionJob } from './modules/retention/retention.job.ts';
 import { locateProvince } from './modules/system/ip-location.ts';
 import { createRateLimiter } from './platform/rate-limit.ts';
 import { catalogueOperations, materialEmailOperation } from './modules/catalogue/catalogue.routes.ts';
@@ -95,6 +98,8 @@ export interface Services {
   interviewNotice: InterviewNoticeService;
   /** Mailing paper materials (issue 10); set once the courier module is installed. */
   mail: MailService;
+  /** Ship back and completion (issue 11); set once the courier module is installed. */
+  shipBack: ShipBackService;
 }
 
 declare module 'fastify' {
@@ -144,7 +149,7 @@ export async function buildApp({
   // The page check (核页) and the operator's submit: pages stored like the customers' files.
   const pageCheck = createPageCheckModule({ db: database.db, now, storage: materials.storage, maxBytes: config.UPLOAD_MAX_BYTES, log: app.log });
   // The services the signed operations call, and the login-only pages too (in process, server/web/customer-reads.ts).
-  const base: Omit<Services, 'mail'> = {
+  const base: Omit<Services, 'mail' | 'shipBack'> = {
     account: createAccountService(database.db, { idleMs: config.SESSION_IDLE_MINUTES * 60_000, absoluteMs: config.SESSION_ABSOLUTE_HOURS * 3_600_000 }, now),
     catalogue: createCatalogueService(database.db),
     order: createOrderService(database.db, { now }),
@@ -248,7 +253,17 @@ export async function buildApp({
   // Couriers: the provider's route push endpoint lives outside /www too; the order side uses app.courier.service.
   const courier = await installCourier(app, { config, db: database.db, now });
   // Mailing paper materials: the order side of the courier module.
-  const services: Services = { ...base, mail: createMailService(database.db, { now, courier: courier.service, address: base.address }) };
+  const services: Services = {
+    ...base,
+    mail: createMailService(database.db, { now, courier: courier.service, address: base.address }),
+    shipBack: createShipBackService(database.db, { now, courier: courier.service }),
+  };
+  // The return parcel delivered → the order finishes (issue 11).
+  courier.service.onShipmentStatus(services.shipBack.onShipmentStatus);
+  // Retention of travellers' scans (issue 11): every instance runs it; each order is claimed first.
+  const retention = createRetentionJob(database.db, { storage: materials.storage, now, retentionDays: config.RETENTION_DAYS, log: app.log });
+  const stopRetention = retention.start(config.RETENTION_INTERVAL_MINUTES * 60_000);
+  app.addHook('onClose', async () => stopRetention());
 
   await app.register(async (api) => {
     api.addHook('onRequest', async (request) => {
@@ -287,6 +302,7 @@ export async function buildApp({
       ...interviewNoticeOperations(services.interviewNotice),
       ...mailOperations(services.mail),
       ...results.operations,
+      ...shipBackOperations(services.shipBack),
     ];
     for (const operation of operations) {
       registerOperation(api, operation);

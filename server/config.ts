@@ -133,6 +133,10 @@ const schema = z.object({
     .min(10_000)
     .max(7 * 86_400_000)
     .default(600_000),
+  // Retention of travellers' data (issue 11, server/modules/retention): uploaded scans are deleted
+  // this many days after the order became completed or refunded; the job runs every N minutes (0: never, the CLI only).
+  RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  RETENTION_INTERVAL_MINUTES: z.coerce.number().int().min(0).max(1440).default(60),
 });
 
 export type RawConfig = z.infer<typeof schema>;

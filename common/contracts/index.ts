@@ -20,6 +20,7 @@ import { PAYMENT_CONTRACTS } from './payment.ts';
 import { PRICE_DIFFERENCE_CONTRACTS } from './price-difference.ts';
 import { SYSTEM_CONTRACTS } from './system.ts';
 import { ADMIN_VISA_RESULT_CONTRACTS, VISA_RESULT_CONTRACTS } from './visa-result.ts';
+import { ADMIN_SHIP_BACK_CONTRACTS, SHIP_BACK_CONTRACTS } from './ship-back.ts';
 
 export const WWW_CONTRACTS = defineRegistry([
   ...ACCOUNT_CONTRACTS,
@@ -36,6 +37,7 @@ export const WWW_CONTRACTS = defineRegistry([
   ...PAGE_CHECK_CONTRACTS,
   ...MAIL_CONTRACTS,
   ...VISA_RESULT_CONTRACTS,
+  ...SHIP_BACK_CONTRACTS,
 ]);
 
 export type WwwRegistry = typeof WWW_CONTRACTS;
@@ -49,6 +51,7 @@ export const ADMIN_CONTRACTS = defineRegistry([
   ...PRICE_DIFFERENCE_CONTRACTS,
   ...ADMIN_MAIL_CONTRACTS,
   ...ADMIN_VISA_RESULT_CONTRACTS,
+  ...ADMIN_SHIP_BACK_CONTRACTS,
 ]);
 
 export type AdminRegistry = typeof ADMIN_CONTRACTS;

@@ -77,7 +77,8 @@ export interface Database
     ReviewTables,
     PageCheckTables,
     InterviewNoticeTables,
-    VisaResultTables {
+    VisaResultTables,
+    RetentionTables {
   enterprise: EnterpriseTable;
   account: AccountTable;
   account_session: AccountSessionTable;
@@ -847,4 +848,25 @@ export interface VisaResultTable {
 export interface VisaResultTables {
   visa_result: VisaResultTable;
   visa_result_file: VisaResultFileTable;
+}
+
+// ── Retention (migration 018) ────────────────────────────────────────────
+
+/** The retention job's bookkeeping of one finished order (modules/retention). */
+export interface OrderRetentionTable {
+  user_order_id: number;
+  /** The claim: the instance lease_owner purges this order until lease_until. */
+  lease_until: number;
+  lease_owner: string;
+  /** The last run that deleted something (null: none yet). */
+  purged_at: number | null;
+  files_deleted: Generated<number>;
+  /** When files of the order are due again (an e-visa's end of validity); null: nothing left to delete. */
+  next_due_at: number | null;
+  updated_at: number;
+}
+
+/** Tables of migration 018 (modules/retention). */
+export interface RetentionTables {
+  order_retention: OrderRetentionTable;
 }

@@ -6,7 +6,7 @@
 // act on) and, for customers, the e-mail (subject, text, HTML). noticesOf()
 // is pure: the lifecycle hands it the event and the order row it just wrote,
 // and stores what it returns in the same transaction (notice-store.ts).
-import type { OrderEventName, OrderStep } from '../../../common/order.ts';
+import type { OrderEventName, OrderStatus, OrderStep } from '../../../common/order.ts';
 import { PRICE_DIFFERENCE_ANCHOR } from '../../../common/price-difference.ts';
 import { escapeHtml } from './material-list-email.ts';
 
@@ -31,6 +31,9 @@ export interface NoticeEvent {
   event: OrderEventName;
   to_step: OrderStep | null;
   created_at: number;
+  /** Issue 11: where the order went (completed or refunded) and what the event recorded (the waybill). */
+  to_status?: OrderStatus | null;
+  detail?: Record<string, unknown> | null;
 }
 
 interface Rendered {
@@ -231,6 +234,44 @@ export const NOTICE_TEMPLATES = {
       link: detail(order.user_order_id),
     }),
   },
+  // Ship back and completion (issue 11, modules/ship-back).
+  ship_back: {
+    recipient: 'customer',
+    email: true,
+    render: (order, event) => {
+      const waybill = typeof event.detail?.waybill_no === 'string' ? event.detail.waybill_no : '';
+      const company = typeof event.detail?.courier_company_name === 'string' ? event.detail.courier_company_name : '快递';
+      return {
+        title: '护照已寄回',
+        body: `订单 ${order.user_order_id}（${order.product_title}）的护照已寄回${waybill ? `，${company}运单号 ${waybill}` : ''}。您可以在订单详情中查看物流。`,
+        link: detail(order.user_order_id),
+      };
+    },
+  },
+  return_delivered: {
+    recipient: 'customer',
+    email: true,
+    render: (order, event) => ({
+      title: event.to_status === 'refunded' ? '护照已签收，订单已退款' : '护照已签收，订单已完成',
+      body:
+        event.to_status === 'refunded'
+          ? `订单 ${order.user_order_id}（${order.product_title}）寄回的护照已签收。申请人均被拒签，费用已按拒签退全款退回，订单已结束。`
+          : `订单 ${order.user_order_id}（${order.product_title}）寄回的护照已签收，订单已完成。感谢您的信任，祝您旅途愉快！`,
+      link: detail(order.user_order_id),
+    }),
+  },
+  complete: {
+    recipient: 'customer',
+    email: true,
+    render: (order, event) => ({
+      title: event.to_status === 'refunded' ? '订单已结束（已退款）' : '订单已完成',
+      body:
+        event.to_status === 'refunded'
+          ? `订单 ${order.user_order_id}（${order.product_title}）的申请人均被拒签，费用已按拒签退全款退回，订单已结束。`
+          : `订单 ${order.user_order_id}（${order.product_title}）已办理完成，请在订单详情中查看签证信息。祝您旅途愉快！`,
+      link: detail(order.user_order_id),
+    }),
+  },
 } satisfies Record<string, NoticeTemplate>;
 
 export type NoticeKind = keyof typeof NOTICE_TEMPLATES;
@@ -255,6 +296,9 @@ export const NOTICE_MAP: Partial<Record<OrderEventName, readonly NoticeKind[]>> 
   price_difference_pay: ['price_difference_pay'],
   result_issue: ['result_issue'],
   result_reject: ['result_reject'],
+  ship_back: ['ship_back'],
+  return_delivered: ['return_delivered'],
+  complete: ['complete'],
 };
 
 /** Does this event tell anybody? (The lifecycle reads the order row only when it does.) */

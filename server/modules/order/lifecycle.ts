@@ -23,7 +23,7 @@ import {
   statusLabel,
   stepLabel,
 } from '../../../common/order.ts';
-import { type Json, toJson } from '../../db/json.ts';
+import { fromJson, type Json, toJson } from '../../db/json.ts';
 import type { Database, OrderApplicantTable, UserOrderTable } from '../../db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import { actorOf, type Principal, SYSTEM } from '../../platform/principal.ts';
@@ -524,14 +524,17 @@ async function insertEvent(
   const states = rule.contentOnly
     ? { from_status: null, to_status: null, from_step: null, to_step: null }
     : { from_status: before.status, to_status: after.status, from_step: before.step, to_step: after.step };
+  const detail = detailOf(change);
   const { event_id } = await trx
     .insertInto('order_event')
-    .values({ user_order_id: before.user_order_id, ...actorOf(caller), event: change.event, ...states, detail: detailOf(change), created_at: at })
+    .values({ user_order_id: before.user_order_id, ...actorOf(caller), event: change.event, ...states, detail, created_at: at })
     .returning('event_id')
     .executeTakeFirstOrThrow();
   if (!notifies(change.event)) return;
   const order = await trx.selectFrom('user_order').selectAll().where('user_order_id', '=', before.user_order_id).executeTakeFirstOrThrow();
-  await storeNotices(trx, noticesOf({ event_id, event: change.event, to_step: states.to_step, created_at: at }, noticeOrder(order)));
+  // Issue 11: templates may read the event's status and detail (the waybill of ship_back, completed or refunded).
+  const noticeEvent = { event_id, event: change.event, to_step: states.to_step, to_status: states.to_status, detail: detail ? fromJson(detail) : null, created_at: at };
+  await storeNotices(trx, noticesOf(noticeEvent, noticeOrder(order)));
 }
 
 /** What the notices' templates use of the order row (the assignee is told of a re-upload). */
