@@ -10,6 +10,7 @@ import { expiryText, formatDateTime } from '../../../common/format';
 import { orderDetailPath } from './order-format';
 import { OrderStatusTag } from './order-status-tag';
 import { PriceText } from './price-text';
+import './visa.css';
 
 export function OrderCard({ order, now, onChanged }: { order: OrderSummary; now: number | null; onChanged: () => void }) {
   const unpaid = UNPAID_STATUSES.includes(order.status);
@@ -48,8 +49,14 @@ export function OrderCard({ order, now, onChanged }: { order: OrderSummary; now:
                 <span className="order-applicant-name">{applicant.name}</span>
                 <span className="order-muted">{applicant.identity_label}</span>
                 {/* An applicant's own status matters once the order is at the embassy. */}
-                {order.status === 'processing' || order.status === 'completed' ? (
+                {order.status === 'processing' || order.status === 'completed' || order.status === 'refunded' ? (
                   <span className={`order-applicant-status is-${applicant.status}`}>{applicant.status_label}</span>
+                ) : null}
+                {/* The visa dates of an issued visa (issue 11). */}
+                {applicant.visa_valid_from && applicant.visa_valid_to ? (
+                  <span className="order-visa-dates" data-testid="order-applicant-visa-dates">
+                    签证有效期 {applicant.visa_valid_from} – {applicant.visa_valid_to}
+                  </span>
                 ) : null}
               </li>
             ))}

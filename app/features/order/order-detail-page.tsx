@@ -23,6 +23,7 @@ import { PageCheckSection } from './detail-page-check-section';
 import { PriceDifferenceSection, type PriceDifferencePaymentSlot } from './detail-price-difference-section';
 import { InterviewDetailSections } from './detail-interview-section';
 import { MailSections } from './detail-mail-section';
+import { VisaInfosSection } from './detail-visa-section';
 import type { MailList } from '../../../common/contracts/mail';
 import { OrderActions } from './order-actions';
 import { OrderStatusTag } from './order-status-tag';
@@ -105,6 +106,7 @@ export function OrderDetailPage({
         {PaymentDialog ? <PriceDifferenceSection order={order} PaymentDialog={PaymentDialog} onPaid={reload} /> : null}
         <PaymentSection order={order} />
         <ApplicantsSection order={order} />
+        <VisaInfosSection order={order} />
         {materials ? <MaterialReviewSection list={materials} userOrderId={order.user_order_id} /> : null}
         <PageCheckSection />
         <InterviewDetailSections notice={interview} />

@@ -8,6 +8,7 @@
 // and stores what it returns in the same transaction (notice-store.ts).
 import type { OrderEventName, OrderStatus, OrderStep } from '../../../common/order.ts';
 import { PRICE_DIFFERENCE_ANCHOR } from '../../../common/price-difference.ts';
+import { VISA_INFOS_ANCHOR } from '../../../common/visa-result.ts';
 import { escapeHtml } from './material-list-email.ts';
 
 /** Where the e-mail's links start; the outbox worker puts the site's public origin in (PUBLIC_SITE_URL). */
@@ -222,7 +223,7 @@ export const NOTICE_TEMPLATES = {
     render: (order) => ({
       title: '已出签',
       body: `订单 ${order.user_order_id}（${order.product_title}）有申请人已出签，请查看签证信息。`,
-      link: detail(order.user_order_id),
+      link: `${detail(order.user_order_id)}#${VISA_INFOS_ANCHOR}`,
     }),
   },
   result_reject: {
@@ -230,8 +231,8 @@ export const NOTICE_TEMPLATES = {
     email: true,
     render: (order) => ({
       title: '签证结果：拒签',
-      body: `订单 ${order.user_order_id}（${order.product_title}）有申请人被拒签，请查看详情。`,
-      link: detail(order.user_order_id),
+      body: `订单 ${order.user_order_id}（${order.product_title}）有申请人被拒签，请在签证信息中查看拒签原因。`,
+      link: `${detail(order.user_order_id)}#${VISA_INFOS_ANCHOR}`,
     }),
   },
   // Ship back and completion (issue 11, modules/ship-back).

@@ -131,7 +131,7 @@ async function uploadFile(fields: Record<string, string | number>, content: Buff
 }
 
 async function notices(id: number) {
-  return t.db.selectFrom('notice').select(['kind', 'recipient_kind', 'recipient_id']).where('user_order_id', '=', id).orderBy('notice_id').execute();
+  return t.db.selectFrom('notice').select(['kind', 'recipient_kind', 'recipient_id', 'link']).where('user_order_id', '=', id).orderBy('notice_id').execute();
 }
 
 describe(`visa results (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLite'})`, () => {
@@ -188,14 +188,14 @@ describe(`visa results (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLite
       .selectFrom('order_event')
       .select(['event', 'detail'])
       .where('user_order_id', '=', id)
-      .where('event', 'like', 'result_%')
+      .where('event', 'in', ['result_issue', 'result_reject'])
       .orderBy('event_id')
       .execute();
     expect(events.map((e) => e.event)).toEqual(['result_issue', 'result_reject']);
     expect(JSON.parse(events[1]!.detail as string)).toMatchObject({ applicant_id: second, reasons: ['funds', 'ties'], note: '存款时间不足三个月' });
     expect(await notices(id)).toEqual([
-      { kind: 'result_issue', recipient_kind: 'customer', recipient_id: alice.accountId },
-      { kind: 'result_reject', recipient_kind: 'customer', recipient_id: alice.accountId },
+      { kind: 'result_issue', recipient_kind: 'customer', recipient_id: alice.accountId, link: `/order/order-detail/${id}#visa-infos` },
+      { kind: 'result_reject', recipient_kind: 'customer', recipient_id: alice.accountId, link: `/order/order-detail/${id}#visa-infos` },
     ]);
     const outbox = await t.db
       .selectFrom('notice_email')
@@ -263,7 +263,12 @@ describe(`visa results (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLite
     for (const ret of rets.filter((r) => r !== 0))
       expect([ErrorCode.RESULT_ALREADY_RECORDED, ErrorCode.RESULT_ORDER_STALE, ErrorCode.ORDER_CONFLICT]).toContain(ret);
     expect(await t.db.selectFrom('visa_result').select('result_id').where('applicant_id', '=', first).execute()).toHaveLength(1);
-    const events = await t.db.selectFrom('order_event').select('event').where('user_order_id', '=', id).where('event', 'like', 'result_%').execute();
+    const events = await t.db
+      .selectFrom('order_event')
+      .select('event')
+      .where('user_order_id', '=', id)
+      .where('event', 'in', ['result_issue', 'result_reject'])
+      .execute();
     expect(events).toHaveLength(1);
   });
 
