@@ -23,6 +23,7 @@ import { PageCheckSection } from './detail-page-check-section';
 import { PriceDifferenceSection, type PriceDifferencePaymentSlot } from './detail-price-difference-section';
 import { InterviewDetailSections } from './detail-interview-section';
 import { MailSections } from './detail-mail-section';
+import { ReturnParcelSection } from './detail-return-section';
 import type { MailList } from '../../../common/contracts/mail';
 import { OrderActions } from './order-actions';
 import { OrderStatusTag } from './order-status-tag';
@@ -109,6 +110,7 @@ export function OrderDetailPage({
         <PageCheckSection />
         <InterviewDetailSections notice={interview} />
         <MailSections mail={mail} />
+        <ReturnParcelSection />
         <DepartureDateDialog open={dateDialogOpen} onClose={() => setDateDialogOpen(false)} order={order} onChanged={reload} />
       </LoadingOverlay>
     </div>

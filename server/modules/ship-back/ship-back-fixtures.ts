@@ -21,7 +21,7 @@ export type Op = Awaited<ReturnType<ReviewTestContext['t']['operator']>>;
 export const RETURN_ADDRESS = {
   address_id: 1,
   kind: 'return' as const,
-  company_name: null,
+  company_name: null as string | null,
   name: '王五',
   mobile_phone: '13800138009',
   province_code: '440000',

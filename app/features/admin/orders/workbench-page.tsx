@@ -20,6 +20,7 @@ import { FileReview } from './file-review';
 import { PageCheckPanel } from './page-check-panel';
 import { PriceDifferencePanel } from './price-difference-panel';
 import { MailPanel } from './mail-panel';
+import { ShipBackPanel } from './ship-back-panel';
 import type { MailList } from '../../../../common/contracts/mail';
 import './orders.css';
 
@@ -102,6 +103,7 @@ export function WorkbenchPage({ bench, mail = null }: { bench: AdminWorkbench; m
       ) : null}
       <PageCheckPanel />
       <InterviewPanel userOrderId={order.user_order_id} needInterview={product.need_interview} version={order.version} />
+      <ShipBackPanel />
       <div className="aw-grid">
         <div>
           <section className="admin-card aw-card">
