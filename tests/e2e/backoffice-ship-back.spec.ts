@@ -102,3 +102,32 @@ test('results recorded → operator ships the passports back → delivered → c
   await expect(staff.getByTestId('workbench-step')).toHaveText('已完成');
   await staff.context().close();
 });
+
+test('nothing to send back, every applicant refused with 拒签退全款: 办理完成 → 已退款 under 已取消/已退款', async ({ page, browser, baseURL }) => {
+  test.setTimeout(90_000);
+  const id = await orderWithResults(baseURL!, '周拒签', ['rejected'], { mailed: false, rejectRefund: 1 });
+  const staff = await operatorPage(browser, baseURL!);
+  await staff.goto(`/admin/orders/${id}`);
+  const panel = staff.getByTestId('ship-back-panel');
+  await expect(panel.getByTestId('ship-back-results')).toContainText('已拒签');
+  await expect(panel).toContainText('没有需要寄回的物品');
+  await expect(panel.getByTestId('ship-back-open')).toHaveCount(0);
+  await panel.scrollIntoViewIfNeeded();
+  await snap(staff, 'issue11/workbench-complete-panel');
+  await panel.getByTestId('ship-back-complete').click();
+  await expect(staff.getByRole('dialog')).toContainText('已退款');
+  await staff.getByTestId('ship-back-complete-confirm').click();
+  await expect(staff.getByTestId('workbench-step')).toHaveText('已退款');
+  await staff.context().close();
+
+  await page.goto('/');
+  await logIn(page);
+  await page.goto('/order/order-list?tab=closed');
+  const card = page.locator(`[data-testid="order-card"][data-order-id="${id}"]`);
+  await expect(card).toContainText('已退款');
+  await card.scrollIntoViewIfNeeded();
+  await snap(page, 'issue11/order-list-refunded-1280');
+  await page.goto('/order/order-list?tab=completed');
+  await expect(page.getByTestId('order-tab-completed')).toBeVisible();
+  await expect(page.locator(`[data-testid="order-card"][data-order-id="${id}"]`)).toHaveCount(0);
+});

@@ -47,7 +47,7 @@ export function ReturnParcelSection() {
     >
       {view.return_address ? (
         <p className="order-muted" data-testid="return-address">
-          寄往{view.return_address.kind_label}：{view.return_address.company_name ? `${view.return_address.company_name} ` : ''}
+          寄往（{view.return_address.kind_label}）：{view.return_address.company_name ? `${view.return_address.company_name} ` : ''}
           {view.return_address.name} {view.return_address.mobile_phone} {fullAddressText(view.return_address)}
         </p>
       ) : null}
