@@ -7,6 +7,7 @@ import type { InsurancePlanListResult } from './contracts/insurance.ts';
 import type { InterviewSlotListResult } from './contracts/interview.ts';
 import type { InterviewNoticeDetail } from './contracts/interview-notice.ts';
 import type { MailList } from './contracts/mail.ts';
+import type { AdminShipBack, ReturnParcel } from './contracts/ship-back.ts';
 import type { MaterialListResult } from './contracts/material.ts';
 import type { NoticeListResult } from './contracts/notice.ts';
 import type { OrderDetail, OrderListResult } from './contracts/order.ts';
@@ -69,6 +70,8 @@ export interface CustomerReads {
   pageCheck(userOrderId: number): Promise<ReadAnswer<PageCheckView>>;
   /** The mail list of an order (/www/order/mail_list): paper materials, where to send them, the parcels. */
   mailList(userOrderId: number): Promise<ReadAnswer<MailList>>;
+  /** The passports' return parcel (/www/order/return_parcel, issue 11). */
+  returnParcel(userOrderId: number): Promise<ReadAnswer<ReturnParcel>>;
 }
 
 /**
@@ -92,6 +95,8 @@ export interface OperatorReads {
   fileAccessLog(query: PayloadOf<typeof adminFileAccessLog>): Promise<ReadAnswer<AdminFileAccessLog>>;
   /** An order's mail list and parcels (/admin-api/order/mail), for the workbench's mail panel. */
   orderMail(userOrderId: number): Promise<ReadAnswer<MailList>>;
+  /** An order's ship-back panel (/admin-api/order/ship_back, issue 11). */
+  orderShipBack(userOrderId: number): Promise<ReadAnswer<AdminShipBack>>;
 }
 
 export interface Province {

@@ -25,7 +25,14 @@ export async function loader({ params, context }: Route.LoaderArgs) {
       : null;
   // The interview notice (issue 10): a side read too, once paid for an order with an interview.
   const interview = handled && order.body.need_interview ? await reads.interviewNotice(userOrderId) : null;
+  // The passports' return parcel (issue 11): from submitted on (detail-return-section.tsx reads it from here).
+  const finishing =
+    order.ok &&
+    (['completed', 'refunded'].includes(order.body.status) ||
+      (order.body.status === 'processing' && ['submitted', 'returning'].includes(order.body.step ?? '')));
+  const returnParcel = finishing ? await reads.returnParcel(userOrderId) : null;
   return {
+    returnParcel: returnParcel?.ok ? returnParcel.body : null,
     order: loaded(order),
     materials: handled && materials.ok ? materials.body : null,
     pageCheck: pageCheck?.ok ? pageCheck.body : null,

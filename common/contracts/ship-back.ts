@@ -44,9 +44,7 @@ export const returnParcelSchema = z.object({
 
 /** The operator's view: what the ship-back panel needs. */
 export const adminShipBackSchema = returnParcelSchema.extend({
-  applicants: z.array(
-    z.object({ applicant_id: z.number(), name: z.string(), status: z.enum(['pending', 'issued', 'rejected']), status_label: z.string() }),
-  ),
+  applicants: z.array(z.object({ applicant_id: z.number(), name: z.string(), status: z.enum(['pending', 'issued', 'rejected']), status_label: z.string() })),
   results_done: z.boolean().describe('每位申请人都已有签证结果（出签或拒签）'),
   holds_passports: z.boolean().describe('客户寄来了纸质资料（含护照，有未取消的寄送快递）：须寄回'),
   evisa: z.boolean().describe('电子签产品（目录标签“电子签”）'),

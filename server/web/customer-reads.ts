@@ -15,6 +15,7 @@ import { materialList } from '../../common/contracts/material.ts';
 import { noticeList, noticeUnreadCount } from '../../common/contracts/notice.ts';
 import { orderDetailGet, orderList } from '../../common/contracts/order.ts';
 import { pageCheckDetail } from '../../common/contracts/page-check.ts';
+import { returnParcel } from '../../common/contracts/ship-back.ts';
 import { ErrorCode } from '../../common/error-codes.ts';
 import type { CustomerReads, ReadAnswer } from '../../common/web-context.ts';
 import type { AddressService } from '../modules/address/address.service.ts';
@@ -26,6 +27,7 @@ import type { MaterialService } from '../modules/material/material.service.ts';
 import type { NoticeService } from '../modules/notification/notice.service.ts';
 import type { OrderService } from '../modules/order/order.service.ts';
 import type { PageCheckService } from '../modules/page-check/page-check.service.ts';
+import type { ShipBackService } from '../modules/ship-back/ship-back.service.ts';
 import { AppError } from '../platform/errors.ts';
 import type { Customer } from '../platform/principal.ts';
 
@@ -39,6 +41,7 @@ export interface ReadServices {
   pageCheck: PageCheckService;
   interviewNotice: InterviewNoticeService;
   mail: MailService;
+  shipBack: ShipBackService;
 }
 
 async function read<C extends Contract>(
@@ -69,5 +72,6 @@ export function customerReads(services: ReadServices, caller: Customer): Custome
     pageCheck: (id) => read(pageCheckDetail, { user_order_id: id }, (p) => services.pageCheck.customerView(caller, p.user_order_id)),
     unreadNotices: () => read(noticeUnreadCount, {}, async () => ({ unread_count: await services.notice.unreadCount(caller) })),
     mailList: (id) => read(mailList, { user_order_id: id }, (p) => services.mail.list(caller, p.user_order_id)),
+    returnParcel: (id) => read(returnParcel, { user_order_id: id }, (p) => services.shipBack.returnParcel(caller, p.user_order_id)),
   };
 }

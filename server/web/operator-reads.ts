@@ -10,7 +10,9 @@ import { adminFileAccessLog, adminOrderQueue, adminOrderWorkbench } from '../../
 import type { Contract, ParsedPayloadOf, PayloadOf } from '../../common/contracts/define.ts';
 import { adminPageCheckDetail } from '../../common/contracts/page-check.ts';
 import { adminMailGet } from '../../common/contracts/mail.ts';
+import { adminShipBackGet } from '../../common/contracts/ship-back.ts';
 import type { MailService } from '../modules/mail/mail.service.ts';
+import type { ShipBackService } from '../modules/ship-back/ship-back.service.ts';
 import type { OperatorService } from '../modules/operator/operator.service.ts';
 import type { ReviewModule } from '../modules/review/review.module.ts';
 import type { PageCheckService } from '../modules/page-check/page-check.service.ts';
@@ -22,6 +24,7 @@ export interface OperatorReadServices {
   review: ReviewModule;
   pageCheck: PageCheckService;
   mail: MailService;
+  shipBack: ShipBackService;
 }
 
 /** A read whose payload the call's contract parses first (a bad page parameter answers 1001, as the call would). */
@@ -65,5 +68,7 @@ export function operatorReads(services: OperatorReadServices, caller: Operator, 
         return services.review.accessLog(parsed);
       }),
     orderMail: (userOrderId) => readParsed(adminMailGet, { user_order_id: userOrderId }, (parsed) => services.mail.list(caller, parsed.user_order_id)),
+    orderShipBack: (userOrderId) =>
+      readParsed(adminShipBackGet, { user_order_id: userOrderId }, (parsed) => services.shipBack.adminGet(caller, parsed.user_order_id)),
   };
 }

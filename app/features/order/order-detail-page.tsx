@@ -24,6 +24,7 @@ import { PriceDifferenceSection, type PriceDifferencePaymentSlot } from './detai
 import { InterviewDetailSections } from './detail-interview-section';
 import { MailSections } from './detail-mail-section';
 import { VisaInfosSection } from './detail-visa-section';
+import { ReturnParcelSection } from './detail-return-section';
 import type { MailList } from '../../../common/contracts/mail';
 import { OrderActions } from './order-actions';
 import { OrderStatusTag } from './order-status-tag';
@@ -111,6 +112,7 @@ export function OrderDetailPage({
         <PageCheckSection />
         <InterviewDetailSections notice={interview} />
         <MailSections mail={mail} />
+        <ReturnParcelSection />
         <DepartureDateDialog open={dateDialogOpen} onClose={() => setDateDialogOpen(false)} order={order} onChanged={reload} />
       </LoadingOverlay>
     </div>

@@ -15,9 +15,20 @@ export const meta: Route.MetaFunction = ({ params }) => [
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   const userOrderId = requireNumericParam(params.userOrderId);
   const reads = await requireOperatorReads(context, request);
-  const [bench, pageCheck, mail] = await Promise.all([reads.orderWorkbench(userOrderId), reads.pageCheck(userOrderId), reads.orderMail(userOrderId)]);
+  const [bench, pageCheck, mail, shipBack] = await Promise.all([
+    reads.orderWorkbench(userOrderId),
+    reads.pageCheck(userOrderId),
+    reads.orderMail(userOrderId),
+    reads.orderShipBack(userOrderId),
+  ]);
   // pageCheck and mail: the issue-10 panels' data (page-check-panel.tsx and mail-panel.tsx read them from here).
-  return { bench: loaded(bench), pageCheck: pageCheck.ok ? pageCheck.body : null, mail: mail.ok ? mail.body : null };
+  // shipBack: issue 11's ship-back panel (ship-back-panel.tsx reads it from here).
+  return {
+    bench: loaded(bench),
+    pageCheck: pageCheck.ok ? pageCheck.body : null,
+    mail: mail.ok ? mail.body : null,
+    shipBack: shipBack.ok ? shipBack.body : null,
+  };
 }
 
 export default function AdminOrderWorkbench({ loaderData }: Route.ComponentProps) {

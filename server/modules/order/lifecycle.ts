@@ -325,7 +325,7 @@ export const LIFECYCLE: readonly LifecycleRule[] = [
     by: ['operator'],
     from: processing('submitted'),
     to: processing('returning'),
-    rule: 'every applicant has a result; a waybill to the return address snapshot',
+    rule: 'every applicant has a result; passports held (a parcel of paper materials came in); a pickup to the return (or peer) address snapshot',
   },
   {
     event: 'return_delivered',
@@ -339,14 +339,14 @@ export const LIFECYCLE: readonly LifecycleRule[] = [
     by: ['operator'],
     from: processing('submitted'),
     to: ['completed', 'refunded'],
-    rule: 'every applicant has a result and there are no passports to send back (e-visas)',
+    rule: 'every applicant has a result and no passports are held (e-visa products, no mailed materials); refunded as return_delivered',
   },
   {
     event: 'retention_purge',
     by: ['system'],
     from: ['completed', 'refunded'],
     to: 'same',
-    rule: 'uploaded scans deleted after the retention period',
+    rule: 'uploaded scans deleted RETENTION_DAYS (30) after completed/refunded; only files and their rows',
   },
 ];
 
@@ -533,7 +533,14 @@ async function insertEvent(
   if (!notifies(change.event)) return;
   const order = await trx.selectFrom('user_order').selectAll().where('user_order_id', '=', before.user_order_id).executeTakeFirstOrThrow();
   // Issue 11: templates may read the event's status and detail (the waybill of ship_back, completed or refunded).
-  const noticeEvent = { event_id, event: change.event, to_step: states.to_step, to_status: states.to_status, detail: detail ? fromJson(detail) : null, created_at: at };
+  const noticeEvent = {
+    event_id,
+    event: change.event,
+    to_step: states.to_step,
+    to_status: states.to_status,
+    detail: detail ? fromJson(detail) : null,
+    created_at: at,
+  };
   await storeNotices(trx, noticesOf(noticeEvent, noticeOrder(order)));
 }
 

@@ -124,7 +124,12 @@ export function createRetentionJob(db: Kysely<Database>, deps: RetentionDeps) {
         event: 'retention_purge',
         detail: () => ({ retention_days: deps.retentionDays, files: counts, total: Object.values(counts).reduce((a, b) => a + b, 0) }),
         within: async (trx) => {
-          for (const entry of due) counts[entry.purger.kind] = await entry.purger.removeRows(trx, order.user_order_id, entry.files.map((f) => f.id));
+          for (const entry of due)
+            counts[entry.purger.kind] = await entry.purger.removeRows(
+              trx,
+              order.user_order_id,
+              entry.files.map((f) => f.id),
+            );
           await trx
             .updateTable('order_retention')
             .set((eb) => ({ ...record, files_deleted: eb('files_deleted', '+', total) }))
@@ -139,25 +144,25 @@ export function createRetentionJob(db: Kysely<Database>, deps: RetentionDeps) {
 
   /** One pass over the orders due (at most `limit`); safe to run on several instances at once. */
   async function runOnce(limit = RETENTION_BATCH): Promise<RetentionRunResult> {
-      const at = deps.now();
-      const owner = randomBytes(12).toString('hex');
-      const result: RetentionRunResult = { orders: 0, purged: 0, files: 0 };
-      for (const row of await candidates(at, limit)) {
-        if (!(await claim(row.user_order_id, owner, at))) continue;
-        result.orders += 1;
-        try {
-          const files = await purgeOrder({ user_order_id: row.user_order_id, finished_at: Number(row.step_entered_at) }, owner, at);
-          if (files > 0) {
-            result.purged += 1;
-            result.files += files;
-          }
-        } catch (error) {
-          // The lease runs out and a later run tries again.
-          deps.log.warn({ err: error, userOrderId: row.user_order_id }, 'retention purge failed');
+    const at = deps.now();
+    const owner = randomBytes(12).toString('hex');
+    const result: RetentionRunResult = { orders: 0, purged: 0, files: 0 };
+    for (const row of await candidates(at, limit)) {
+      if (!(await claim(row.user_order_id, owner, at))) continue;
+      result.orders += 1;
+      try {
+        const files = await purgeOrder({ user_order_id: row.user_order_id, finished_at: Number(row.step_entered_at) }, owner, at);
+        if (files > 0) {
+          result.purged += 1;
+          result.files += files;
         }
+      } catch (error) {
+        // The lease runs out and a later run tries again.
+        deps.log.warn({ err: error, userOrderId: row.user_order_id }, 'retention purge failed');
       }
-      if (result.orders > 0) deps.log.info({ ...result, retentionDays: deps.retentionDays }, 'retention run');
-      return result;
+    }
+    if (result.orders > 0) deps.log.info({ ...result, retentionDays: deps.retentionDays }, 'retention run');
+    return result;
   }
 
   return {

@@ -178,7 +178,12 @@ describe(`retention of travellers' scans (${process.env.TEST_DATABASE_URL ? 'Pos
     expect(ra.files + rb.files).toBe(orders.reduce((sum, o) => sum + o.keys.length, 0));
     for (const order of orders) {
       expect(onDisk(order.keys)).toBe(0);
-      const events = await ctx.t.db.selectFrom('order_event').select('event').where('user_order_id', '=', order.id).where('event', '=', 'retention_purge').execute();
+      const events = await ctx.t.db
+        .selectFrom('order_event')
+        .select('event')
+        .where('user_order_id', '=', order.id)
+        .where('event', '=', 'retention_purge')
+        .execute();
       expect(events).toHaveLength(1);
     }
     // And again, both at once: nothing left.
@@ -193,7 +198,14 @@ describe(`retention of travellers' scans (${process.env.TEST_DATABASE_URL ? 'Pos
     // Another instance claimed it and crashed before deleting.
     await ctx.t.db
       .insertInto('order_retention')
-      .values({ user_order_id: order.id, lease_until: ctx.t.clock.now + 60_000, lease_owner: 'crashed', purged_at: null, next_due_at: null, updated_at: ctx.t.clock.now })
+      .values({
+        user_order_id: order.id,
+        lease_until: ctx.t.clock.now + 60_000,
+        lease_owner: 'crashed',
+        purged_at: null,
+        next_due_at: null,
+        updated_at: ctx.t.clock.now,
+      })
       .execute();
     expect((await job().runOnce()).purged).toBe(0);
     expect(onDisk(order.keys)).toBe(order.keys.length);

@@ -21,7 +21,7 @@ export type Op = Awaited<ReturnType<ReviewTestContext['t']['operator']>>;
 export const RETURN_ADDRESS = {
   address_id: 1,
   kind: 'return' as const,
-  company_name: null,
+  company_name: null as string | null,
   name: '王五',
   mobile_phone: '13800138009',
   province_code: '440000',
@@ -70,7 +70,10 @@ export async function shipBackTestContext() {
       // Stands for confirm (the snapshot) and the product's flag.
       await t.db
         .updateTable('user_order')
-        .set({ return_address: address === null ? null : toJson(address), ...(options.rejectRefund !== undefined ? { reject_refund: options.rejectRefund } : {}) })
+        .set({
+          return_address: address === null ? null : toJson(address),
+          ...(options.rejectRefund !== undefined ? { reject_refund: options.rejectRefund } : {}),
+        })
         .where('user_order_id', '=', id)
         .execute();
       await lifecycle.change(op.principal, id, () => ({ event: 'material_review_passed', to: 'processing:page_check', detail: { test: true } }));

@@ -1,7 +1,14 @@
 // The calls of sending the passports home: the customer's
 // (/www/order/return_…) and the back office's (/admin-api/order/ship_back…,
 // /admin-api/order/complete).
-import { adminOrderComplete, adminReturnTracking, adminShipBackGet, adminShipBackSend, returnParcel, returnTracking } from '../../../common/contracts/ship-back.ts';
+import {
+  adminOrderComplete,
+  adminReturnTracking,
+  adminShipBackGet,
+  adminShipBackSend,
+  returnParcel,
+  returnTracking,
+} from '../../../common/contracts/ship-back.ts';
 import { ErrorCode } from '../../../common/error-codes.ts';
 import { defineOperation } from '../../platform/operation.ts';
 import type { ShipBackService } from './ship-back.service.ts';
@@ -48,7 +55,8 @@ export function shipBackOperations(shipBack: ShipBackService) {
       ...adminShipBackSend,
       tag: ADMIN_TAG,
       summary: '寄回护照：预约快递从服务中心上门取件，寄往订单的回寄地址（或同行地址）；订单进入寄回中',
-      description: '先向快递公司下单，再在订单的 ship_back 变更中保存快递；变更失败（如订单已变化）时取消预约。签收后系统触发 return_delivered：订单完成，或全部拒签且拒签退全款时为已退款。',
+      description:
+        '先向快递公司下单，再在订单的 ship_back 变更中保存快递；变更失败（如订单已变化）时取消预约。签收后系统触发 return_delivered：订单完成，或全部拒签且拒签退全款时为已退款。',
       auth: 'operator',
       errors: [
         ...ACT_ERRORS,

@@ -128,7 +128,10 @@ export function createShipBackService(db: Kysely<Database>, deps: ShipBackDeps) 
       // What we hold is what came in: the parcels of paper materials (passports among them).
       holdsPassports: came.length > 0,
       passportApplicantIds: [...new Set(came.flatMap((s) => s.applicant_ids))],
-      outcome: outcomeOf(order, applicants.map((a) => a.status)),
+      outcome: outcomeOf(
+        order,
+        applicants.map((a) => a.status),
+      ),
     };
   }
 

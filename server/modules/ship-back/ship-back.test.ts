@@ -8,7 +8,14 @@
 // departure date; bad input never a 500.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orderList } from '../../../common/contracts/order.ts';
-import { adminOrderComplete, adminReturnTracking, adminShipBackGet, adminShipBackSend, returnParcel, returnTracking } from '../../../common/contracts/ship-back.ts';
+import {
+  adminOrderComplete,
+  adminReturnTracking,
+  adminShipBackGet,
+  adminShipBackSend,
+  returnParcel,
+  returnTracking,
+} from '../../../common/contracts/ship-back.ts';
 import { ErrorCode } from '../../../common/error-codes.ts';
 import { isDeparturePast, orderActions } from '../../../common/order.ts';
 import type { Customer } from '../material/material-fixtures.ts';
@@ -49,7 +56,13 @@ describe(`ship back and completion (${process.env.TEST_DATABASE_URL ? 'PostgreSQ
     const [first] = await ctx.applicantIds(id);
     await ctx.result(op, id, first!, 'issued');
     const panel = await op.callContract(adminShipBackGet, { user_order_id: id });
-    expect(panel.result).toMatchObject({ results_done: false, holds_passports: true, can_ship_back: false, can_complete: false, blocked_reason: '仍有申请人没有签证结果' });
+    expect(panel.result).toMatchObject({
+      results_done: false,
+      holds_passports: true,
+      can_ship_back: false,
+      can_complete: false,
+      blocked_reason: '仍有申请人没有签证结果',
+    });
     const version = panel.result!.order.version;
     const send = (v: number, who: Op = op) => who.callContract(adminShipBackSend, { user_order_id: id, version: v, pickup_window: ctx.window() });
     expect((await send(version)).body.ret).toBe(ErrorCode.SHIP_BACK_RESULTS_PENDING);
@@ -110,9 +123,9 @@ describe(`ship back and completion (${process.env.TEST_DATABASE_URL ? 'PostgreSQ
     expect(shipped).toHaveLength(1);
     expect(shipped[0]!.body).toContain(sent.result!.shipment.waybill_no);
     // Shipping twice is refused by the state.
-    expect(
-      (await op.callContract(adminShipBackSend, { user_order_id: id, version: sent.result!.version, pickup_window: ctx.window() })).body.ret,
-    ).toBe(ErrorCode.ORDER_STATE_INVALID);
+    expect((await op.callContract(adminShipBackSend, { user_order_id: id, version: sent.result!.version, pickup_window: ctx.window() })).body.ret).toBe(
+      ErrorCode.ORDER_STATE_INVALID,
+    );
 
     // The customer sees the parcel; another enterprise does not.
     const seen = await ctx.t.callContract(returnParcel, { user_order_id: id }, { token: alice.token });
@@ -195,7 +208,9 @@ describe(`ship back and completion (${process.env.TEST_DATABASE_URL ? 'PostgreSQ
     let panel = (await op.callContract(adminShipBackGet, { user_order_id: id })).result!;
     expect(panel).toMatchObject({ evisa: true, holds_passports: false, can_complete: false, can_ship_back: false });
     if (rest.length > 0) {
-      expect((await op.callContract(adminOrderComplete, { user_order_id: id, version: panel.order.version })).body.ret).toBe(ErrorCode.SHIP_BACK_RESULTS_PENDING);
+      expect((await op.callContract(adminOrderComplete, { user_order_id: id, version: panel.order.version })).body.ret).toBe(
+        ErrorCode.SHIP_BACK_RESULTS_PENDING,
+      );
       for (const applicantId of rest) await ctx.result(op, id, applicantId, 'issued');
     }
     panel = (await op.callContract(adminShipBackGet, { user_order_id: id })).result!;
@@ -243,7 +258,9 @@ describe(`ship back and completion (${process.env.TEST_DATABASE_URL ? 'PostgreSQ
     await ctx.t.db.updateTable('user_order').set({ departure_date: '2026-01-05' }).where('user_order_id', 'in', ids).execute();
     const action = (await ctx.t.callContract(orderList, { tab: 'action', page: 1 }, { token: alice.token })).result!.page_data;
     for (const id of ids) expect(action.map((o) => o.user_order_id)).not.toContain(id);
-    const all = (await ctx.t.callContract(orderList, { tab: 'all', page: 1 }, { token: alice.token })).result!.page_data.filter((o) => ids.includes(o.user_order_id));
+    const all = (await ctx.t.callContract(orderList, { tab: 'all', page: 1 }, { token: alice.token })).result!.page_data.filter((o) =>
+      ids.includes(o.user_order_id),
+    );
     expect(all).toHaveLength(4);
     for (const order of all) {
       expect(order.actions).not.toContain('choose_departure_date');

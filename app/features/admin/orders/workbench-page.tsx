@@ -21,6 +21,7 @@ import { PageCheckPanel } from './page-check-panel';
 import { PriceDifferencePanel } from './price-difference-panel';
 import { MailPanel } from './mail-panel';
 import { ResultPanel } from './result-panel';
+import { ShipBackPanel } from './ship-back-panel';
 import type { MailList } from '../../../../common/contracts/mail';
 import './orders.css';
 
@@ -104,6 +105,7 @@ export function WorkbenchPage({ bench, mail = null }: { bench: AdminWorkbench; m
       <PageCheckPanel />
       <InterviewPanel userOrderId={order.user_order_id} needInterview={product.need_interview} version={order.version} />
       <ResultPanel userOrderId={order.user_order_id} version={order.version} onChanged={reload} />
+      <ShipBackPanel />
       <div className="aw-grid">
         <div>
           <section className="admin-card aw-card">
