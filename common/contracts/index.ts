@@ -18,6 +18,7 @@ import { ADMIN_PAGE_CHECK_CONTRACTS, PAGE_CHECK_CONTRACTS } from './page-check.t
 import { ORDER_CONTRACTS } from './order.ts';
 import { PAYMENT_CONTRACTS } from './payment.ts';
 import { PRICE_DIFFERENCE_CONTRACTS } from './price-difference.ts';
+import { REFUND_CONTRACTS } from './refund.ts';
 import { SYSTEM_CONTRACTS } from './system.ts';
 
 export const WWW_CONTRACTS = defineRegistry([
@@ -46,6 +47,7 @@ export const ADMIN_CONTRACTS = defineRegistry([
   ...ADMIN_INTERVIEW_CONTRACTS,
   ...PRICE_DIFFERENCE_CONTRACTS,
   ...ADMIN_MAIL_CONTRACTS,
+  ...REFUND_CONTRACTS,
 ]);
 
 export type AdminRegistry = typeof ADMIN_CONTRACTS;

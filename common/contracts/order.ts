@@ -9,6 +9,7 @@ import { ORDERING_STEP_VALUES, PAYMENT_CHANNEL_VALUES, PAYMENT_STATUS_VALUES } f
 import { defineContract, type ParsedPayloadOf, type ResultOf } from './define.ts';
 import { dateText, idField, pageField } from './fields.ts';
 import { priceDifferenceView } from './price-difference.ts';
+import { refundView } from './refund.ts';
 import { EMAIL_MAX_LENGTH, ORDER_LIMITS } from './rules.ts';
 
 // ── What an order keeps ───────────────────────────────────────────────────
@@ -202,6 +203,8 @@ const orderDetail = z.object({
   price_difference_due: z.number().describe('待支付的补差价（分）；没有为 0'),
   price_difference_paid: z.number().describe('已支付的补差价合计（分）'),
   paid_total: z.number().describe('实付合计（分）：已支付的订单金额加已支付的补差价'),
+  // Refunds (issue 11).
+  refunds: z.array(refundView).describe('退款，最新的在前'),
 });
 
 export const orderDetailGet = defineContract({ path: '/www/order/order_detail_get', payload: z.object({ user_order_id: idField }), result: orderDetail });
