@@ -138,7 +138,7 @@ test('supervisor refunds ¥100 by hand, then closes the order with a full refund
   await staff.reload();
   await panel.getByTestId('refund-close-reason').fill('客户取消行程，全额退款');
   await panel.getByTestId('refund-close').click();
-  await staff.getByRole('button', { name: '全额退款并关闭' }).click();
+  await staff.getByRole('button', { name: '全额退款并关闭', exact: true }).click();
   await expect(panel.getByTestId('refund-row')).toHaveCount(2);
   await expect(panel.getByTestId('refund-summary')).toContainText(`可退 ${formatPrice(0)}`);
   await expect(panel.getByTestId('refund-close-form')).toHaveCount(0);
