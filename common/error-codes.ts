@@ -184,6 +184,16 @@ export const ErrorCode = {
   SHIP_BACK_NOTHING_TO_RETURN: 2223,
   SHIP_BACK_PASSPORTS_HELD: 2224,
   SHIP_BACK_NO_RETURN_ADDRESS: 2225,
+  // 2201–2220 refunds (modules/refund)
+  REFUND_SUPERVISOR_ONLY: 2201,
+  REFUND_AMOUNT_INVALID: 2202,
+  REFUND_REASON_INVALID: 2203,
+  REFUND_AMOUNT_EXCEEDS: 2204,
+  REFUND_NOTHING_PAID: 2205,
+  REFUND_ORDER_STATE: 2206,
+  REFUND_CLOSE_NOT_ALLOWED: 2207,
+  REFUND_ORDER_STALE: 2208,
+  REFUND_NOT_FOUND: 2209,
 } as const;
 
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -375,6 +385,16 @@ export const ERROR_CATALOGUE: Record<ErrorCodeValue, { msg: string; meaning: str
     http: 200,
   },
   2167: { msg: '订单不在办理中，不能补差价', meaning: '补差价只能在订单办理中（已支付、未完成）发起和支付', http: 200 },
+  // 2201–2220 refunds
+  2201: { msg: '只有主管可以退款', meaning: '手动退款和全额退款并关闭订单只能由主管操作', http: 200 },
+  2202: { msg: '请输入正确的退款金额', meaning: 'amount 须为大于 0 的整数（分）', http: 200 },
+  2203: { msg: '请填写退款原因', meaning: 'reason 去除首尾空白后须为 2–200 个字', http: 200 },
+  2204: { msg: '退款金额超过可退金额', meaning: '退款金额不能超过已支付金额减去已退（含退款中）金额', http: 200 },
+  2205: { msg: '该订单没有可退的款项', meaning: '订单的已支付款项已全部退款（或退款中）', http: 200 },
+  2206: { msg: '订单当前状态不能退款', meaning: '手动退款只能在订单办理中或已完成时发起', http: 200 },
+  2207: { msg: '订单已递交使馆，不能全额退款并关闭', meaning: '全额退款并关闭订单只能在递交使馆之前', http: 200 },
+  2208: { msg: '订单已被他人更新，请刷新后再操作', meaning: 'version 与订单当前版本不一致：打开工作台后订单已有变化，本次操作未生效', http: 200 },
+  2209: { msg: '退款记录不存在', meaning: 'refund_id 不存在或不属于该订单', http: 200 },
   // 2101–2120 mailing paper materials
   2101: { msg: '资料已寄出，请等待我们签收', meaning: '本订单已有寄出（未取消）的快递，且之后没有被标记缺件；缺件后才能再次寄送', http: 200 },
   2102: {

@@ -61,6 +61,7 @@ import { createResultModule } from './modules/result/result.module.ts';
 import type { PageCheckService } from './modules/page-check/page-check.service.ts';
 import { createPriceDifferenceService } from './modules/price-difference/price-difference.service.ts';
 import { priceDifferenceOperations } from './modules/price-difference/price-difference.routes.ts';
+import { installRefunds } from './modules/refund/refund.module.ts';
 import { createOperatorService, type OperatorService } from './modules/operator/operator.service.ts';
 import type { AuthenticatedOperator } from './modules/operator/operator.types.ts';
 import { customer } from './platform/principal.ts';
@@ -250,6 +251,8 @@ export async function buildApp({
 
   // Payments: the provider's pages and notification endpoint live outside the signed /www scope.
   const payments = await installPayments(app, { config, db: database.db, now });
+  // Refunds: the provider's refund notification endpoint, and the worker that sends refunds after their commit.
+  const refunds = await installRefunds(app, { db: database.db, now, provider: payments.sandbox.provider, operators: directoryOf(() => operators.list()) });
   // Couriers: the provider's route push endpoint lives outside /www too; the order side uses app.courier.service.
   const courier = await installCourier(app, { config, db: database.db, now });
   // Mailing paper materials: the order side of the courier module.
@@ -303,6 +306,7 @@ export async function buildApp({
       ...mailOperations(services.mail),
       ...results.operations,
       ...shipBackOperations(services.shipBack),
+      ...refunds.operations,
     ];
     for (const operation of operations) {
       registerOperation(api, operation);

@@ -18,6 +18,7 @@ import { ADMIN_PAGE_CHECK_CONTRACTS, PAGE_CHECK_CONTRACTS } from './page-check.t
 import { ORDER_CONTRACTS } from './order.ts';
 import { PAYMENT_CONTRACTS } from './payment.ts';
 import { PRICE_DIFFERENCE_CONTRACTS } from './price-difference.ts';
+import { REFUND_CONTRACTS } from './refund.ts';
 import { SYSTEM_CONTRACTS } from './system.ts';
 import { ADMIN_VISA_RESULT_CONTRACTS, VISA_RESULT_CONTRACTS } from './visa-result.ts';
 import { ADMIN_SHIP_BACK_CONTRACTS, SHIP_BACK_CONTRACTS } from './ship-back.ts';
@@ -52,6 +53,7 @@ export const ADMIN_CONTRACTS = defineRegistry([
   ...ADMIN_MAIL_CONTRACTS,
   ...ADMIN_VISA_RESULT_CONTRACTS,
   ...ADMIN_SHIP_BACK_CONTRACTS,
+  ...REFUND_CONTRACTS,
 ]);
 
 export type AdminRegistry = typeof ADMIN_CONTRACTS;

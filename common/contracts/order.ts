@@ -10,6 +10,7 @@ import { visaResultView } from './visa-result.ts';
 import { defineContract, type ParsedPayloadOf, type ResultOf } from './define.ts';
 import { dateText, idField, pageField } from './fields.ts';
 import { priceDifferenceView } from './price-difference.ts';
+import { refundView } from './refund.ts';
 import { EMAIL_MAX_LENGTH, ORDER_LIMITS } from './rules.ts';
 
 // ── What an order keeps ───────────────────────────────────────────────────
@@ -208,6 +209,8 @@ const orderDetail = z.object({
   paid_total: z.number().describe('实付合计（分）：已支付的订单金额加已支付的补差价'),
   // Visa results (issue 11).
   visa_results: z.array(visaResultView).describe('每位申请人的签证结果（签证信息、拒签原因）'),
+  // Refunds (issue 11).
+  refunds: z.array(refundView).describe('退款，最新的在前'),
 });
 
 export const orderDetailGet = defineContract({ path: '/www/order/order_detail_get', payload: z.object({ user_order_id: idField }), result: orderDetail });

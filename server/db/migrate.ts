@@ -17,6 +17,7 @@ import * as interviewNotice from './migrations/2026-11-24-014-interview-notice.t
 import * as priceDifference from './migrations/2026-11-24-015-price-difference.ts';
 import * as visaResults from './migrations/2026-11-24-016-visa-results.ts';
 import * as shipBack from './migrations/2026-11-24-018-ship-back.ts';
+import * as refunds from './migrations/2026-11-24-017-refunds.ts';
 
 const migrations: Record<string, Migration> = {
   '2026-11-21-001-accounts': accounts,
@@ -35,6 +36,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-24-015-price-difference': priceDifference,
   '2026-11-24-016-visa-results': visaResults,
   '2026-11-24-018-ship-back': shipBack,
+  '2026-11-24-017-refunds': refunds,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

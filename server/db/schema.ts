@@ -78,7 +78,8 @@ export interface Database
     PageCheckTables,
     InterviewNoticeTables,
     VisaResultTables,
-    RetentionTables {
+    RetentionTables,
+    RefundTables {
   enterprise: EnterpriseTable;
   account: AccountTable;
   account_session: AccountSessionTable;
@@ -869,4 +870,38 @@ export interface OrderRetentionTable {
 /** Tables of migration 018 (modules/retention). */
 export interface RetentionTables {
   order_retention: OrderRetentionTable;
+}
+
+// ── Refunds (migration 017, modules/refund; the sandbox's refund ledger is typed in the payment module) ──
+
+export interface RefundTable {
+  refund_id: Generated<number>;
+  user_order_id: number;
+  /** The refused applicant (kind rejection); null for an order-level refund. */
+  applicant_id: number | null;
+  kind: 'rejection' | 'manual' | 'close';
+  /** cents */
+  amount: number;
+  reason: string;
+  /** The payment given back (the order's own or a price difference's). */
+  payment_id: number;
+  out_trade_no: string;
+  out_refund_no: string;
+  status: 'pending' | 'processing' | 'succeeded' | 'failed';
+  provider_refund_no: string | null;
+  /** Operator id of the supervisor; null for the system. */
+  created_by: number | null;
+  created_at: number;
+  updated_at: number;
+  refunded_at: number | null;
+  attempts: Generated<number>;
+  next_attempt_at: number;
+  claimed_until: number | null;
+  claim_token: string | null;
+  last_error: string | null;
+}
+
+/** Tables of migration 017 (modules/refund). */
+export interface RefundTables {
+  refund: RefundTable;
 }

@@ -99,7 +99,7 @@ export function VisaInfosSection({ order }: { order: OrderDetail }) {
         applicantName={reasonOf?.applicant_name ?? ''}
         reason={reasonOf?.reject_reason ?? ''}
         rejectRefund={order.reject_refund}
-        refund={null}
+        refund={reasonOf ? (order.refunds.find((refund) => refund.applicant_id === reasonOf.applicant_id && refund.kind === 'rejection') ?? null) : null}
         letterUrl={reasonOf?.letter?.url ?? null}
       />
     </div>

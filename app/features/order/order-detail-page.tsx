@@ -21,6 +21,7 @@ import { InsuranceSection, PaymentSection } from './detail-money-sections';
 import { MaterialReviewSection } from './detail-review-section';
 import { PageCheckSection } from './detail-page-check-section';
 import { PriceDifferenceSection, type PriceDifferencePaymentSlot } from './detail-price-difference-section';
+import { RefundSection } from './detail-refund-section';
 import { InterviewDetailSections } from './detail-interview-section';
 import { MailSections } from './detail-mail-section';
 import { VisaInfosSection } from './detail-visa-section';
@@ -106,6 +107,7 @@ export function OrderDetailPage({
         <InsuranceSection order={order} />
         {PaymentDialog ? <PriceDifferenceSection order={order} PaymentDialog={PaymentDialog} onPaid={reload} /> : null}
         <PaymentSection order={order} />
+        <RefundSection order={order} />
         <ApplicantsSection order={order} />
         <VisaInfosSection order={order} />
         {materials ? <MaterialReviewSection list={materials} userOrderId={order.user_order_id} /> : null}

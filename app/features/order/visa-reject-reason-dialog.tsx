@@ -1,7 +1,7 @@
 // The visa-reject-reason dialog (spec 2.1, /order/instances/visa-reject-reason-dialog):
 // for a refused applicant, the embassy's reason; what happens to the money —
 // with 拒签退全款 the refund of this applicant, its amount and state (the
-// integrator hands `refund` in from the order's refunds), without it that the
+// order's refund of kind rejection for this applicant), without it that the
 // fee is not refundable; and what the customer can do next.
 import { Button, Tag } from 'antd';
 import { formatDateTime } from '../../../common/format';

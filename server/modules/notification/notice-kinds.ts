@@ -9,6 +9,7 @@
 import type { OrderEventName, OrderStatus, OrderStep } from '../../../common/order.ts';
 import { PRICE_DIFFERENCE_ANCHOR } from '../../../common/price-difference.ts';
 import { VISA_INFOS_ANCHOR } from '../../../common/visa-result.ts';
+import { REFUND_ANCHOR } from '../../../common/refund.ts';
 import { escapeHtml } from './material-list-email.ts';
 
 /** Where the e-mail's links start; the outbox worker puts the site's public origin in (PUBLIC_SITE_URL). */
@@ -273,6 +274,34 @@ export const NOTICE_TEMPLATES = {
       link: detail(order.user_order_id),
     }),
   },
+  // Refunds (issue 11, decision 0026): created, arrived, and the order closed with a full refund.
+  refund_create: {
+    recipient: 'customer',
+    email: true,
+    render: (order) => ({
+      title: '退款已发起',
+      body: `订单 ${order.user_order_id}（${order.product_title}）有一笔退款已发起，款项将原路退回您的支付账户，请在订单详情中查看金额和进度。`,
+      link: `${detail(order.user_order_id)}#${REFUND_ANCHOR}`,
+    }),
+  },
+  refund_settle: {
+    recipient: 'customer',
+    email: true,
+    render: (order) => ({
+      title: '退款已到账',
+      body: `订单 ${order.user_order_id}（${order.product_title}）的一笔退款已原路退回您的支付账户，请查收。`,
+      link: `${detail(order.user_order_id)}#${REFUND_ANCHOR}`,
+    }),
+  },
+  close_refund: {
+    recipient: 'customer',
+    email: true,
+    render: (order) => ({
+      title: '订单已全额退款并关闭',
+      body: `订单 ${order.user_order_id}（${order.product_title}）已关闭，已支付的款项将全额原路退回，请在订单详情中查看退款进度。`,
+      link: `${detail(order.user_order_id)}#${REFUND_ANCHOR}`,
+    }),
+  },
 } satisfies Record<string, NoticeTemplate>;
 
 export type NoticeKind = keyof typeof NOTICE_TEMPLATES;
@@ -300,6 +329,9 @@ export const NOTICE_MAP: Partial<Record<OrderEventName, readonly NoticeKind[]>> 
   ship_back: ['ship_back'],
   return_delivered: ['return_delivered'],
   complete: ['complete'],
+  refund_create: ['refund_create'],
+  refund_settle: ['refund_settle'],
+  close_refund: ['close_refund'],
 };
 
 /** Does this event tell anybody? (The lifecycle reads the order row only when it does.) */

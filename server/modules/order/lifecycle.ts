@@ -306,11 +306,14 @@ export const LIFECYCLE: readonly LifecycleRule[] = [
     refuse: () => new AppError(ErrorCode.RESULT_NOT_SUBMITTED),
   },
   {
+    // A record (decision 0026): the refund rows are the state, the order row does not change, so a
+    // rejection refund can be recorded inside the result_reject change's own transaction.
     event: 'refund_create',
     by: ['system', 'supervisor'],
-    from: [...ANY_PROCESSING, 'completed'],
+    from: 'any',
     to: 'same',
-    rule: 'refund on rejection (product has 拒签退全款), or a supervisor with a reason; never more than was paid',
+    rule: 'processing or completed; refund on rejection (product has 拒签退全款), or a supervisor with a reason; never more than was paid',
+    guard: (order) => (order.status === 'processing' || order.status === 'completed' ? null : new AppError(ErrorCode.REFUND_ORDER_STATE)),
   },
   { event: 'refund_settle', by: ['system'], from: 'any', to: 'same', rule: 'verified refund notification' },
   {

@@ -37,6 +37,7 @@ import { normalizeInputText } from '../../../common/text.ts';
 import type { Database } from '../../db/schema.ts';
 import { priceDifferencesOf } from '../price-difference/price-difference-records.ts';
 import { visaDatesOf, visaResultsOf } from '../result/result-records.ts';
+import { refundsOf } from '../refund/refund-records.ts';
 import { AppError } from '../../platform/errors.ts';
 import { type OrderingStep, PAYMENT_CHANNELS, PAYMENT_STATUSES } from '../../../common/ordering.ts';
 import { toJson } from '../../db/json.ts';
@@ -290,6 +291,7 @@ export function createOrderService(db: Kysely<Database>, deps: OrderServiceDeps)
         ordering_step: orderingStepOf(order, missing.length > 0, applicants),
         missing_materials: missing,
         price_differences: differences,
+        refunds: await refundsOf(db, userOrderId),
         price_difference_due: order.price_difference_due,
         price_difference_paid: order.price_difference_paid,
         paid_total: payments.filter((row) => row.status === 'paid').reduce((sum, row) => sum + row.amount, 0),

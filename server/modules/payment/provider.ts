@@ -1,7 +1,8 @@
 // What the payment module needs from a payment company (WeChat Pay / Alipay
 // style): open a trade and get the URL its QR code encodes, ask how a trade
 // stands, close it, and read the company's signed asynchronous notification
-// and answer it the way the company expects. PAYMENT_PROVIDER picks the
+// and answer it the way the company expects; and give money back (refund,
+// its query and its own signed notification). PAYMENT_PROVIDER picks the
 // implementation; only the sandbox exists so far.
 import type { PaymentChannel } from '../../../common/ordering.ts';
 
@@ -63,6 +64,59 @@ export interface NotificationAnswer {
 
 export type HeaderBag = Record<string, string | string[] | undefined>;
 
+// ── Refunds (issue 11, WeChat Pay v3 style) ───────────────────────────────
+
+/** The provider's refund states (WeChat Pay names): accepted and on its way, arrived, stuck (money cannot reach the payer), closed. */
+export type RefundState = 'PROCESSING' | 'SUCCESS' | 'ABNORMAL' | 'CLOSED';
+
+export interface RefundInput {
+  /** Our number for the refund (refund.out_refund_no): asking again with it answers the same refund. */
+  out_refund_no: string;
+  /** The trade it gives back. */
+  out_trade_no: string;
+  /** cents; with the trade's other refunds, never more than the trade paid */
+  amount: number;
+  /** What the payer's statement shows. */
+  reason: string;
+}
+
+export interface RefundInfo {
+  out_refund_no: string;
+  out_trade_no: string;
+  provider_refund_no: string;
+  status: RefundState;
+  /** cents */
+  amount: number;
+  /** When the money reached the payer, once SUCCESS. */
+  success_at: number | null;
+}
+
+/**
+ * The provider's answer to a refund request: accepted (usually PROCESSING), or
+ * refused for good — the trade is unknown or unpaid, or the amount is more
+ * than what remains of it, or the same number was used for another refund.
+ * A provider that cannot be reached throws (the outcome is unknown: ask again
+ * with the same out_refund_no).
+ */
+export type RefundAnswer =
+  { ok: true; refund: RefundInfo } | { ok: false; code: 'TRADE_NOT_FOUND' | 'TRADE_NOT_PAID' | 'NOT_ENOUGH' | 'INVALID_REQUEST'; message: string };
+
+/** A refund notification whose signature checked out. */
+export interface RefundNotification {
+  /** Same id on every resend of one notification. */
+  notify_id: string;
+  out_refund_no: string;
+  out_trade_no: string;
+  provider_refund_no: string;
+  refund_status: RefundState;
+  /** cents */
+  amount: number;
+  success_at: number | null;
+}
+
+export type ParsedRefundNotification =
+  { ok: true; notification: RefundNotification } | { ok: false; reason: 'bad_signature' | 'malformed'; notify_id: string | null; out_refund_no: string | null };
+
 export interface PaymentProvider {
   /** Stored in payment.provider and used in the notification path /pay/notify/{name}. */
   readonly name: string;
@@ -78,4 +132,10 @@ export interface PaymentProvider {
   parseNotification(rawBody: string, headers: HeaderBag): ParsedNotification;
   /** success: the provider stops resending; otherwise it retries later. */
   answer(result: { success: true } | { success: false; status: 400 | 401 | 404 | 500; message: string }): NotificationAnswer;
+  /** Asks the provider to give money of a paid trade back (see RefundAnswer). Idempotent by out_refund_no. */
+  refund(input: RefundInput): Promise<RefundAnswer>;
+  /** null when the provider has no such refund. */
+  queryRefund(outRefundNo: string): Promise<RefundInfo | null>;
+  /** The signed asynchronous refund notification (posted to /pay/refund-notify/{name}); answered with answer(). */
+  parseRefundNotification(rawBody: string, headers: HeaderBag): ParsedRefundNotification;
 }

@@ -2,10 +2,11 @@
 // 006): what a payment company knows about each trade. Kept in the database,
 // not in memory, so it survives restarts and every app instance sees the same
 // ledger. Paying and closing are conditional updates on state = 'NOTPAY', so
-// a trade is paid or closed exactly once, never both.
-import type { Generated, Kysely, Selectable } from 'kysely';
+// a trade is paid or closed exactly once, never both. Its refunds (table
+// payment_sandbox_refund, migration 017) never add up to more than the trade.
+import { type Generated, type Kysely, PostgresAdapter, type Selectable } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import type { TradeStatus } from './provider.ts';
+import type { RefundAnswer, RefundInput, RefundState, TradeStatus } from './provider.ts';
 
 export type SandboxTradeTable = {
   out_trade_no: string;
@@ -25,13 +26,35 @@ export type SandboxTradeTable = {
   notified_at: number | null;
 };
 
-/** The sandbox's table; our own schema.ts does not know it (it belongs to the "payment company"). */
+/** The sandbox's refunds (migration 017): PROCESSING until succeeds_at, then SUCCESS. */
+export type SandboxRefundTable = {
+  out_refund_no: string;
+  out_trade_no: string;
+  provider_refund_no: string;
+  amount: number;
+  reason: string;
+  state: RefundState;
+  notify_id: string;
+  created_at: number;
+  succeeds_at: number;
+  success_at: number | null;
+  notify_status: Generated<string>;
+  notify_attempts: Generated<number>;
+  notified_at: number | null;
+};
+
+/** The sandbox's tables; our own schema.ts does not know them (they belong to the "payment company"). */
 // (Type aliases, not interfaces: withTables wants plain records.)
 export type SandboxTables = {
   payment_sandbox_trade: SandboxTradeTable;
+  payment_sandbox_refund: SandboxRefundTable;
 };
 
 export type SandboxTrade = Selectable<SandboxTradeTable>;
+export type SandboxRefund = Selectable<SandboxRefundTable>;
+
+/** A refund the ledger took: `created` false when out_refund_no named one it already had (the same refund answered again). */
+export type LedgerRefundAnswer = RefundAnswer & { created?: boolean };
 
 export function createSandboxLedger(database: Kysely<Database>) {
   const db = database.withTables<SandboxTables>();
@@ -91,6 +114,95 @@ export function createSandboxLedger(database: Kysely<Database>) {
         .where('out_trade_no', '=', outTradeNo)
         .execute();
     },
+
+    // ── Refunds ──
+
+    /**
+     * Takes a refund of a paid trade, WeChat Pay's rules: the same
+     * out_refund_no again answers the refund it named (when it is the same
+     * trade and amount); the trade's refunds (all but CLOSED ones) never add
+     * up to more than it paid. One transaction with the trade's row locked
+     * (PostgreSQL; SQLite runs one transaction at a time), so two requests
+     * cannot both take the last yuan.
+     */
+    async refund(input: RefundInput, taken: { at: number; succeeds_at: number; provider_refund_no: string; notify_id: string }): Promise<LedgerRefundAnswer> {
+      const pg = db.getExecutor().adapter instanceof PostgresAdapter;
+      return db.transaction().execute(async (trx): Promise<LedgerRefundAnswer> => {
+        let tradeQuery = trx.selectFrom('payment_sandbox_trade').selectAll().where('out_trade_no', '=', input.out_trade_no);
+        if (pg) tradeQuery = tradeQuery.forUpdate();
+        const trade = await tradeQuery.executeTakeFirst();
+        const known = await trx.selectFrom('payment_sandbox_refund').selectAll().where('out_refund_no', '=', input.out_refund_no).executeTakeFirst();
+        if (known) {
+          if (known.out_trade_no !== input.out_trade_no || known.amount !== input.amount)
+            return { ok: false, code: 'INVALID_REQUEST', message: '退款单号已用于另一笔退款' };
+          return { ok: true, created: false, refund: refundInfo(known) };
+        }
+        if (!trade) return { ok: false, code: 'TRADE_NOT_FOUND', message: '交易不存在' };
+        if (trade.state !== 'SUCCESS') return { ok: false, code: 'TRADE_NOT_PAID', message: '交易未支付' };
+        if (!Number.isSafeInteger(input.amount) || input.amount <= 0) return { ok: false, code: 'INVALID_REQUEST', message: '退款金额错误' };
+        const { total } = await trx
+          .selectFrom('payment_sandbox_refund')
+          .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('amount'), eb.val(0)).as('total'))
+          .where('out_trade_no', '=', input.out_trade_no)
+          .where('state', '!=', 'CLOSED')
+          .executeTakeFirstOrThrow();
+        if (Number(total) + input.amount > trade.amount) return { ok: false, code: 'NOT_ENOUGH', message: '可退金额不足' };
+        const row = {
+          out_refund_no: input.out_refund_no,
+          out_trade_no: input.out_trade_no,
+          provider_refund_no: taken.provider_refund_no,
+          amount: input.amount,
+          reason: input.reason.slice(0, 200),
+          state: 'PROCESSING' as const,
+          notify_id: taken.notify_id,
+          created_at: taken.at,
+          succeeds_at: taken.succeeds_at,
+          success_at: null,
+          notified_at: null,
+        };
+        await trx.insertInto('payment_sandbox_refund').values(row).execute();
+        return { ok: true, created: true, refund: refundInfo(row) };
+      });
+    },
+
+    /** The refund as it stands at `at`: a PROCESSING one whose time has come is SUCCESS first (the bank is done). */
+    async findRefund(outRefundNo: string, at: number): Promise<SandboxRefund | undefined> {
+      await db
+        .updateTable('payment_sandbox_refund')
+        .set((eb) => ({ state: 'SUCCESS', success_at: eb.ref('succeeds_at') }))
+        .where('out_refund_no', '=', outRefundNo)
+        .where('state', '=', 'PROCESSING')
+        .where('succeeds_at', '<=', at)
+        .execute();
+      return db.selectFrom('payment_sandbox_refund').selectAll().where('out_refund_no', '=', outRefundNo).executeTakeFirst();
+    },
+
+    /** As recordNotifyAttempt, for a refund's notification. */
+    async recordRefundNotifyAttempt(outRefundNo: string, outcome: { delivered: boolean; at: number; onFailure: 'pending' | 'failed' | 'keep' }): Promise<void> {
+      await db
+        .updateTable('payment_sandbox_refund')
+        .set((eb) => ({
+          notify_attempts: eb('notify_attempts', '+', 1),
+          ...(outcome.delivered
+            ? { notify_status: 'delivered', notified_at: outcome.at }
+            : outcome.onFailure === 'keep'
+              ? {}
+              : { notify_status: eb.case().when('notify_status', '=', 'delivered').then('delivered').else(outcome.onFailure).end() }),
+        }))
+        .where('out_refund_no', '=', outRefundNo)
+        .execute();
+    },
+  };
+}
+
+export function refundInfo(row: Pick<SandboxRefund, 'out_refund_no' | 'out_trade_no' | 'provider_refund_no' | 'state' | 'amount' | 'success_at'>) {
+  return {
+    out_refund_no: row.out_refund_no,
+    out_trade_no: row.out_trade_no,
+    provider_refund_no: row.provider_refund_no,
+    status: row.state,
+    amount: row.amount,
+    success_at: row.success_at,
   };
 }
 

@@ -5,8 +5,10 @@
 // (which go on for hours); our query fallback and reconciliation sweep cover
 // whatever is still missing after that. Every sending is signed anew (new
 // timestamp and nonce) but carries the same notify_id and body fields.
+// Refunds are announced the same way, to PUBLIC_SITE_URL/pay/refund-notify/sandbox,
+// once the refund has succeeded (the sandbox's "bank" takes the configured delay).
 import type { FastifyBaseLogger } from 'fastify';
-import type { SandboxLedger, SandboxTrade } from './sandbox-ledger.ts';
+import type { SandboxLedger, SandboxRefund, SandboxTrade } from './sandbox-ledger.ts';
 import { signedSandboxHeaders } from './sandbox-signature.ts';
 
 /** Sends one HTTP POST; the sandbox's network. Tests swap it for app.inject. */
@@ -37,6 +39,21 @@ export function sandboxNotificationBody(trade: SandboxTrade): string {
   });
 }
 
+/** A refund notification's body (WeChat Pay's REFUND.SUCCESS, decrypted). */
+export function sandboxRefundNotificationBody(refund: SandboxRefund): string {
+  return JSON.stringify({
+    notify_id: refund.notify_id,
+    event_type: 'REFUND.SUCCESS',
+    out_refund_no: refund.out_refund_no,
+    out_trade_no: refund.out_trade_no,
+    provider_refund_no: refund.provider_refund_no,
+    refund_status: refund.state,
+    amount: refund.amount,
+    currency: 'CNY',
+    success_at: refund.success_at,
+  });
+}
+
 /** Success = a 2xx answer whose JSON code, when there is one, is SUCCESS (WeChat Pay v3 accepts 200/204). */
 function accepted(answer: { status: number; body: string }): boolean {
   if (answer.status < 200 || answer.status > 299) return false;
@@ -52,6 +69,8 @@ export interface SandboxNotifierOptions {
   ledger: SandboxLedger;
   secret: string;
   notifyUrl: string;
+  /** Where refund notifications go (…/pay/refund-notify/sandbox). */
+  refundNotifyUrl: string;
   firstDelayMs: number;
   now: () => number;
   log: Pick<FastifyBaseLogger, 'info' | 'warn'>;
@@ -99,7 +118,49 @@ export function createSandboxNotifier(options: SandboxNotifierOptions) {
     timers.add(timer);
   }
 
+  /** Sends a refund's notification once; true when the merchant answered success. */
+  async function sendRefundOnce(outRefundNo: string, onFailure: 'pending' | 'failed' | 'keep'): Promise<boolean> {
+    const refund = await ledger.findRefund(outRefundNo, now());
+    if (!refund) return true;
+    // Not arrived yet (the bank's delay is not over): a later sending announces it.
+    if (refund.state !== 'SUCCESS') return false;
+    const body = sandboxRefundNotificationBody(refund);
+    let delivered = false;
+    try {
+      const answer = await transport(options.refundNotifyUrl, body, signedSandboxHeaders(secret, body, now()));
+      delivered = accepted(answer);
+      if (!delivered) log.warn({ outRefundNo, status: answer.status, answer: answer.body.slice(0, 200) }, 'sandbox refund notification refused');
+    } catch (error) {
+      log.warn({ err: error, outRefundNo }, 'sandbox refund notification not delivered');
+    }
+    await ledger.recordRefundNotifyAttempt(outRefundNo, { delivered, at: now(), onFailure });
+    return delivered;
+  }
+
+  function scheduleRefund(outRefundNo: string, attempt: number, delayMs: number): void {
+    if (closed) return;
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      const final = attempt >= retryDelays.length;
+      sendRefundOnce(outRefundNo, final ? 'failed' : 'pending')
+        .then((delivered) => {
+          if (!delivered && !final) scheduleRefund(outRefundNo, attempt + 1, retryDelays[attempt]!);
+        })
+        .catch((error: unknown) => log.warn({ err: error, outRefundNo }, 'sandbox refund notification failed'));
+    }, delayMs);
+    timer.unref();
+    timers.add(timer);
+  }
+
   return {
+    /** Starts the notification of a refund the ledger just took: first sending once it has arrived (after delayMs). */
+    startRefund(outRefundNo: string, delayMs: number): void {
+      scheduleRefund(outRefundNo, 0, delayMs);
+    },
+    /** The same refund notification `copies` times at once, now (the duplicate a real provider may send). */
+    async resendRefund(outRefundNo: string, copies: number): Promise<boolean[]> {
+      return Promise.all(Array.from({ length: copies }, () => sendRefundOnce(outRefundNo, 'keep')));
+    },
     /** Starts the notification of a freshly paid trade (first sending after the configured delay). */
     start(outTradeNo: string): void {
       schedule(outTradeNo, 0, options.firstDelayMs);

@@ -4,15 +4,18 @@
 // the pay page's URL for the QR code; "paying" on that page (confirm) marks
 // the trade paid and sends the signed asynchronous notification; queryTrade
 // and closeTrade read and change the ledger (the company's query and close
-// calls, as plain function calls).
+// calls, as plain function calls). refund takes a refund of a paid trade
+// (PROCESSING; it succeeds after PAYMENT_SANDBOX_NOTIFY_DELAY_MS, then the
+// signed refund notification goes out, resent like the payment's), and
+// queryRefund tells how a refund stands.
 import { randomInt, randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { chinaDate } from '../../../common/order.ts';
 import type { Database } from '../../db/schema.ts';
-import type { PaymentProvider, TradeInfo } from './provider.ts';
-import { createSandboxLedger, type SandboxTrade } from './sandbox-ledger.ts';
+import type { PaymentProvider, RefundState, TradeInfo } from './provider.ts';
+import { createSandboxLedger, refundInfo, type SandboxTrade } from './sandbox-ledger.ts';
 import { createSandboxNotifier, type NotifyTransport } from './sandbox-notifier.ts';
 import { verifySandboxSignature } from './sandbox-signature.ts';
 
@@ -41,6 +44,16 @@ const notificationSchema = z.object({
   paid_at: z.number().int().positive(),
 });
 
+const refundNotificationSchema = z.object({
+  notify_id: z.string().min(1).max(64),
+  out_refund_no: z.string().min(1).max(64),
+  out_trade_no: z.string().min(1).max(40),
+  provider_refund_no: z.string().min(1).max(64),
+  refund_status: z.enum(['PROCESSING', 'SUCCESS', 'ABNORMAL', 'CLOSED'] satisfies [RefundState, ...RefundState[]]),
+  amount: z.number().int().positive(),
+  success_at: z.number().int().positive().nullable(),
+});
+
 function tradeInfo(trade: SandboxTrade): TradeInfo {
   return { out_trade_no: trade.out_trade_no, status: trade.state, provider_trade_no: trade.provider_trade_no, amount: trade.amount, paid_at: trade.paid_at };
 }
@@ -51,7 +64,13 @@ function newProviderTradeNo(channel: string, at: number): string {
   return `${channel === 'alipay' ? '2088' : '4200'}${chinaDate(at).replaceAll('-', '')}${digits}`;
 }
 
-function readField(rawBody: string, field: 'notify_id' | 'out_trade_no'): string | null {
+/** 30 digits like a WeChat Pay refund id. */
+function newProviderRefundNo(at: number): string {
+  const digits = Array.from({ length: 16 }, () => randomInt(10)).join('');
+  return `5030${chinaDate(at).replaceAll('-', '')}${digits}${randomInt(10)}${randomInt(10)}`;
+}
+
+function readField(rawBody: string, field: 'notify_id' | 'out_trade_no' | 'out_refund_no'): string | null {
   try {
     const value = (JSON.parse(rawBody) as Record<string, unknown>)[field];
     return typeof value === 'string' ? value.slice(0, 64) : null;
@@ -68,6 +87,7 @@ export function createSandboxProvider(options: SandboxProviderOptions) {
     ledger,
     secret,
     notifyUrl: `${site}/pay/notify/${SANDBOX_PROVIDER}`,
+    refundNotifyUrl: `${site}/pay/refund-notify/${SANDBOX_PROVIDER}`,
     firstDelayMs: options.notifyDelayMs,
     now,
     log: options.log,
@@ -106,6 +126,37 @@ export function createSandboxProvider(options: SandboxProviderOptions) {
       }
       if (!parsed.success)
         return { ok: false, reason: 'malformed', notify_id: readField(rawBody, 'notify_id'), out_trade_no: readField(rawBody, 'out_trade_no') };
+      return { ok: true, notification: parsed.data };
+    },
+
+    async refund(input) {
+      const at = now();
+      const answer = await ledger.refund(input, {
+        at,
+        succeeds_at: at + options.notifyDelayMs,
+        provider_refund_no: newProviderRefundNo(at),
+        notify_id: randomUUID(),
+      });
+      // A new refund: announced once it has arrived. (Asked again: its notification is already on its way.)
+      if (answer.ok && answer.created) notifier.startRefund(input.out_refund_no, options.notifyDelayMs);
+      return answer.ok ? { ok: true, refund: answer.refund } : answer;
+    },
+
+    async queryRefund(outRefundNo) {
+      const refund = await ledger.findRefund(outRefundNo, now());
+      return refund ? refundInfo(refund) : null;
+    },
+
+    parseRefundNotification(rawBody, headers) {
+      const unread = () => ({ notify_id: readField(rawBody, 'notify_id'), out_refund_no: readField(rawBody, 'out_refund_no') });
+      if (!verifySandboxSignature(secret, rawBody, headers, now())) return { ok: false, reason: 'bad_signature', ...unread() };
+      let parsed: ReturnType<typeof refundNotificationSchema.safeParse>;
+      try {
+        parsed = refundNotificationSchema.safeParse(JSON.parse(rawBody));
+      } catch {
+        return { ok: false, reason: 'malformed', notify_id: null, out_refund_no: null };
+      }
+      if (!parsed.success) return { ok: false, reason: 'malformed', ...unread() };
       return { ok: true, notification: parsed.data };
     },
 

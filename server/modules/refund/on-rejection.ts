@@ -1,21 +1,27 @@
-// PLACEHOLDER — the issue11-refunds branch replaces this file
-// The refund on rejection (issue 11, agreed interface between RESULTS and
-// REFUNDS): called by the result service inside the transaction of a
-// `result_reject` change (from its `within`), once per rejected applicant.
-// This placeholder creates nothing; REFUNDS's version creates the applicant's
-// refund exactly once when the order has reject_refund = 1.
+// The refund of a refused applicant (issue 11; the agreed interface between
+// the result service and the refund module, decision 0026).
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { createRejectionRefund } from './refund-records.ts';
 
 /**
  * Called by the result service inside the transaction of a `result_reject` change (from its `within`),
  * once per rejected applicant. When the order has reject_refund = 1 it creates that applicant's refund
  * exactly once (a unique key in the database, not a check in memory); otherwise it does nothing.
  * The provider is called after commit (never inside the transaction).
+ *
+ * What it writes, all in the caller's transaction: the refund row (kind rejection, status pending; the
+ * amount is the applicant's share, docs/order-rules.md "Refunds") and a `refund_create` audit row with
+ * the customer's notice. refund_create is a record in the lifecycle (it does not change the order row
+ * or its version), so it fits inside another change's `within`. Called again for the same applicant it
+ * answers the refund made the first time and writes nothing. Returns null when the product has no
+ * 拒签退全款, the applicant is not of the order, or nothing of the order's payment is left to give back.
+ * The refund worker sends it to the payment provider after the commit (poked shortly after; its sweep
+ * catches it otherwise).
  */
 export async function refundOnRejection(
-  _trx: Transaction<Database>,
-  _input: { userOrderId: number; applicantId: number; at: number },
+  trx: Transaction<Database>,
+  input: { userOrderId: number; applicantId: number; at: number },
 ): Promise<{ refundId: number; amount: number } | null> {
-  return null;
+  return createRejectionRefund(trx, input);
 }

@@ -19,6 +19,7 @@ import { InterviewPanel } from './interview-panel';
 import { FileReview } from './file-review';
 import { PageCheckPanel } from './page-check-panel';
 import { PriceDifferencePanel } from './price-difference-panel';
+import { RefundPanel } from './refund-panel';
 import { MailPanel } from './mail-panel';
 import { ResultPanel } from './result-panel';
 import { ShipBackPanel } from './ship-back-panel';
@@ -217,6 +218,7 @@ export function WorkbenchPage({ bench, mail = null }: { bench: AdminWorkbench; m
             )}
           </section>
           <PriceDifferencePanel userOrderId={order.user_order_id} version={order.version} onChanged={reload} />
+          <RefundPanel userOrderId={order.user_order_id} version={order.version} onChanged={reload} />
           <section className="admin-card aw-card">
             <h2>支付记录</h2>
             <Table

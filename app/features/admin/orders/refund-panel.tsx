@@ -1,0 +1,181 @@
+// 退款 panel of the workbench (issue 11): the order's refunds (a refused
+// applicant's, a supervisor's by hand, the full refund that closed the order)
+// with their states, what was paid, refunded and what remains. Supervisors
+// also refund by hand (amount in 元, reason) while the order is processing or
+// completed, and close an order before submission with everything refunded
+// (全额退款并关闭订单). Reads and writes /admin-api/order/refund_*; a 2208
+// (the order or its refunds changed meanwhile) reads the panel again.
+import { Button, Form, Input, InputNumber, Popconfirm, Tag } from 'antd';
+import { useCallback, useEffect, useState } from 'react';
+import { useRouteLoaderData } from 'react-router';
+import type { RefundPanel as Panel } from '../../../../common/contracts/refund';
+import { ErrorCode } from '../../../../common/error-codes';
+import { formatDateTime, formatPrice } from '../../../../common/format';
+import { REFUND_LIMITS } from '../../../../common/refund';
+import { ApiError } from '../../../lib/api-client';
+import { toast } from '../../../lib/toast';
+import { adminApi } from '../admin-api';
+
+const STATUS_COLORS = { pending: 'processing', processing: 'processing', succeeded: 'green', failed: 'red' } as const;
+
+interface RefundForm {
+  yuan: number | null;
+  reason: string;
+}
+
+const reasonRules = [
+  { required: true, whitespace: true, message: '请填写退款原因' },
+  { min: REFUND_LIMITS.reasonMinLength, max: REFUND_LIMITS.reasonMaxLength, message: '原因为 2–200 个字' },
+];
+
+export function RefundPanel({ userOrderId, version, onChanged }: { userOrderId: number; version: number; onChanged: () => void }) {
+  const layout = useRouteLoaderData('routes/admin/layout') as { operator?: { role?: string } } | undefined;
+  const supervisor = layout?.operator?.role === 'supervisor';
+  const [panel, setPanel] = useState<Panel | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [form] = Form.useForm<RefundForm>();
+  const [closeForm] = Form.useForm<{ reason: string }>();
+
+  const load = useCallback(async () => {
+    try {
+      setPanel(await adminApi('/admin-api/order/refund_list', { user_order_id: userOrderId }, { toast: false }));
+    } catch {
+      // The workbench shows the order; the panel stays empty.
+    }
+  }, [userOrderId]);
+
+  useEffect(() => {
+    void load();
+  }, [load, version]);
+
+  async function run(call: () => Promise<Panel>, done: string): Promise<boolean> {
+    setBusy(true);
+    try {
+      setPanel(await call());
+      toast.success(done);
+      onChanged();
+      return true;
+    } catch (error) {
+      if (error instanceof ApiError && error.ret === ErrorCode.REFUND_ORDER_STALE) void load();
+      return false;
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function refund(values: RefundForm) {
+    if (!panel || values.yuan === null) return;
+    const ok = await run(
+      () =>
+        adminApi('/admin-api/order/refund_create', {
+          user_order_id: userOrderId,
+          version: panel.version,
+          last_refund_id: panel.last_refund_id,
+          amount: Math.round(values.yuan! * 100),
+          reason: values.reason,
+        }),
+      '已发起退款，已通知客户',
+    );
+    if (ok) form.resetFields();
+  }
+
+  async function close() {
+    if (!panel) return;
+    let values: { reason: string };
+    try {
+      values = await closeForm.validateFields();
+    } catch {
+      return;
+    }
+    const ok = await run(
+      () => adminApi('/admin-api/order/close_refund', { user_order_id: userOrderId, version: panel.version, reason: values.reason }),
+      '已全额退款，订单已关闭',
+    );
+    if (ok) closeForm.resetFields();
+  }
+
+  return (
+    <section className="admin-card aw-card" data-testid="workbench-refund" aria-label="退款">
+      <h2>退款</h2>
+      {panel ? (
+        <>
+          <p className="aw-muted" data-testid="refund-summary">
+            已支付 {formatPrice(panel.paid_total)} · 已退（含退款中） {formatPrice(panel.refunded_total)} · 可退 {formatPrice(panel.refundable)}
+          </p>
+          {panel.list.length > 0 ? (
+            <ul className="aw-pd-list">
+              {panel.list.map((row) => (
+                <li key={row.refund_id} data-testid="refund-row">
+                  <div>
+                    <strong>{formatPrice(row.amount)}</strong> <Tag color={STATUS_COLORS[row.status]}>{row.status_label}</Tag>
+                    <Tag>{row.kind_label}</Tag>
+                    {row.applicant_name ? <span>{row.applicant_name}</span> : null}
+                  </div>
+                  <div className="aw-muted">原因：{row.reason}</div>
+                  <div className="aw-muted">
+                    {row.created_by} 发起于 {formatDateTime(row.created_at)}
+                    {row.refunded_at ? ` · 到账于 ${formatDateTime(row.refunded_at)}` : ''}
+                  </div>
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p className="aw-muted">暂无退款</p>
+          )}
+          {!supervisor ? (
+            panel.can_refund || panel.can_close ? (
+              <p className="aw-muted">手动退款和全额退款需由主管操作。</p>
+            ) : null
+          ) : (
+            <>
+              {panel.can_refund ? (
+                <Form form={form} layout="vertical" onFinish={(values) => void refund(values)} requiredMark={false} data-testid="refund-form">
+                  <Form.Item
+                    name="yuan"
+                    label={`手动退款金额（元，最多 ${formatPrice(panel.refundable)}）`}
+                    rules={[{ required: true, message: '请输入退款金额' }]}
+                    initialValue={null}
+                  >
+                    <InputNumber min={0.01} max={panel.refundable / 100} precision={2} style={{ width: '100%' }} data-testid="refund-amount" />
+                  </Form.Item>
+                  <Form.Item name="reason" label="退款原因" rules={reasonRules}>
+                    <Input.TextArea rows={2} maxLength={REFUND_LIMITS.reasonMaxLength} placeholder="例如：客户取消部分服务" data-testid="refund-reason" />
+                  </Form.Item>
+                  <Button type="primary" htmlType="submit" loading={busy} data-testid="refund-submit">
+                    手动退款
+                  </Button>
+                </Form>
+              ) : null}
+              {panel.can_close ? (
+                <Form form={closeForm} layout="vertical" requiredMark={false} className="aw-refund-close" data-testid="refund-close-form">
+                  <Form.Item name="reason" label="全额退款并关闭订单（递交使馆前）" rules={reasonRules}>
+                    <Input.TextArea
+                      rows={2}
+                      maxLength={REFUND_LIMITS.reasonMaxLength}
+                      placeholder="关闭原因，例如：客户取消行程"
+                      data-testid="refund-close-reason"
+                    />
+                  </Form.Item>
+                  <Popconfirm
+                    title="全额退款并关闭订单？"
+                    description={`已支付未退的 ${formatPrice(panel.refundable)} 将全部原路退回，订单变为“已退款”，不能撤销。`}
+                    okText="全额退款并关闭"
+                    cancelText="不关闭"
+                    okButtonProps={{ danger: true }}
+                    onConfirm={() => void close()}
+                  >
+                    <Button danger loading={busy} data-testid="refund-close">
+                      全额退款并关闭订单
+                    </Button>
+                  </Popconfirm>
+                </Form>
+              ) : null}
+            </>
+          )}
+        </>
+      ) : (
+        <p className="aw-muted">正在加载…</p>
+      )}
+    </section>
+  );
+}
