@@ -103,6 +103,12 @@ test('operator issues one visa (e-visa upload) and refuses the other → custome
   await expect(info(second.name).getByTestId('visa-status')).toHaveText('已拒签');
   await section.scrollIntoViewIfNeeded();
   await section.screenshot({ path: `${SHOTS}/visa-infos.png` });
+  // On a phone: nothing overflows the section.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await section.scrollIntoViewIfNeeded();
+  expect(await section.evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
+  await section.screenshot({ path: `${SHOTS}/visa-infos-390.png` });
+  await page.setViewportSize({ width: 1280, height: 900 });
 
   // The e-visa downloads for the owner, byte for byte; without the session it is not there.
   const link = info(first.name).getByTestId('visa-evisa-download');
