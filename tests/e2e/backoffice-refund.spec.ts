@@ -11,23 +11,12 @@
 // Screenshots under screenshots/issue11/.
 import { expect, type Page, test } from '@playwright/test';
 import { formatPrice } from '../../common/format';
-import { sha256Hex } from '../../common/signing';
-import { asOperator, DEMO, DEMO_STAFF, e2eDatabase, logIn, signedApiHeaders, snap } from './support';
-
-async function call<T>(baseURL: string, path: string, payload: unknown, token?: string): Promise<T> {
-  const response = await fetch(`${baseURL}${path}`, {
-    method: 'POST',
-    headers: { ...signedApiHeaders(token), 'content-type': 'application/json' },
-    body: JSON.stringify(payload),
-  });
-  const envelope = (await response.json()) as { ret: number; msg: string; body: T };
-  if (envelope.ret !== 0) throw new Error(`${path}: ${envelope.ret} ${envelope.msg}`);
-  return envelope.body;
-}
+import { api, demoToken, payInSandbox } from './results-support';
+import { asOperator, DEMO_STAFF, e2eDatabase, logIn, snap } from './support';
 
 /** A processing order of the demo enterprise (two applicants), paid on the sandbox's pay page. */
 async function paidOrder(baseURL: string): Promise<{ userOrderId: number; total: number }> {
-  const { token } = await call<{ token: string }>(baseURL, '/www/account_login', { account: DEMO.account, password: sha256Hex(DEMO.password) });
+  const token = await demoToken(baseURL);
   const db = e2eDatabase();
   const product = db
     .prepare(
@@ -35,7 +24,7 @@ async function paidOrder(baseURL: string): Promise<{ userOrderId: number; total:
     )
     .get() as { visa_product_id: number };
   const departure = new Date(Date.now() + 50 * 86_400_000 + 8 * 3_600_000).toISOString().slice(0, 10);
-  const { user_order_id: userOrderId } = await call<{ user_order_id: number }>(
+  const { user_order_id: userOrderId } = await api<{ user_order_id: number }>(
     baseURL,
     '/www/order/order_create',
     {
@@ -51,20 +40,8 @@ async function paidOrder(baseURL: string): Promise<{ userOrderId: number; total:
   // The confirm step is the confirm spec's: marked confirmed in the database.
   db.prepare(`update user_order set status = 'pending_payment', confirmed_at = ?, version = version + 1 where user_order_id = ?`).run(Date.now(), userOrderId);
   db.close();
-  const payment = await call<{ out_trade_no: string; amount: number }>(
-    baseURL,
-    '/www/payment/payment_create',
-    { user_order_id: userOrderId, channel: 'wechat' },
-    token,
-  );
-  const confirmed = await fetch(`${baseURL}/sandbox/pay/${payment.out_trade_no}/confirm`, { method: 'POST', redirect: 'manual' });
-  expect(confirmed.status).toBeLessThan(400);
-  await expect
-    .poll(async () => (await call<{ status: string }>(baseURL, '/www/order/order_detail_get', { user_order_id: userOrderId }, token)).status, {
-      timeout: 15_000,
-    })
-    .toBe('processing');
-  return { userOrderId, total: payment.amount };
+  const { amount } = await payInSandbox(baseURL, userOrderId, token);
+  return { userOrderId, total: amount };
 }
 
 async function refundSection(page: Page) {

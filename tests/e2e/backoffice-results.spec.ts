@@ -2,7 +2,7 @@
 // two-applicant order of the demo enterprise starts at the embassy: it is
 // put in processing · page_check (page-check-support.ts; the earlier stages
 // have their own journeys) and submitted through the lifecycle's `submit`
-// event as the demo operator. On the workbench's results panel the operator
+// event as the demo operator (results-support.ts). On the workbench's results panel the operator
 // issues the first applicant's visa with an e-visa PDF upload and refuses the
 // second with a common reason and a note. The customer sees the visa infos
 // on the order detail, downloads the e-visa (and nobody else can), e-mails the
@@ -12,15 +12,11 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { FIXTURES } from '../fixtures/index';
-import { fire } from './notice-support';
 import { orderInPageCheck } from './page-check-support';
-import { asOperator, DEMO_STAFF, e2eDatabase, logIn, mailbox } from './support';
+import { submitAtEmbassy } from './results-support';
+import { asOperator, DEMO_STAFF, logIn, mailbox } from './support';
 
 const SHOTS = 'screenshots/issue11';
-
-function chinaToday(): string {
-  return new Date(Date.now() + 8 * 3_600_000).toISOString().slice(0, 10);
-}
 
 test('operator issues one visa (e-visa upload) and refuses the other → customer sees visa infos, downloads, e-mails, reads the reason; list card shows the dates', async ({
   page,
@@ -30,18 +26,7 @@ test('operator issues one visa (e-visa upload) and refuses the other → custome
   test.setTimeout(180_000);
   const { userOrderId, applicants } = await orderInPageCheck(baseURL!);
   const [first, second] = applicants as [{ applicant_id: number; name: string }, { applicant_id: number; name: string }];
-  const db = e2eDatabase();
-  const operatorId = (db.prepare('select id from operator where account = ?').get(DEMO_STAFF.operator.account) as { id: number }).id;
-  db.close();
-  await fire(
-    userOrderId,
-    { event: 'submit', set: { submitted_date: chinaToday() }, detail: { submitted_date: chinaToday() } },
-    {
-      kind: 'operator',
-      operatorId,
-      role: 'operator',
-    },
-  );
+  await submitAtEmbassy(userOrderId);
 
   // ── The operator: the results panel of the workbench.
   const staffContext = await browser.newContext({ viewport: { width: 1440, height: 900 } });

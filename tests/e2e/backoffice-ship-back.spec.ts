@@ -1,6 +1,6 @@
 // Sending the passports home, end to end, with an operator context and a
 // customer context. The order starts at the embassy with its result
-// recorded (tests/e2e/ship-back-support.ts: the customer's real
+// recorded (tests/e2e/results-support.ts: the customer's real
 // self-express of the paper materials, then the operator's steps fired
 // through the lifecycle). The operator opens the workbench's ship-back
 // panel, previews the return address and ships the passports back (an SF
@@ -11,7 +11,7 @@
 // long past — is never asked for a new one. Screenshots under
 // screenshots/issue11/.
 import { type Browser, expect, type Page, test } from '@playwright/test';
-import { orderWithResults, RETURN_SNAPSHOT } from './ship-back-support';
+import { orderWithResults, RETURN_SNAPSHOT } from './results-support';
 import { asOperator, DEMO_STAFF, e2eDatabase, logIn, snap } from './support';
 
 async function operatorPage(browser: Browser, baseURL: string): Promise<Page> {

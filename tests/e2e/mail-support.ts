@@ -18,16 +18,27 @@ async function call<T>(baseURL: string, path: string, payload: unknown, token?: 
 /**
  * An order of the demo enterprise in 待邮寄资料, taken by the demo operator: created
  * through the API for a product with mailed paper materials, then paid, assigned and
- * passed through the lifecycle (as the payment and the review would). Also a pickup
- * address in the address book.
+ * passed through the lifecycle (as the payment and the review would; `pay` pays it for real
+ * instead). Also a pickup address in the address book.
  */
-export async function orderAwaitingMail(baseURL: string, applicant: string): Promise<number> {
+export async function orderAwaitingMail(
+  baseURL: string,
+  applicant: string | string[],
+  options: {
+    /** A product with 拒签退全款 (reject_refund on). */
+    rejectRefund?: boolean;
+    /** How the order gets paid (default: the lifecycle's pay event, as the payment would fire it). */
+    pay?: (userOrderId: number, token: string) => Promise<void>;
+  } = {},
+): Promise<number> {
+  const names = typeof applicant === 'string' ? [applicant] : applicant;
   const db = e2eDatabase();
   const product = db
     .prepare(
       `select p.visa_product_id from visa_product p
        where p.status = 0 and p.channel = 0 and p.offline = 1 and p.need_interview = 0
          and exists (select 1 from visa_product_material m where m.visa_product_id = p.visa_product_id and m.attr = 1 and m.identity_id = 0)
+         ${options.rejectRefund ? 'and p.reject_refund = 1' : ''}
        order by p.visa_product_id limit 1`,
     )
     .get() as { visa_product_id: number };
@@ -38,7 +49,11 @@ export async function orderAwaitingMail(baseURL: string, applicant: string): Pro
   const { user_order_id: id } = await call<{ user_order_id: number }>(
     baseURL,
     '/www/order/order_create',
-    { visa_product_id: product.visa_product_id, departure_date: departure, applicants: [{ name: applicant, identity_id: 0, mobile_phone: '13600136001' }] },
+    {
+      visa_product_id: product.visa_product_id,
+      departure_date: departure,
+      applicants: names.map((name, index) => ({ name, identity_id: 0, mobile_phone: `1360013600${index + 1}` })),
+    },
     token,
   );
   await call(
@@ -46,7 +61,7 @@ export async function orderAwaitingMail(baseURL: string, applicant: string): Pro
     '/www/address/address_save',
     {
       kind: 'return',
-      name: applicant,
+      name: names[0],
       mobile_phone: '13600136001',
       province_code: '440000',
       city_code: '440300',
@@ -59,7 +74,8 @@ export async function orderAwaitingMail(baseURL: string, applicant: string): Pro
   const raw = e2eDatabase();
   raw.prepare(`update user_order set status = 'pending_payment', confirmed_at = ?, version = version + 1 where user_order_id = ?`).run(now, id);
   raw.close();
-  await fire(id, { event: 'pay', set: { paid_at: now, expires_at: null } }, { kind: 'system' });
+  if (options.pay) await options.pay(id, token);
+  else await fire(id, { event: 'pay', set: { paid_at: now, expires_at: null } }, { kind: 'system' });
   const principal = { kind: 'operator' as const, operatorId: operator.id, role: operator.role };
   await fire(id, { event: 'assign', set: { assignee_operator_id: operator.id } }, principal);
   await fire(id, { event: 'material_review_passed', to: 'processing:awaiting_mail' }, principal);
