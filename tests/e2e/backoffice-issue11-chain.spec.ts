@@ -39,9 +39,12 @@ test('paid two-applicant order at the embassy → one visa issued (e-visa), one 
   const { userOrderId, applicants, paid } = await orderAtEmbassy(baseURL!, ['许清和', '许知远'], { rejectRefund: true, paidInSandbox: true });
   const [issued, refused] = applicants as [{ applicant_id: number; name: string }, { applicant_id: number; name: string }];
   const db = e2eDatabase();
-  const order = db
-    .prepare('select reject_refund, unit_price, insurance_amount, discount_amount from user_order where user_order_id = ?')
-    .get(userOrderId) as { reject_refund: number; unit_price: number; insurance_amount: number; discount_amount: number };
+  const order = db.prepare('select reject_refund, unit_price, insurance_amount, discount_amount from user_order where user_order_id = ?').get(userOrderId) as {
+    reject_refund: number;
+    unit_price: number;
+    insurance_amount: number;
+    discount_amount: number;
+  };
   db.close();
   expect(order.reject_refund).toBe(1);
   expect(paid).toBeGreaterThan(0);
@@ -202,6 +205,11 @@ test('paid two-applicant order at the embassy → one visa issued (e-visa), one 
   await page.setViewportSize({ width: 390, height: 844 });
   await card.scrollIntoViewIfNeeded();
   expect(await card.evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
+  // The applicant's name and result stay on one line each (the dates wrap below them), not one character per line.
+  const chip = card.getByTestId('order-applicant').filter({ hasText: issued.name });
+  for (const part of [chip.locator('.order-applicant-name'), chip.locator('.order-applicant-status')]) {
+    expect(await part.evaluate((el) => el.getBoundingClientRect().height)).toBeLessThan(28);
+  }
   await snap(page, 'issue11/chain-order-list-completed-390');
 
   // The operator's workbench agrees.

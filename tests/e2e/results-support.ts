@@ -62,7 +62,12 @@ export function staffPrincipal(account: string = DEMO_STAFF.operator.account): P
  * processing. Returns what was paid, in cents.
  */
 export async function payInSandbox(baseURL: string, userOrderId: number, token: string): Promise<{ outTradeNo: string; amount: number }> {
-  const payment = await api<{ out_trade_no: string; amount: number }>(baseURL, '/www/payment/payment_create', { user_order_id: userOrderId, channel: 'wechat' }, token);
+  const payment = await api<{ out_trade_no: string; amount: number }>(
+    baseURL,
+    '/www/payment/payment_create',
+    { user_order_id: userOrderId, channel: 'wechat' },
+    token,
+  );
   const confirmed = await fetch(`${baseURL}/sandbox/pay/${payment.out_trade_no}/confirm`, { method: 'POST', redirect: 'manual' });
   expect(confirmed.status).toBeLessThan(400);
   await expect
@@ -125,7 +130,8 @@ export async function orderAtEmbassy(
   const { order } = await api<{ order: { version: number } }>(baseURL, '/www/order/mail_list', { user_order_id: id }, token);
   const waybill = `SF${String(Date.now()).slice(-13).padStart(13, '7')}`;
   // Without the parcel (mailed: false) the service holds nothing: it stands for an e-visa order.
-  if (mailed) await api(baseURL, '/www/order/mail_self_express', { user_order_id: id, version: order.version, courier_company: 'SF', waybill_no: waybill }, token);
+  if (mailed)
+    await api(baseURL, '/www/order/mail_self_express', { user_order_id: id, version: order.version, courier_company: 'SF', waybill_no: waybill }, token);
 
   const db = e2eDatabase();
   // Stands for confirm's snapshot of the chosen return address.
