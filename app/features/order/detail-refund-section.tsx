@@ -28,14 +28,14 @@ export function RefundSection({ order }: { order: OrderDetail }) {
     <div id={REFUND_ANCHOR} className="order-anchor">
       <DetailSection title="退款信息" testId="order-refunds">
         <dl className="order-amounts">
-          <div className={underway === 0 ? 'order-amount-total' : undefined}>
+          <div>
             <dt>已退款</dt>
             <dd>
               <PriceText cents={arrived} strong={underway === 0} testId="order-refunded-total" />
             </dd>
           </div>
           {underway > 0 ? (
-            <div className="order-amount-total">
+            <div>
               <dt>退款中</dt>
               <dd>
                 <PriceText cents={underway} strong testId="order-refunding-total" />

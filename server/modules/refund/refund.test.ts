@@ -15,6 +15,8 @@ import { signedSandboxHeaders } from '../payment/sandbox-signature.ts';
 import type { PaymentProvider } from '../payment/provider.ts';
 import { refundOnRejection } from './on-rejection.ts';
 import { createRefundWorker } from './refund-worker.ts';
+import { everyApplicantRefunded } from './refund-records.ts';
+import { createOrderLifecycle } from '../order/lifecycle.ts';
 
 let ctx: PaymentTestContext;
 let alice: Customer;
@@ -133,6 +135,53 @@ describe(`refunds (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLite'})`,
     ]);
     const kinds = (await ctx.t.db.selectFrom('notice').select('kind').where('user_order_id', '=', id).execute()).map((row) => row.kind);
     expect(kinds).toContain('refund_settle');
+  });
+
+  it("works inside a result_reject change's own transaction, as the result service calls it, even when the result is recorded twice at once", async () => {
+    notifications('delivered');
+    const { id, total } = await paidOrder({ rejectRefund: true, step: 'submitted' });
+    const [, second] = await applicantsOf(id);
+    const lifecycle = createOrderLifecycle(ctx.t.db, { now: () => ctx.t.clock.now });
+    const reject = () =>
+      lifecycle.change(op.principal, id, (_order, at) => {
+        let refund: { refundId: number; amount: number } | null = null;
+        return {
+          event: 'result_reject',
+          applicants: [{ applicant_id: second!.applicant_id, set: { status: 'rejected' } }],
+          within: async (trx) => {
+            refund = await refundOnRejection(trx, { userOrderId: id, applicantId: second!.applicant_id, at });
+          },
+          detail: () => ({ applicant_id: second!.applicant_id, refund }),
+        };
+      });
+    const states = await Promise.all([reject(), reject()]);
+    expect(states.every((state) => state.status === 'processing')).toBe(true);
+    const made = await refunds(id);
+    expect(made).toMatchObject([{ kind: 'rejection', applicant_id: second!.applicant_id, amount: total / 2 }]);
+    expect(await ctx.events(id, 'refund_create')).toHaveLength(1);
+    // The result's own audit row names the refund.
+    const results = await ctx.events(id, 'result_reject');
+    expect(results.length).toBeGreaterThanOrEqual(1);
+    expect(results[0]!.detail).toContain(`"refundId":${made[0]!.refund_id}`);
+    // The version the result change returned is the order's (refund_create does not move it).
+    expect((await ctx.order(id)).version).toBe(Math.max(...states.map((state) => state.version)));
+    await eventually(async () => expect((await refunds(id))[0]!.status).toBe('succeeded'));
+    // One of two refused and refunded: not every applicant yet.
+    expect(await everyApplicantRefunded(ctx.t.db, id)).toBe(false);
+  });
+
+  it('tells when every applicant of an order was refused and refunded (the order may end refunded)', async () => {
+    const { id } = await paidOrder({ rejectRefund: true, step: 'submitted' });
+    const applicants = await applicantsOf(id);
+    expect(await everyApplicantRefunded(ctx.t.db, id)).toBe(false);
+    for (const applicant of applicants) {
+      await ctx.t.db.updateTable('order_applicant').set({ status: 'rejected' }).where('applicant_id', '=', applicant.applicant_id).execute();
+      await ctx.t.db.transaction().execute((trx) => refundOnRejection(trx, { userOrderId: id, applicantId: applicant.applicant_id, at: ctx.t.clock.now }));
+    }
+    expect(await everyApplicantRefunded(ctx.t.db, id)).toBe(true);
+    // The two shares are the whole payment.
+    const made = await refunds(id);
+    expect(made.reduce((sum, refund) => sum + refund.amount, 0)).toBe((await panel(id)).paid_total);
   });
 
   it('makes no refund when the product has no 拒签退全款, or for an applicant of another order', async () => {

@@ -92,6 +92,26 @@ async function orderAt(step: 'submitted' | 'page_check' = 'submitted', productId
     set: { paid_at: t.clock.now, expires_at: null },
     detail: { test: true },
   }));
+  // The order's payment, as the settlement books it (what a rejection refund gives back).
+  const { total_amount } = await t.db.selectFrom('user_order').select('total_amount').where('user_order_id', '=', userOrderId).executeTakeFirstOrThrow();
+  await t.db
+    .insertInto('payment')
+    .values({
+      user_order_id: userOrderId,
+      out_trade_no: `T${userOrderId}R${t.clock.now}`,
+      provider: 'sandbox',
+      channel: 'wechat',
+      amount: total_amount,
+      status: 'paid',
+      provider_trade_no: `4200${userOrderId}`,
+      code_url: 'weixin://wxpay/test',
+      account_id: customer.accountId,
+      created_at: t.clock.now,
+      expires_at: t.clock.now + 3_600_000,
+      paid_at: t.clock.now,
+      price_difference_id: null,
+    })
+    .execute();
   // The earlier steps are other modules' tests.
   await t.db
     .updateTable('user_order')
@@ -195,6 +215,8 @@ describe(`visa results (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLite
     expect(JSON.parse(events[1]!.detail as string)).toMatchObject({ applicant_id: second, reasons: ['funds', 'ties'], note: '存款时间不足三个月' });
     expect(await notices(id)).toEqual([
       { kind: 'result_issue', recipient_kind: 'customer', recipient_id: alice.accountId, link: `/order/order-detail/${id}#visa-infos` },
+      // 拒签退全款: the refusal's refund is told too (written inside the refusal's change, so first).
+      { kind: 'refund_create', recipient_kind: 'customer', recipient_id: alice.accountId, link: `/order/order-detail/${id}#refunds` },
       { kind: 'result_reject', recipient_kind: 'customer', recipient_id: alice.accountId, link: `/order/order-detail/${id}#visa-infos` },
     ]);
     const outbox = await t.db
@@ -204,7 +226,7 @@ describe(`visa results (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLite
       .where('notice.user_order_id', '=', id)
       .orderBy('notice_email.notice_email_id')
       .execute();
-    expect(outbox.map((m) => m.subject)).toEqual(['【易签通】已出签', '【易签通】签证结果：拒签']);
+    expect(outbox.map((m) => m.subject)).toEqual(['【易签通】已出签', '【易签通】退款已发起', '【易签通】签证结果：拒签']);
 
     const detail = (await t.callContract(orderDetailGet, { user_order_id: id }, { token: alice.token })).result!;
     expect(detail.visa_results).toMatchObject([
@@ -270,6 +292,37 @@ describe(`visa results (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLite
       .where('event', 'in', ['result_issue', 'result_reject'])
       .execute();
     expect(events).toHaveLength(1);
+  });
+
+  it("a refusal on a 拒签退全款 order creates that applicant's refund once, even when recorded twice at the same time; none without 拒签退全款", async () => {
+    const { id, first, second } = await orderAt();
+    const supervisor = await t.operator({ role: 'supervisor' });
+    const { version } = await panel(id);
+    const answers = await Promise.all([
+      op.call(adminResultReject.path, { user_order_id: id, applicant_id: first, version, reasons: ['funds'] }),
+      supervisor.call(adminResultReject.path, { user_order_id: id, applicant_id: first, version, reasons: ['unstated'] }),
+    ]);
+    expect(answers.map((a) => a.body.ret).filter((r) => r === 0)).toHaveLength(1);
+    const refunds = await t.db.selectFrom('refund').select(['applicant_id', 'kind', 'amount']).where('user_order_id', '=', id).execute();
+    expect(refunds).toHaveLength(1);
+    expect(refunds[0]).toMatchObject({ applicant_id: first, kind: 'rejection' });
+    expect(refunds[0]!.amount).toBeGreaterThan(0);
+    // The event names the refund it created.
+    const rejection = await t.db
+      .selectFrom('order_event')
+      .select('detail')
+      .where('user_order_id', '=', id)
+      .where('event', '=', 'result_reject')
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(rejection.detail!)).toMatchObject({ applicant_id: first });
+    // The other applicant issued: no refund for them.
+    expect((await issue(id, second)).body.ret).toBe(0);
+    expect(await t.db.selectFrom('refund').select('refund_id').where('user_order_id', '=', id).execute()).toHaveLength(1);
+
+    const noRefundProduct = (await t.insertProduct({ mailed: false, photo: false, refundOnReject: false })).visa_product_id;
+    const other = await orderAt('submitted', noRefundProduct);
+    expect((await reject(other.id, other.first)).body.ret).toBe(0);
+    expect(await t.db.selectFrom('refund').select('refund_id').where('user_order_id', '=', other.id).execute()).toHaveLength(0);
   });
 
   it('checks the visa fields and the refusal reasons; bad input is never a 500', async () => {

@@ -129,6 +129,7 @@ export function createRetentionJob(db: Kysely<Database>, deps: RetentionDeps) {
               trx,
               order.user_order_id,
               entry.files.map((f) => f.id),
+              at,
             );
           await trx
             .updateTable('order_retention')

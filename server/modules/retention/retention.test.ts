@@ -191,6 +191,90 @@ describe(`retention of travellers' scans (${process.env.TEST_DATABASE_URL ? 'Pos
     expect(again.map((r) => r.purged)).toEqual([0, 0]);
   });
 
+  it("keeps an e-visa until its visa's validity ends; refusal letters and unused uploads go with the scans", async () => {
+    const start = ctx.t.clock.now;
+    const order = await finished('completed');
+    const [issuedId, refusedId] = await ctx.applicantIds(order.id);
+    // Valid for 60 days from the finish: longer than the 30 days of the scans.
+    const validTo = new Date(start + 60 * DAY_MS + 8 * 3600_000).toISOString().slice(0, 10);
+    async function stored(applicantId: number, kind: 'evisa' | 'letter'): Promise<{ fileId: number; key: string }> {
+      const key = newStorageKey();
+      await storage().put(key, Readable.from([Buffer.from('%PDF-1.4 visa')]), { contentType: 'application/pdf' });
+      const row = await ctx.t.db
+        .insertInto('visa_result_file')
+        .values({
+          user_order_id: order.id,
+          applicant_id: applicantId,
+          kind,
+          storage_key: key,
+          file_name: `${kind}.pdf`,
+          content_type: 'application/pdf',
+          size_bytes: 13,
+          sha256: '0'.repeat(64),
+          operator_id: op.operatorId,
+          created_at: ctx.t.clock.now,
+          result_id: null,
+          purged_at: null,
+        })
+        .returning('file_id')
+        .executeTakeFirstOrThrow();
+      return { fileId: row.file_id, key };
+    }
+    const evisa = await stored(issuedId!, 'evisa');
+    const letter = await stored(refusedId!, 'letter');
+    const unused = await stored(issuedId!, 'evisa');
+    const result = await ctx.t.db
+      .insertInto('visa_result')
+      .values({
+        user_order_id: order.id,
+        applicant_id: issuedId!,
+        result: 'issued',
+        visa_no: 'E1234567',
+        valid_from: new Date(start).toISOString().slice(0, 10),
+        valid_to: validTo,
+        entries: '单次',
+        stay_days: 30,
+        reject_reasons: null,
+        reject_note: null,
+        file_id: evisa.fileId,
+        operator_id: op.operatorId,
+        created_at: ctx.t.clock.now,
+      })
+      .returning('result_id')
+      .executeTakeFirstOrThrow();
+    await ctx.t.db.updateTable('visa_result_file').set({ result_id: result.result_id }).where('file_id', '=', evisa.fileId).execute();
+    const purgedAt = async (fileId: number) =>
+      (await ctx.t.db.selectFrom('visa_result_file').select('purged_at').where('file_id', '=', fileId).executeTakeFirstOrThrow()).purged_at;
+
+    // After 31 days: the scans, the letter and the unused upload go; the e-visa stays (its row and object).
+    ctx.t.clock.now = start + 31 * DAY_MS;
+    expect((await job().runOnce()).purged).toBe(1);
+    expect(onDisk(order.keys)).toBe(0);
+    expect(onDisk([letter.key, unused.key])).toBe(0);
+    expect(await purgedAt(letter.fileId)).toBe(ctx.t.clock.now);
+    expect(onDisk([evisa.key])).toBe(1);
+    expect(await purgedAt(evisa.fileId)).toBeNull();
+    // The order is due again when the visa ends, not before.
+    ctx.t.clock.now = start + 59 * DAY_MS;
+    expect((await job().runOnce()).purged).toBe(0);
+    expect(onDisk([evisa.key])).toBe(1);
+    ctx.t.clock.now = start + 62 * DAY_MS;
+    expect((await job().runOnce()).purged).toBe(1);
+    expect(onDisk([evisa.key])).toBe(0);
+    expect(await purgedAt(evisa.fileId)).toBe(ctx.t.clock.now);
+    // The result row (the visa's number and dates) stays.
+    expect(await ctx.t.db.selectFrom('visa_result').select('visa_no').where('result_id', '=', result.result_id).executeTakeFirst()).toEqual({
+      visa_no: 'E1234567',
+    });
+    const purges = await ctx.t.db
+      .selectFrom('order_event')
+      .select('detail')
+      .where('user_order_id', '=', order.id)
+      .where('event', '=', 'retention_purge')
+      .execute();
+    expect(purges.map((p) => JSON.parse(p.detail!).files.visa_result_file)).toEqual([2, 1]);
+  });
+
   it('an order held by another instance (its lease not run out) is left alone until the lease ends', async () => {
     const start = ctx.t.clock.now;
     const order = await finished('completed');

@@ -7,7 +7,7 @@
 // parcel; the order under the right list tab and never asked for a new
 // departure date; bad input never a 500.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { orderList } from '../../../common/contracts/order.ts';
+import { orderDetailGet, orderList } from '../../../common/contracts/order.ts';
 import {
   adminOrderComplete,
   adminReturnTracking,
@@ -254,8 +254,18 @@ describe(`ship back and completion (${process.env.TEST_DATABASE_URL ? 'PostgreSQ
     await allResults(op, completed, ['issued']);
     await op.callContract(adminOrderComplete, { user_order_id: completed, version: (await ctx.orderRow(completed)).version });
     const ids = [returning, submitted, refunded, completed];
+    // The control: an order still in the review (before submission) is asked.
+    const inReview = await ctx.paidOrder(alice);
     // Their departure dates are long past.
-    await ctx.t.db.updateTable('user_order').set({ departure_date: '2026-01-05' }).where('user_order_id', 'in', ids).execute();
+    await ctx.t.db
+      .updateTable('user_order')
+      .set({ departure_date: '2026-01-05' })
+      .where('user_order_id', 'in', [...ids, inReview])
+      .execute();
+    expect((await ctx.t.callContract(orderDetailGet, { user_order_id: inReview }, { token: alice.token })).result!.departure_date_past).toBe(true);
+    expect((await ctx.t.callContract(orderList, { tab: 'action', page: 1 }, { token: alice.token })).result!.page_data.map((o) => o.user_order_id)).toContain(
+      inReview,
+    );
     const action = (await ctx.t.callContract(orderList, { tab: 'action', page: 1 }, { token: alice.token })).result!.page_data;
     for (const id of ids) expect(action.map((o) => o.user_order_id)).not.toContain(id);
     const all = (await ctx.t.callContract(orderList, { tab: 'all', page: 1 }, { token: alice.token })).result!.page_data.filter((o) =>
@@ -268,6 +278,11 @@ describe(`ship back and completion (${process.env.TEST_DATABASE_URL ? 'PostgreSQ
       expect(orderActions(order, '2026-12-31')).not.toContain('choose_departure_date');
     }
     expect(new Set(all.map((o) => o.status))).toEqual(new Set(['processing', 'refunded', 'completed']));
+    // The detail page's departure-date-past dialog opens on departure_date_past: never for these.
+    for (const id of ids) {
+      const detail = await ctx.t.callContract(orderDetailGet, { user_order_id: id }, { token: alice.token });
+      expect(detail.result!.departure_date_past, `order ${id}`).toBe(false);
+    }
   });
 
   it('bad input is refused with an error code, never a 500', async () => {
