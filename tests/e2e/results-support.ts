@@ -14,10 +14,13 @@
 // and submit. The order keeps a return address snapshot, as confirm would have
 // written it. orderWithResults adds one result per applicant, fired the same
 // way (the results panel itself is the results spec's and the chain's).
+import { tmpdir } from 'node:os';
 import { expect } from '@playwright/test';
 import { sha256Hex } from '../../common/signing';
 import { openDatabase } from '../../server/db/database';
 import { recordRoutes } from '../../server/modules/courier/tracking';
+import { createLocalStorage } from '../../server/modules/material/storage-local';
+import { createResultService } from '../../server/modules/result/result.service';
 import type { Principal } from '../../server/platform/principal';
 import { orderAwaitingMail } from './mail-support';
 import { fire } from './notice-support';
@@ -151,7 +154,7 @@ export async function orderAtEmbassy(
 
 /**
  * A submitted order with results: `results` per applicant ('issued' /
- * 'rejected'), fired through the lifecycle. `rejectRefund` sets the order's
+ * 'rejected'), recorded through the results service. `rejectRefund` sets the order's
  * 拒签退全款 snapshot (no payment here, so no refund is made). Returns its id.
  */
 export async function orderWithResults(
@@ -166,18 +169,30 @@ export async function orderWithResults(
     db.prepare('update user_order set reject_refund = ? where user_order_id = ?').run(options.rejectRefund, id);
     db.close();
   }
+  // Through the results service (as the results panel's calls do), so each applicant has a real result row.
   const principal = staffPrincipal();
-  for (const [index, row] of applicants.entries()) {
-    const status = results[index] ?? results[0] ?? 'issued';
-    await fire(
-      id,
-      {
-        event: status === 'issued' ? 'result_issue' : 'result_reject',
-        applicants: [{ applicant_id: row.applicant_id, set: { status } }],
-        detail: { applicant_id: row.applicant_id },
-      },
-      principal,
-    );
+  if (principal.kind !== 'operator') throw new Error('the demo operator is missing');
+  const handle = openDatabase({ kind: 'sqlite', file: process.env.E2E_DB_FILE! });
+  try {
+    const silent = { info: () => {}, warn: () => {}, error: () => {} };
+    const results_ = createResultService(handle.db, { now: Date.now, storage: createLocalStorage(tmpdir()), maxBytes: 1, log: silent });
+    const version = async () => (await handle.db.selectFrom('user_order').select('version').where('user_order_id', '=', id).executeTakeFirstOrThrow()).version;
+    for (const [index, row] of applicants.entries()) {
+      const status = results[index] ?? results[0] ?? 'issued';
+      const common = { user_order_id: id, applicant_id: row.applicant_id, version: await version() };
+      if (status === 'issued')
+        await results_.issue(principal, {
+          ...common,
+          visa_no: `E2E${id}${index}`,
+          valid_from: '2027-02-01',
+          valid_to: '2027-04-30',
+          entries: '单次',
+          stay_days: 15,
+        });
+      else await results_.reject(principal, { ...common, reasons: ['funds'], note: '' });
+    }
+  } finally {
+    await handle.destroy();
   }
   return id;
 }
