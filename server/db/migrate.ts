@@ -15,6 +15,7 @@ import * as review from './migrations/2026-11-24-011-review.ts';
 import * as pageCheck from './migrations/2026-11-24-013-page-check.ts';
 import * as interviewNotice from './migrations/2026-11-24-014-interview-notice.ts';
 import * as priceDifference from './migrations/2026-11-24-015-price-difference.ts';
+import * as partialQueueIndexes from './migrations/2026-11-24-019-partial-queue-indexes.ts';
 
 const migrations: Record<string, Migration> = {
   '2026-11-21-001-accounts': accounts,
@@ -31,6 +32,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-24-013-page-check': pageCheck,
   '2026-11-24-014-interview-notice': interviewNotice,
   '2026-11-24-015-price-difference': priceDifference,
+  '2026-11-24-019-partial-queue-indexes': partialQueueIndexes,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
