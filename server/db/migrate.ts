@@ -16,8 +16,9 @@ import * as pageCheck from './migrations/2026-11-24-013-page-check.ts';
 import * as interviewNotice from './migrations/2026-11-24-014-interview-notice.ts';
 import * as priceDifference from './migrations/2026-11-24-015-price-difference.ts';
 import * as visaResults from './migrations/2026-11-24-016-visa-results.ts';
-import * as shipBack from './migrations/2026-11-24-018-ship-back.ts';
 import * as refunds from './migrations/2026-11-24-017-refunds.ts';
+import * as shipBack from './migrations/2026-11-24-018-ship-back.ts';
+import * as partialQueueIndexes from './migrations/2026-11-24-019-partial-queue-indexes.ts';
 
 const migrations: Record<string, Migration> = {
   '2026-11-21-001-accounts': accounts,
@@ -35,8 +36,9 @@ const migrations: Record<string, Migration> = {
   '2026-11-24-014-interview-notice': interviewNotice,
   '2026-11-24-015-price-difference': priceDifference,
   '2026-11-24-016-visa-results': visaResults,
-  '2026-11-24-018-ship-back': shipBack,
   '2026-11-24-017-refunds': refunds,
+  '2026-11-24-018-ship-back': shipBack,
+  '2026-11-24-019-partial-queue-indexes': partialQueueIndexes,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
