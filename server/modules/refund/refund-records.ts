@@ -330,25 +330,6 @@ export async function createRejectionRefund(
   return { refundId: inserted.refund_id, amount };
 }
 
-/**
- * For the end of an order (RESULTS/SHIPBACK's `complete` / `return_delivered`, which may lead to
- * `refunded`): true when the order has applicants, every one was refused, and each has a rejection
- * refund that did not fail (pending, processing or succeeded: the money is on its way or back).
- */
-export async function everyApplicantRefunded(db: Db, userOrderId: number): Promise<boolean> {
-  const applicants = await db.selectFrom('order_applicant').select(['applicant_id', 'status']).where('user_order_id', '=', userOrderId).execute();
-  if (applicants.length === 0 || applicants.some((applicant) => applicant.status !== 'rejected')) return false;
-  const refunded = await db
-    .selectFrom('refund')
-    .select('applicant_id')
-    .where('user_order_id', '=', userOrderId)
-    .where('kind', '=', 'rejection')
-    .where('status', '!=', 'failed')
-    .execute();
-  const covered = new Set(refunded.map((row) => row.applicant_id));
-  return applicants.every((applicant) => covered.has(applicant.applicant_id));
-}
-
 // ── Settling ──────────────────────────────────────────────────────────────
 
 export type RefundSettleSource = 'notify' | 'query' | 'send';
