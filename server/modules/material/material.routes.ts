@@ -23,7 +23,7 @@ import { cookieValue } from '../../web/cookies.ts';
 import type { AuthenticatedAccount } from '../account/account.types.ts';
 import { contentDisposition } from './file-name.ts';
 import { createMaterialService, type FileViewer, type Logger, type MaterialService, type UploadInput } from './material.service.ts';
-import { createFileStorage, type FileStorage } from './storage.ts';
+import { createFileStorage, type FileStorage, type StoredObject } from './storage.ts';
 
 const TAG = '资料上传';
 export const UPLOAD_PATH = materialUpload.path;
@@ -138,6 +138,103 @@ function parseFields(fields: Record<string, string>): UploadInput {
 /** How much of a refused upload is read and dropped so that the client sees our answer. */
 const DRAIN_LIMIT_BYTES = 64 * 1024 * 1024;
 const DRAIN_LIMIT_MS = 30_000;
+
+/**
+ * The handler of a multipart upload call: `read` consumes the fields and the
+ * file; anything left of the request (the closing boundary, ignored parts, or
+ * the rest of a refused upload) is read before answering, in the spec's envelope.
+ */
+export function uploadHandler<T>(read: (request: FastifyRequest) => Promise<T>) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    try {
+      const body = await read(request);
+      await drainRequest(request, reply);
+      return { ret: 0, msg: 'ok', body };
+    } catch (error) {
+      await drainRequest(request, reply);
+      const mapped = toAppError(error);
+      if (mapped instanceof AppError) throw mapped;
+      throw error;
+    }
+  };
+}
+
+/** Who opens a stored file: a customer of an enterprise, or an operator (whose opens are logged). */
+export type StoredFileViewer = { kind: 'customer'; enterpriseId: number } | { kind: 'operator'; operatorId: number; ip: string | null };
+
+/** A stored file as the owner-checked file routes serve it. */
+export interface ServedFile {
+  content_type: string;
+  file_name: string;
+  size_bytes: number;
+}
+
+/**
+ * GET routes of a module's stored files (page-check pages, visa results): the
+ * customer's under `customerPath` (the session from the `token` cookie or
+ * X-Token), the operators' under `adminPath` (the `admin_token` cookie).
+ * `fileFor` decides who may see which file; anything it refuses, a bad id, no
+ * session or a missing object is the same plain 404 (nothing to tell apart).
+ * Files are served inline (our pages show PDFs in a frame), never cached by
+ * shared caches, never sniffed or indexed.
+ */
+export function registerStoredFileRoutes<F extends ServedFile>(
+  app: FastifyInstance,
+  routes: {
+    customerPath: string;
+    adminPath: string;
+    auth: {
+      customer: (token: string | undefined) => Promise<{ enterpriseId: number } | null>;
+      operator: (token: string | undefined) => Promise<{ operatorId: number } | null>;
+    };
+    fileFor: (viewer: StoredFileViewer, id: number) => Promise<F | null>;
+    open: (file: F) => Promise<StoredObject | null>;
+  },
+): void {
+  const notFound = (reply: FastifyReply) => reply.code(404).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send('Not Found');
+  const idOf = (raw: string) => {
+    const id = /^[1-9]\d{0,9}$/.test(raw) ? Number(raw) : 0;
+    return id > 2_147_483_647 ? 0 : id;
+  };
+  const tokenOf = (request: FastifyRequest, cookie: string) => {
+    const header = request.headers['x-token'];
+    return typeof header === 'string' && header !== '' ? header : cookieValue(request, cookie);
+  };
+  async function send(reply: FastifyReply, file: F, cache: string) {
+    const stored = await routes.open(file);
+    if (!stored) return notFound(reply);
+    reply
+      .header('content-type', file.content_type)
+      .header('x-content-type-options', 'nosniff')
+      .header('content-disposition', contentDisposition(file.file_name, file.content_type as MaterialContentType))
+      .header('cache-control', cache)
+      // Our own pages show PDFs inline in a frame.
+      .header('x-frame-options', 'SAMEORIGIN')
+      .header('content-security-policy', "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; frame-ancestors 'self'")
+      .header('x-robots-tag', 'noindex')
+      .header('content-length', String(stored.size ?? file.size_bytes));
+    return reply.send(stored.body);
+  }
+
+  app.get<{ Params: { fileId: string } }>(`${routes.customerPath}:fileId`, { compress: false, schema: { hide: true } }, async (request, reply) => {
+    const id = idOf(request.params.fileId);
+    if (id === 0) return notFound(reply);
+    const account = await routes.auth.customer(tokenOf(request, STORAGE_KEYS.tokenCookie));
+    const file = account ? await routes.fileFor({ kind: 'customer', enterpriseId: account.enterpriseId }, id) : null;
+    if (!file) return notFound(reply);
+    return send(reply, file, 'private, no-cache');
+  });
+
+  app.get<{ Params: { fileId: string } }>(`${routes.adminPath}:fileId`, { compress: false, schema: { hide: true } }, async (request, reply) => {
+    const id = idOf(request.params.fileId);
+    if (id === 0) return notFound(reply);
+    const operator = await routes.auth.operator(tokenOf(request, STORAGE_KEYS.adminTokenCookie));
+    if (!operator) return notFound(reply);
+    const file = await routes.fileFor({ kind: 'operator', operatorId: operator.operatorId, ip: request.ip }, id);
+    if (!file) return notFound(reply);
+    return send(reply, file, 'private, no-store');
+  });
+}
 
 /**
  * Reads and drops whatever is left of the request before we answer. Node's
@@ -271,19 +368,7 @@ export function createMaterialModule({ db, config, now, log, storage = createFil
           required: ['user_order_id', 'applicant_id', 'file'],
         },
       },
-      handler: async (request, reply) => {
-        try {
-          const body = await handleUpload(service, request);
-          // Anything after the file (the closing boundary, ignored parts) is read before answering.
-          await drainRequest(request, reply);
-          return { ret: 0, msg: 'ok', body };
-        } catch (error) {
-          await drainRequest(request, reply);
-          const mapped = toAppError(error);
-          if (mapped instanceof AppError) throw mapped;
-          throw error;
-        }
-      },
+      handler: uploadHandler((request) => handleUpload(service, request)),
     });
   }
 

@@ -4,7 +4,7 @@
 // file routes: /files/page-check/:pageId (the order's customer, published
 // pages only) and /admin-files/page-check/:pageId (operators, every open logged).
 import fastifyMultipart from '@fastify/multipart';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import {
   adminOrderSubmit,
@@ -16,15 +16,11 @@ import {
   pageCheckCorrection,
   pageCheckDetail,
 } from '../../../common/contracts/page-check.ts';
-import { STORAGE_KEYS } from '../../../common/constants.ts';
 import { ErrorCode } from '../../../common/error-codes.ts';
-import type { MaterialContentType } from '../../../common/material.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import { defineOperation } from '../../platform/operation.ts';
-import { cookieValue } from '../../web/cookies.ts';
-import { contentDisposition } from '../material/file-name.ts';
-import { drainRequest, fieldsThenFile, guardedSource, toAppError } from '../material/material.routes.ts';
+import { fieldsThenFile, guardedSource, registerStoredFileRoutes, uploadHandler } from '../material/material.routes.ts';
 import type { FileStorage } from '../material/storage.ts';
 import { ADMIN_PAGE_FILE_PREFIX, createPageCheckService, type Logger, PAGE_FILE_PREFIX, type PageCheckService } from './page-check.service.ts';
 
@@ -155,71 +151,19 @@ export function createPageCheckModule(options: { db: Kysely<Database>; now: () =
           required: ['user_order_id', 'applicant_id', 'file'],
         },
       },
-      handler: async (request, reply) => {
-        try {
-          const body = await handleUpload(service, request);
-          await drainRequest(request, reply);
-          return { ret: 0, msg: 'ok', body };
-        } catch (error) {
-          await drainRequest(request, reply);
-          const mapped = toAppError(error);
-          if (mapped instanceof AppError) throw mapped;
-          throw error;
-        }
-      },
+      handler: uploadHandler((request) => handleUpload(service, request)),
     });
   }
 
-  function registerFileRoutes(
-    app: FastifyInstance,
-    auth: {
-      customer: (token: string | undefined) => Promise<{ enterpriseId: number } | null>;
-      operator: (token: string | undefined) => Promise<{ operatorId: number } | null>;
-    },
-  ): void {
-    const notFound = (reply: FastifyReply) => reply.code(404).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send('Not Found');
-    const idOf = (raw: string) => {
-      const id = /^[1-9]\d{0,9}$/.test(raw) ? Number(raw) : 0;
-      return id > 2_147_483_647 ? 0 : id;
-    };
-    const tokenOf = (request: FastifyRequest, cookie: string) => {
-      const header = request.headers['x-token'];
-      return typeof header === 'string' && header !== '' ? header : cookieValue(request, cookie);
-    };
-    async function send(reply: FastifyReply, page: NonNullable<Awaited<ReturnType<PageCheckService['fileFor']>>>, cache: string) {
-      const stored = await service.open(page);
-      if (!stored) return notFound(reply);
-      reply
-        .header('content-type', page.content_type)
-        .header('x-content-type-options', 'nosniff')
-        .header('content-disposition', contentDisposition(page.file_name, page.content_type as MaterialContentType))
-        .header('cache-control', cache)
-        // Our own pages show PDFs inline in a frame.
-        .header('x-frame-options', 'SAMEORIGIN')
-        .header('content-security-policy', "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; frame-ancestors 'self'")
-        .header('x-robots-tag', 'noindex')
-        .header('content-length', String(stored.size ?? page.size_bytes));
-      return reply.send(stored.body);
-    }
-
-    app.get<{ Params: { pageId: string } }>(`${PAGE_FILE_PREFIX}:pageId`, { compress: false, schema: { hide: true } }, async (request, reply) => {
-      const id = idOf(request.params.pageId);
-      if (id === 0) return notFound(reply);
-      const account = await auth.customer(tokenOf(request, STORAGE_KEYS.tokenCookie));
-      // No session, another enterprise's page, an unpublished page, a missing one: the same 404.
-      const page = account ? await service.fileFor({ kind: 'customer', enterpriseId: account.enterpriseId }, id) : null;
-      if (!page) return notFound(reply);
-      return send(reply, page, 'private, no-cache');
-    });
-
-    app.get<{ Params: { pageId: string } }>(`${ADMIN_PAGE_FILE_PREFIX}:pageId`, { compress: false, schema: { hide: true } }, async (request, reply) => {
-      const id = idOf(request.params.pageId);
-      if (id === 0) return notFound(reply);
-      const operator = await auth.operator(tokenOf(request, STORAGE_KEYS.adminTokenCookie));
-      if (!operator) return notFound(reply);
-      const page = await service.fileFor({ kind: 'operator', operatorId: operator.operatorId, ip: request.ip }, id);
-      if (!page) return notFound(reply);
-      return send(reply, page, 'private, no-store');
+  /** GET routes of the files: the order's customer (what fileFor allows) and operators (each open logged). */
+  function registerFileRoutes(app: FastifyInstance, auth: Parameters<typeof registerStoredFileRoutes>[1]['auth']): void {
+    // No session, another enterprise's page, an unpublished page, a missing one: the same 404.
+    registerStoredFileRoutes(app, {
+      customerPath: PAGE_FILE_PREFIX,
+      adminPath: ADMIN_PAGE_FILE_PREFIX,
+      auth,
+      fileFor: (viewer, id) => service.fileFor(viewer, id),
+      open: (file) => service.open(file),
     });
   }
 

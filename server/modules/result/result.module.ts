@@ -5,23 +5,19 @@
 // routes: /files/visa-result/:fileId (the order's customer, files attached to
 // a result only) and /admin-files/visa-result/:fileId (operators, every open logged).
 import fastifyMultipart from '@fastify/multipart';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { EMAIL_PATTERN } from '../../../common/contracts/rules.ts';
 import { adminResultDetail, adminResultFileUpload, adminResultIssue, adminResultReject, visaInfoSend } from '../../../common/contracts/visa-result.ts';
-import { STORAGE_KEYS } from '../../../common/constants.ts';
 import { ErrorCode } from '../../../common/error-codes.ts';
-import type { MaterialContentType } from '../../../common/material.ts';
 import { normalizeInputText } from '../../../common/text.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import { defineOperation } from '../../platform/operation.ts';
 import type { Customer } from '../../platform/principal.ts';
 import type { RateLimiter } from '../../platform/rate-limit.ts';
-import { cookieValue } from '../../web/cookies.ts';
 import { MATERIAL_EMAIL_LIMITS } from '../catalogue/catalogue.routes.ts';
-import { contentDisposition } from '../material/file-name.ts';
-import { drainRequest, fieldsThenFile, guardedSource, toAppError } from '../material/material.routes.ts';
+import { fieldsThenFile, guardedSource, registerStoredFileRoutes, uploadHandler } from '../material/material.routes.ts';
 import type { FileStorage } from '../material/storage.ts';
 import { createOrderLifecycle } from '../order/lifecycle.ts';
 import type { Mailer } from '../notification/mailer.ts';
@@ -193,70 +189,19 @@ export function createResultModule(options: {
           required: ['user_order_id', 'applicant_id', 'kind', 'file'],
         },
       },
-      handler: async (request, reply) => {
-        try {
-          const body = await handleUpload(service, request);
-          await drainRequest(request, reply);
-          return { ret: 0, msg: 'ok', body };
-        } catch (error) {
-          await drainRequest(request, reply);
-          const mapped = toAppError(error);
-          if (mapped instanceof AppError) throw mapped;
-          throw error;
-        }
-      },
+      handler: uploadHandler((request) => handleUpload(service, request)),
     });
   }
 
-  function registerFileRoutes(
-    app: FastifyInstance,
-    auth: {
-      customer: (token: string | undefined) => Promise<{ enterpriseId: number } | null>;
-      operator: (token: string | undefined) => Promise<{ operatorId: number } | null>;
-    },
-  ): void {
-    const notFound = (reply: FastifyReply) => reply.code(404).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send('Not Found');
-    const idOf = (raw: string) => {
-      const id = /^[1-9]\d{0,9}$/.test(raw) ? Number(raw) : 0;
-      return id > 2_147_483_647 ? 0 : id;
-    };
-    const tokenOf = (request: FastifyRequest, cookie: string) => {
-      const header = request.headers['x-token'];
-      return typeof header === 'string' && header !== '' ? header : cookieValue(request, cookie);
-    };
-    async function send(reply: FastifyReply, file: NonNullable<Awaited<ReturnType<ResultService['fileFor']>>>, cache: string) {
-      const stored = await service.open(file);
-      if (!stored) return notFound(reply);
-      reply
-        .header('content-type', file.content_type)
-        .header('x-content-type-options', 'nosniff')
-        .header('content-disposition', contentDisposition(file.file_name, file.content_type as MaterialContentType))
-        .header('cache-control', cache)
-        .header('x-frame-options', 'SAMEORIGIN')
-        .header('content-security-policy', "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; frame-ancestors 'self'")
-        .header('x-robots-tag', 'noindex')
-        .header('content-length', String(stored.size ?? file.size_bytes));
-      return reply.send(stored.body);
-    }
-
-    app.get<{ Params: { fileId: string } }>(`${RESULT_FILE_PREFIX}:fileId`, { compress: false, schema: { hide: true } }, async (request, reply) => {
-      const id = idOf(request.params.fileId);
-      if (id === 0) return notFound(reply);
-      const account = await auth.customer(tokenOf(request, STORAGE_KEYS.tokenCookie));
-      // No session, another enterprise's file, one not attached to a result, a missing one: the same 404.
-      const file = account ? await service.fileFor({ kind: 'customer', enterpriseId: account.enterpriseId }, id) : null;
-      if (!file) return notFound(reply);
-      return send(reply, file, 'private, no-cache');
-    });
-
-    app.get<{ Params: { fileId: string } }>(`${ADMIN_RESULT_FILE_PREFIX}:fileId`, { compress: false, schema: { hide: true } }, async (request, reply) => {
-      const id = idOf(request.params.fileId);
-      if (id === 0) return notFound(reply);
-      const operator = await auth.operator(tokenOf(request, STORAGE_KEYS.adminTokenCookie));
-      if (!operator) return notFound(reply);
-      const file = await service.fileFor({ kind: 'operator', operatorId: operator.operatorId, ip: request.ip }, id);
-      if (!file) return notFound(reply);
-      return send(reply, file, 'private, no-store');
+  /** GET routes of the files: the order's customer (what fileFor allows) and operators (each open logged). */
+  function registerFileRoutes(app: FastifyInstance, auth: Parameters<typeof registerStoredFileRoutes>[1]['auth']): void {
+    // No session, another enterprise's file, one not attached to a result, a missing one: the same 404.
+    registerStoredFileRoutes(app, {
+      customerPath: RESULT_FILE_PREFIX,
+      adminPath: ADMIN_RESULT_FILE_PREFIX,
+      auth,
+      fileFor: (viewer, id) => service.fileFor(viewer, id),
+      open: (file) => service.open(file),
     });
   }
 
@@ -268,6 +213,7 @@ export function createResultModule(options: {
     rateLimiter: options.rateLimiter,
     siteUrl: options.siteUrl,
   };
+
   return { service, operations: resultOperations(service, mail), uploadRoutes, registerFileRoutes };
 }
 
