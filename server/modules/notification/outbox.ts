@@ -14,6 +14,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { Mailer } from './mailer.ts';
 import { withSite } from './notice-kinds.ts';
+import { singleFlightDrain } from '../../platform/single-flight.ts';
 
 export interface OutboxOptions {
   db: Kysely<Database>;
@@ -134,30 +135,7 @@ export function createOutboxWorker(options: OutboxOptions) {
   }
 
   // One drain at a time per worker; a poke during a drain runs one more after it.
-  let running: Promise<DrainResult> | null = null;
-  let again = false;
-  function drain(): Promise<DrainResult> {
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = (async () => {
-      const total: DrainResult = { sent: 0, retried: 0, failed: 0 };
-      try {
-        do {
-          again = false;
-          const round = await drainOnce();
-          total.sent += round.sent;
-          total.retried += round.retried;
-          total.failed += round.failed;
-        } while (again);
-        return total;
-      } finally {
-        running = null;
-      }
-    })();
-    return running;
-  }
+  const { drain, idle } = singleFlightDrain(drainOnce);
 
   const kick = () => {
     drain().catch((error: unknown) => log?.warn({ err: error }, 'notice outbox drain failed'));
@@ -179,7 +157,7 @@ export function createOutboxWorker(options: OutboxOptions) {
         listeners.delete(kick);
         if (timer) clearInterval(timer);
         timer = null;
-        await running?.catch(() => undefined);
+        await idle();
       };
     },
   };

@@ -20,6 +20,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { PaymentProvider } from '../payment/provider.ts';
 import { onRefundPoke, type RefundRow, settleRefund } from './refund-records.ts';
+import { singleFlightDrain } from '../../platform/single-flight.ts';
 
 export interface RefundWorkerOptions {
   db: Kysely<Database>;
@@ -196,31 +197,7 @@ export function createRefundWorker(options: RefundWorkerOptions) {
   }
 
   // One drain at a time per worker; a poke during a drain runs one more after it.
-  let running: Promise<RefundDrainResult> | null = null;
-  let again = false;
-  function drain(): Promise<RefundDrainResult> {
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = (async () => {
-      const total: RefundDrainResult = { sent: 0, settled: 0, retried: 0, failed: 0 };
-      try {
-        do {
-          again = false;
-          const round = await drainOnce();
-          total.sent += round.sent;
-          total.settled += round.settled;
-          total.retried += round.retried;
-          total.failed += round.failed;
-        } while (again);
-        return total;
-      } finally {
-        running = null;
-      }
-    })();
-    return running;
-  }
+  const { drain, idle } = singleFlightDrain(drainOnce);
 
   const kick = () => {
     drain().catch((error: unknown) => log?.warn({ err: error }, 'refund worker drain failed'));
@@ -241,7 +218,7 @@ export function createRefundWorker(options: RefundWorkerOptions) {
       return async () => {
         unlisten();
         if (timer) clearInterval(timer);
-        await running?.catch(() => undefined);
+        await idle();
       };
     },
   };
