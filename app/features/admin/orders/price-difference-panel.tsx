@@ -4,14 +4,12 @@
 // /admin-api/order/price_difference_*; each change carries the order version
 // the panel last saw, and a 2166 (the order changed) reads it again.
 import { Button, Form, Input, InputNumber, Popconfirm, Tag } from 'antd';
-import { useCallback, useEffect, useState } from 'react';
 import type { PriceDifferencePanel as Panel } from '../../../../common/contracts/price-difference';
 import { ErrorCode } from '../../../../common/error-codes';
 import { formatDateTime, formatPrice } from '../../../../common/format';
 import { PRICE_DIFFERENCE_LIMITS } from '../../../../common/price-difference';
-import { ApiError } from '../../../lib/api-client';
-import { toast } from '../../../lib/toast';
 import { adminApi } from '../admin-api';
+import { useWorkbenchPanel } from './use-workbench-panel';
 
 const STATUS_COLORS = { open: 'orange', paid: 'green', cancelled: 'default' } as const;
 
@@ -21,37 +19,17 @@ interface RequestForm {
 }
 
 export function PriceDifferencePanel({ userOrderId, version, onChanged }: { userOrderId: number; version: number; onChanged: () => void }) {
-  const [panel, setPanel] = useState<Panel | null>(null);
-  const [busy, setBusy] = useState(false);
   const [form] = Form.useForm<RequestForm>();
 
-  const load = useCallback(async () => {
-    try {
-      setPanel(await adminApi('/admin-api/order/price_difference_list', { user_order_id: userOrderId }, { toast: false }));
-    } catch {
-      // The workbench shows the order; the panel stays empty.
-    }
-  }, [userOrderId]);
-
-  // Again whenever the workbench shows another version of the order.
-  useEffect(() => {
-    void load();
-  }, [load, version]);
-
-  async function run(call: () => Promise<Panel>, done: string): Promise<boolean> {
-    setBusy(true);
-    try {
-      setPanel(await call());
-      toast.success(done);
-      onChanged();
-      return true;
-    } catch (error) {
-      if (error instanceof ApiError && error.ret === ErrorCode.PRICE_DIFFERENCE_ORDER_STALE) void load();
-      return false;
-    } finally {
-      setBusy(false);
-    }
-  }
+  const { panel, busy, run } = useWorkbenchPanel<Panel>(
+    () => adminApi('/admin-api/order/price_difference_list', { user_order_id: userOrderId }, { toast: false }),
+    {
+      userOrderId,
+      version,
+      staleRet: ErrorCode.PRICE_DIFFERENCE_ORDER_STALE,
+      onChanged,
+    },
+  );
 
   async function request(values: RequestForm) {
     if (!panel || values.yuan === null) return;

@@ -6,15 +6,13 @@
 // (全额退款并关闭订单). Reads and writes /admin-api/order/refund_*; a 2208
 // (the order or its refunds changed meanwhile) reads the panel again.
 import { Button, Form, Input, InputNumber, Popconfirm, Tag } from 'antd';
-import { useCallback, useEffect, useState } from 'react';
 import { useRouteLoaderData } from 'react-router';
 import type { RefundPanel as Panel } from '../../../../common/contracts/refund';
 import { ErrorCode } from '../../../../common/error-codes';
 import { formatDateTime, formatPrice } from '../../../../common/format';
 import { REFUND_LIMITS } from '../../../../common/refund';
-import { ApiError } from '../../../lib/api-client';
-import { toast } from '../../../lib/toast';
 import { adminApi } from '../admin-api';
+import { useWorkbenchPanel } from './use-workbench-panel';
 
 const STATUS_COLORS = { pending: 'processing', processing: 'processing', succeeded: 'green', failed: 'red' } as const;
 
@@ -31,37 +29,15 @@ const reasonRules = [
 export function RefundPanel({ userOrderId, version, onChanged }: { userOrderId: number; version: number; onChanged: () => void }) {
   const layout = useRouteLoaderData('routes/admin/layout') as { operator?: { role?: string } } | undefined;
   const supervisor = layout?.operator?.role === 'supervisor';
-  const [panel, setPanel] = useState<Panel | null>(null);
-  const [busy, setBusy] = useState(false);
   const [form] = Form.useForm<RefundForm>();
   const [closeForm] = Form.useForm<{ reason: string }>();
 
-  const load = useCallback(async () => {
-    try {
-      setPanel(await adminApi('/admin-api/order/refund_list', { user_order_id: userOrderId }, { toast: false }));
-    } catch {
-      // The workbench shows the order; the panel stays empty.
-    }
-  }, [userOrderId]);
-
-  useEffect(() => {
-    void load();
-  }, [load, version]);
-
-  async function run(call: () => Promise<Panel>, done: string): Promise<boolean> {
-    setBusy(true);
-    try {
-      setPanel(await call());
-      toast.success(done);
-      onChanged();
-      return true;
-    } catch (error) {
-      if (error instanceof ApiError && error.ret === ErrorCode.REFUND_ORDER_STALE) void load();
-      return false;
-    } finally {
-      setBusy(false);
-    }
-  }
+  const { panel, busy, run } = useWorkbenchPanel<Panel>(() => adminApi('/admin-api/order/refund_list', { user_order_id: userOrderId }, { toast: false }), {
+    userOrderId,
+    version,
+    staleRet: ErrorCode.REFUND_ORDER_STALE,
+    onChanged,
+  });
 
   async function refund(values: RefundForm) {
     if (!panel || values.yuan === null) return;

@@ -8,13 +8,14 @@
 // another version; each result carries the version the panel saw (2182 reloads).
 import { FileOutlined, UploadOutlined } from '@ant-design/icons';
 import { Alert, Button, Checkbox, Form, Input, InputNumber, Modal, Radio, Tag, Upload } from 'antd';
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { AdminResultView, VisaResultFile } from '../../../../common/contracts/visa-result';
 import { ErrorCode } from '../../../../common/error-codes';
 import { REJECT_REASONS, VISA_ENTRIES, VISA_RESULT_LIMITS, type VisaResultFileKind } from '../../../../common/visa-result';
 import { ApiError } from '../../../lib/api-client';
 import { toast } from '../../../lib/toast';
 import { adminApi, adminUpload } from '../admin-api';
+import { useWorkbenchPanel } from './use-workbench-panel';
 import './orders.css';
 
 const STATUS_COLORS = { pending: 'processing', issued: 'success', rejected: 'error' } as const;
@@ -34,20 +35,15 @@ interface RejectForm {
 }
 
 export function ResultPanel({ userOrderId, version, onChanged }: { userOrderId: number; version: number; onChanged: () => void }) {
-  const [view, setView] = useState<AdminResultView | null>(null);
+  const { panel: view, load } = useWorkbenchPanel<AdminResultView>(
+    () => adminApi('/admin-api/result/detail', { user_order_id: userOrderId }, { toast: false }),
+    {
+      userOrderId,
+      version,
+      onChanged,
+    },
+  );
   const [editing, setEditing] = useState<{ applicant: Applicant; kind: 'issue' | 'reject' } | null>(null);
-
-  const load = useCallback(async () => {
-    try {
-      setView(await adminApi('/admin-api/result/detail', { user_order_id: userOrderId }, { toast: false }));
-    } catch {
-      // The workbench shows the order; the panel stays empty.
-    }
-  }, [userOrderId]);
-
-  useEffect(() => {
-    void load();
-  }, [load, version]);
 
   const shown = view && (view.step === 'submitted' || view.applicants.some((a) => a.status !== 'pending'));
   if (!view || !shown) return null;
