@@ -118,9 +118,11 @@ export async function startSession(serverUser: UserInfo | null): Promise<void> {
     // cookie-only login has no expiry of its own to write back).
     if (readCookieToken() !== stored.token && stored.expires_at > 0) writeCookieToken(stored.token, stored.expires_at);
   } catch (error) {
-    // Only the server's answer says the login is bad. A request cut off by
-    // leaving the page (or a dropped connection) must not log the user out.
-    if (error instanceof ApiError && error.httpStatus !== 0) clearStoredLogin();
+    // Only the server's 401 says the login is bad. A request cut off by leaving
+    // the page, a dropped connection, a server error or an answer whose body
+    // was cut short must not log the user out: the page goes on with the login
+    // it was rendered with, and the next call asks again.
+    if (error instanceof ApiError && error.httpStatus === 401) clearStoredLogin();
   }
 }
 

@@ -219,6 +219,27 @@ loggedInTest('leaving a page while the silent login check runs keeps the user lo
   expect(await page.evaluate(() => localStorage.getItem('login_data'))).not.toBeNull();
 });
 
+for (const [what, answer] of [
+  ['a server error', { status: 500, contentType: 'application/json', body: JSON.stringify({ ret: 1, msg: '服务器繁忙', body: null }) }],
+  ['an answer cut short', { status: 200, contentType: 'application/json', body: '{"ret":0,"msg":"","bo' }],
+] as const) {
+  loggedInTest(`${what} during the silent login check keeps the user logged in on an order page`, async ({ page, customer }) => {
+    await page.route('**/www/user/user_info_query', (route) => route.fulfill(answer));
+    const checked = page.waitForResponse('**/www/user/user_info_query');
+    await page.goto('/order/order-list');
+    await expect(page.getByRole('heading', { name: '我的订单' })).toBeVisible();
+    await checked;
+    await expect(page.getByTestId('header-user')).toContainText(customer.name);
+    expect(JSON.parse((await page.evaluate(() => localStorage.getItem('login_data'))) ?? '{}').token).toBe(customer.token);
+    await page.unroute('**/www/user/user_info_query');
+    // The login still works: the menu opens and logging out leaves the order page for /.
+    await chooseFromUserMenu(page, '退出', async () => {
+      await page.waitForURL((url) => url.pathname === '/', { timeout: 3_000 });
+    });
+    await expect(page.getByTestId('header-login')).toBeVisible();
+  });
+}
+
 loggedInTest('the user menu opens on the first hover when the pointer reached the button before the page ran its scripts', async ({ page, customer }) => {
   // The page's scripts are held, so the pointer lands on the server-rendered button: its mouseenter reaches no handler.
   let release!: () => void;
