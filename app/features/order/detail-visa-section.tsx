@@ -5,18 +5,14 @@
 // the visa-reject-reason dialog. 发送到邮箱 e-mails the issued visas' details
 // (e-visas attached) to an address the user types (spec §5: '请输入正确的邮箱';
 // '发送成功' for 1 s, then the dialog closes and clears). Rules: docs/order-rules.md, "Results".
-import { CheckCircleFilled, DownloadOutlined, MailOutlined } from '@ant-design/icons';
+import { DownloadOutlined, MailOutlined } from '@ant-design/icons';
 import { Button, Descriptions, Tag } from 'antd';
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import type { OrderDetail } from '../../../common/contracts/order';
 import type { VisaResultView } from '../../../common/contracts/visa-result';
-import { EMAIL_MAX_LENGTH, EMAIL_PATTERN } from '../../../common/contracts/rules';
-import { EMAIL_SUCCESS_DISPLAY_MS } from '../../../common/constants';
 import { VISA_INFOS_ANCHOR } from '../../../common/visa-result';
-import { AppDialog } from '../../components/app-dialog';
-import { TrimmedInput } from '../../components/trimmed-input';
+import { EmailSendDialog } from '../../components/email-send-dialog';
 import { api } from '../../lib/api-client';
-import { toast } from '../../lib/toast';
 import { DetailSection } from './detail-info-sections';
 import { VisaRejectReasonDialog } from './visa-reject-reason-dialog';
 import './visa.css';
@@ -106,90 +102,20 @@ export function VisaInfosSection({ order }: { order: OrderDetail }) {
   );
 }
 
-const INVALID_EMAIL_TEXT = '请输入正确的邮箱';
-const EMAIL_SENT_TEXT = '发送成功';
-
 /** 发送到邮箱: the issued visas' details, e-visas attached. */
 function VisaEmailDialog({ open, onClose, userOrderId, names }: { open: boolean; onClose: () => void; userOrderId: number; names: string[] }) {
-  const [email, setEmail] = useState('');
-  const [sending, setSending] = useState(false);
-  const [sent, setSent] = useState(false);
-  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-
-  useEffect(() => () => clearTimeout(timer.current), []);
-
-  const finish = () => {
-    clearTimeout(timer.current);
-    timer.current = undefined;
-    setSent(false);
-    setEmail('');
-    onClose();
-  };
-
-  const close = () => (sent ? finish() : onClose());
-
-  const send = async () => {
-    if (sending || sent) return;
-    if (!EMAIL_PATTERN.test(email)) {
-      toast.warning(INVALID_EMAIL_TEXT);
-      return;
-    }
-    setSending(true);
-    try {
-      await api('/www/order/visa_info_send', { user_order_id: userOrderId, email });
-    } catch {
-      return; // api has shown the error; the address stays for another try.
-    } finally {
-      setSending(false);
-    }
-    setSent(true);
-    timer.current = setTimeout(finish, EMAIL_SUCCESS_DISPLAY_MS);
-  };
-
   return (
-    <AppDialog
+    <EmailSendDialog
       open={open}
-      onClose={close}
+      onClose={onClose}
       title="发送签证信息到邮箱"
-      width={480}
-      footer={
-        sent ? null : (
-          <div className="visa-dialog-footer">
-            <Button onClick={close}>取消</Button>
-            <Button type="primary" loading={sending} onClick={() => void send()} data-testid="visa-email-send">
-              立即发送
-            </Button>
-          </div>
-        )
+      intro={
+        <>
+          我们会把 <strong>{names.join('、')}</strong> 的签证信息（签证号码、有效期、入境次数、停留天数）发送到您的邮箱，电子签证以附件发送。
+        </>
       }
-    >
-      <div data-testid="visa-email-dialog">
-        {sent ? (
-          <div className="visa-email-sent" role="status">
-            <CheckCircleFilled />
-            <span>{EMAIL_SENT_TEXT}</span>
-          </div>
-        ) : (
-          <>
-            <p className="visa-email-intro">
-              我们会把 <strong>{names.join('、')}</strong> 的签证信息（签证号码、有效期、入境次数、停留天数）发送到您的邮箱，电子签证以附件发送。
-            </p>
-            <TrimmedInput
-              size="large"
-              prefix={<MailOutlined />}
-              placeholder="请输入邮箱地址"
-              aria-label="邮箱"
-              autoComplete="email"
-              inputMode="email"
-              maxLength={EMAIL_MAX_LENGTH}
-              value={email}
-              onChange={setEmail}
-              onPressEnter={() => void send()}
-              data-testid="visa-email-input"
-            />
-          </>
-        )}
-      </div>
-    </AppDialog>
+      send={(email) => api('/www/order/visa_info_send', { user_order_id: userOrderId, email })}
+      testIds={{ body: 'visa-email-dialog', input: 'visa-email-input', send: 'visa-email-send' }}
+    />
   );
 }
