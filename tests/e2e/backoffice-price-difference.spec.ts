@@ -8,56 +8,8 @@
 // detail's repay section (1280 and 390 px) and of the operator's panel.
 import { expect, type Page, test } from '@playwright/test';
 import { formatPrice } from '../../common/format';
-import { sha256Hex } from '../../common/signing';
-import { asOperator, DEMO, DEMO_STAFF, e2eDatabase, logIn, signedApiHeaders, snap } from './support';
-
-async function call<T>(baseURL: string, path: string, payload: unknown, token?: string): Promise<T> {
-  const response = await fetch(`${baseURL}${path}`, {
-    method: 'POST',
-    headers: { ...signedApiHeaders(token), 'content-type': 'application/json' },
-    body: JSON.stringify(payload),
-  });
-  const envelope = (await response.json()) as { ret: number; msg: string; body: T };
-  if (envelope.ret !== 0) throw new Error(`${path}: ${envelope.ret} ${envelope.msg}`);
-  return envelope.body;
-}
-
-/**
- * A processing order of the demo enterprise, paid through the payment module: created through the API, marked
- * confirmed in the database (the confirm step is the confirm spec's), then a real QR code paid on the sandbox's page.
- */
-async function paidOrder(baseURL: string): Promise<{ userOrderId: number; total: number }> {
-  const { token } = await call<{ token: string }>(baseURL, '/www/account_login', { account: DEMO.account, password: sha256Hex(DEMO.password) });
-  const db = e2eDatabase();
-  const product = db
-    .prepare(
-      `select visa_product_id from visa_product where status = 0 and channel = 0 and offline = 1 and need_interview = 0 order by visa_product_id limit 1`,
-    )
-    .get() as { visa_product_id: number };
-  const departure = new Date(Date.now() + 50 * 86_400_000 + 8 * 3_600_000).toISOString().slice(0, 10);
-  const { user_order_id: userOrderId } = await call<{ user_order_id: number }>(
-    baseURL,
-    '/www/order/order_create',
-    { visa_product_id: product.visa_product_id, departure_date: departure, applicants: [{ name: '韩补差', identity_id: 0, mobile_phone: '13600136050' }] },
-    token,
-  );
-  db.prepare(`update user_order set status = 'pending_payment', confirmed_at = ?, version = version + 1 where user_order_id = ?`).run(Date.now(), userOrderId);
-  db.close();
-  const payment = await call<{ out_trade_no: string; amount: number }>(
-    baseURL,
-    '/www/payment/payment_create',
-    { user_order_id: userOrderId, channel: 'wechat' },
-    token,
-  );
-  const confirmed = await fetch(`${baseURL}/sandbox/pay/${payment.out_trade_no}/confirm`, { method: 'POST', redirect: 'manual' });
-  expect(confirmed.status).toBeLessThan(400);
-  await expect
-    .poll(async () => (await call<{ status: string }>(baseURL, '/www/order/order_detail_get', { user_order_id: userOrderId }, token)).status, {
-      timeout: 15_000,
-    })
-    .toBe('processing');
-  return { userOrderId, total: payment.amount };
-}
+import { paidOrder } from './results-support';
+import { asOperator, DEMO_STAFF, logIn, snap } from './support';
 
 async function repaySection(page: Page) {
   const section = page.getByTestId('order-price-difference');
@@ -71,7 +23,7 @@ test('operator asks ¥50 → customer sees 需要处理 + 补差价, pays in the
   baseURL,
 }) => {
   test.setTimeout(180_000);
-  const { userOrderId, total } = await paidOrder(baseURL!);
+  const { userOrderId, total } = await paidOrder(baseURL!, [{ name: '韩补差', mobile_phone: '13600136050' }]);
 
   // The operator: the workbench's panel, ¥50 with a reason.
   const staffContext = await browser.newContext({ viewport: { width: 1440, height: 900 } });

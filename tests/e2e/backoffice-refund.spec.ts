@@ -11,38 +11,8 @@
 // Screenshots under screenshots/issue11/.
 import { expect, type Page, test } from '@playwright/test';
 import { formatPrice } from '../../common/format';
-import { api, demoToken, payInSandbox } from './results-support';
-import { asOperator, DEMO_STAFF, e2eDatabase, logIn, snap } from './support';
-
-/** A processing order of the demo enterprise (two applicants), paid on the sandbox's pay page. */
-async function paidOrder(baseURL: string): Promise<{ userOrderId: number; total: number }> {
-  const token = await demoToken(baseURL);
-  const db = e2eDatabase();
-  const product = db
-    .prepare(
-      `select visa_product_id from visa_product where status = 0 and channel = 0 and offline = 1 and need_interview = 0 order by visa_product_id limit 1`,
-    )
-    .get() as { visa_product_id: number };
-  const departure = new Date(Date.now() + 50 * 86_400_000 + 8 * 3_600_000).toISOString().slice(0, 10);
-  const { user_order_id: userOrderId } = await api<{ user_order_id: number }>(
-    baseURL,
-    '/www/order/order_create',
-    {
-      visa_product_id: product.visa_product_id,
-      departure_date: departure,
-      applicants: [
-        { name: '韩退款', identity_id: 0, mobile_phone: '13600136061' },
-        { name: '林退款', identity_id: 0, mobile_phone: '13600136062' },
-      ],
-    },
-    token,
-  );
-  // The confirm step is the confirm spec's: marked confirmed in the database.
-  db.prepare(`update user_order set status = 'pending_payment', confirmed_at = ?, version = version + 1 where user_order_id = ?`).run(Date.now(), userOrderId);
-  db.close();
-  const { amount } = await payInSandbox(baseURL, userOrderId, token);
-  return { userOrderId, total: amount };
-}
+import { paidOrder } from './results-support';
+import { asOperator, DEMO_STAFF, logIn, snap } from './support';
 
 async function refundSection(page: Page) {
   const section = page.getByTestId('order-refunds');
@@ -56,7 +26,10 @@ test('supervisor refunds ¥100 by hand, then closes the order with a full refund
   baseURL,
 }) => {
   test.setTimeout(180_000);
-  const { userOrderId, total } = await paidOrder(baseURL!);
+  const { userOrderId, total } = await paidOrder(baseURL!, [
+    { name: '韩退款', mobile_phone: '13600136061' },
+    { name: '林退款', mobile_phone: '13600136062' },
+  ]);
 
   // An operator sees the panel, not the supervisor's buttons.
   const opContext = await browser.newContext({ viewport: { width: 1440, height: 900 } });

@@ -81,6 +81,36 @@ export async function payInSandbox(baseURL: string, userOrderId: number, token: 
   return { outTradeNo: payment.out_trade_no, amount: payment.amount };
 }
 
+/**
+ * A processing order of the demo enterprise, paid through the payment module:
+ * created through the API for the first offline product without interview,
+ * marked confirmed in the database (the confirm step is the confirm spec's),
+ * then paid on the sandbox's page. `total` is what was paid, in cents.
+ */
+export async function paidOrder(
+  baseURL: string,
+  applicants: { name: string; mobile_phone: string }[],
+): Promise<{ userOrderId: number; total: number; token: string }> {
+  const token = await demoToken(baseURL);
+  const db = e2eDatabase();
+  const product = db
+    .prepare(
+      `select visa_product_id from visa_product where status = 0 and channel = 0 and offline = 1 and need_interview = 0 order by visa_product_id limit 1`,
+    )
+    .get() as { visa_product_id: number };
+  const departure = new Date(Date.now() + 50 * 86_400_000 + 8 * 3_600_000).toISOString().slice(0, 10);
+  const { user_order_id: userOrderId } = await api<{ user_order_id: number }>(
+    baseURL,
+    '/www/order/order_create',
+    { visa_product_id: product.visa_product_id, departure_date: departure, applicants: applicants.map((a) => ({ ...a, identity_id: 0 })) },
+    token,
+  );
+  db.prepare(`update user_order set status = 'pending_payment', confirmed_at = ?, version = version + 1 where user_order_id = ?`).run(Date.now(), userOrderId);
+  db.close();
+  const { amount } = await payInSandbox(baseURL, userOrderId, token);
+  return { userOrderId, total: amount, token };
+}
+
 /** 已递交使馆 today, fired through the lifecycle as the demo operator (the submit step has its own spec). */
 export async function submitAtEmbassy(userOrderId: number, principal: Principal = staffPrincipal()): Promise<void> {
   await fire(userOrderId, { event: 'submit', set: { submitted_date: chinaToday() }, detail: { submitted_date: chinaToday() } }, principal);
