@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createClient } from '@redis/client';
 import { afterAll, describe, expect, it } from 'vitest';
 import { newRequestId } from '../../common/signing.ts';
 import { buildApp } from '../app.ts';
@@ -99,6 +100,21 @@ describe('replay store: SQLite purge', () => {
     expect(replayFileOf('data/visa.db')).toBe('data/visa.replay.db');
     expect(replayFileOf('/tmp/x/test.db')).toBe('/tmp/x/test.replay.db');
     expect(replayFileOf(':memory:')).toBe(':memory:');
+  });
+});
+
+describe.skipIf(!haveRedis)('replay store: Redis that lost its scripts', () => {
+  it('still decides each id once after SCRIPT FLUSH (EVALSHA falls back to EVAL)', async () => {
+    const store = await createRedisReplayStore(REDIS_URL, WINDOW_MS);
+    const id = newRequestId();
+    expect(await store.remember(id, '4', Date.now())).toBe(true);
+    const admin = createClient({ url: REDIS_URL });
+    await admin.connect();
+    await admin.scriptFlush();
+    await admin.close();
+    expect(await store.remember(id, '4', Date.now())).toBe(false);
+    expect(await store.remember(newRequestId(), '4', Date.now())).toBe(true);
+    await store.close();
   });
 });
 

@@ -15,6 +15,7 @@
 //     INSERT … ON CONFLICT DO NOTHING per event-loop turn.
 // In each, the store decides atomically: of two copies of an id, one is new.
 import { dirname } from 'node:path';
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { createClient } from '@redis/client';
 import SQLite from 'better-sqlite3';
@@ -89,7 +90,9 @@ export function createSqliteReplayStore(file: string): ReplayStore {
     remember: batchPerTurn((batch) => {
       try {
         // A copy of an id within the batch is ignored by the insert: a replay.
-        const fresh = rememberAll(batch);
+        // One id alone is one statement, atomic by itself: without BEGIN and
+        // COMMIT around it SQLite runs two statements fewer for the same commit.
+        const fresh = batch.length === 1 ? [insert.run(batch[0]!.requestId, batch[0]!.platform, batch[0]!.at).changes === 1] : rememberAll(batch);
         batch.forEach((item, i) => item.resolve(fresh[i]!));
       } catch (error) {
         for (const item of batch) item.reject(error);
@@ -154,10 +157,24 @@ export async function createRedisReplayStore(url: string, windowMs: number): Pro
     // Reconnects by itself; a command that fails meanwhile rejects, and the call is refused.
   });
   await client.connect();
+  // EVALSHA sends the script's hash, not its text, each turn; a Redis that
+  // does not know the script (restarted, SCRIPT FLUSH) answers NOSCRIPT, and
+  // EVAL then runs it and loads it again. Either way Redis runs it atomically.
+  const sha = createHash('sha1').update(REMEMBER_ALL).digest('hex');
+  const run = async (keys: string[], args: string[]) => {
+    try {
+      return await client.evalSha(sha, { keys, arguments: args });
+    } catch (error) {
+      if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
+      return client.eval(REMEMBER_ALL, { keys, arguments: args });
+    }
+  };
   return {
     remember: batchPerTurn((batch) => {
-      client
-        .eval(REMEMBER_ALL, { keys: batch.map((item) => `replay:${item.platform}:${item.requestId}`), arguments: [String(windowMs)] })
+      run(
+        batch.map((item) => `replay:${item.platform}:${item.requestId}`),
+        [String(windowMs)],
+      )
         .then((reply) => {
           // A copy of an id within the batch finds the key its first copy just set.
           const fresh = reply as number[];

@@ -1,7 +1,7 @@
 // Verifies the spec §7 signature on every /www/ call before its body is read:
 // known platform, supported version, fresh X-Date, well-formed X-Request-Id,
 // correct HMAC, and a request id not seen before (replay).
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { API_VERSION, REQUEST_ID_PATTERN } from '../../common/constants.ts';
 import { ErrorCode } from '../../common/error-codes.ts';
@@ -23,6 +23,9 @@ function header(request: FastifyRequest, name: string): string | undefined {
 
 export function createSignatureCheck(options: SignatureCheckOptions) {
   const now = options.now ?? Date.now;
+  // Each secret imported once: createHmac on a KeyObject skips copying the key in on every call.
+  const keys = new Map<string, KeyObject>();
+  for (const [platform, client] of options.clients) keys.set(platform, createSecretKey(Buffer.from(client.secret, 'utf8')));
   return async function verifySignature(request: FastifyRequest): Promise<void> {
     const authorization = header(request, 'authorization');
     const platform = header(request, 'platform');
@@ -41,7 +44,7 @@ export function createSignatureCheck(options: SignatureCheckOptions) {
     const match = /^Basic ([A-Za-z0-9+/]+={0,2})$/.exec(authorization);
     if (!match) throw new AppError(ErrorCode.SIGNATURE_INVALID);
     // Native HMAC here; common/signing.ts (the browser's) is tested against the same vector.
-    const expected = createHmac('sha256', client.secret)
+    const expected = createHmac('sha256', keys.get(platform)!)
       .update(stringToSign({ accessKey: client.accessKey, date, version, requestId }))
       .digest();
     const given = Buffer.from(match[1]!, 'base64');
