@@ -9,6 +9,8 @@ import { renderToPipeableStream } from 'react-dom/server';
 import type { AppLoadContext, EntryContext, HandleErrorFunction } from 'react-router';
 import { ServerRouter, isRouteErrorResponse } from 'react-router';
 import { CspNonceContext } from './lib/csp-nonce';
+import { paintFirst } from './lib/paint-first';
+import type { RouteHandle } from './lib/route-handle';
 // Generated with the static stylesheets: the antd style entries they hold.
 import staticStyleKeys from './generated/antd/keys.json?raw';
 
@@ -44,13 +46,15 @@ export default function handleRequest(
             // At the top of <head> (after the charset), where antd's client runtime
             // also puts them, so the app's stylesheets (equal specificity, thanks
             // to :where) come later and win.
-            const html = Buffer.concat(chunks)
+            const rendered = Buffer.concat(chunks)
               .toString('utf8')
               // Preloads of this origin's modules need no nonce ('self' allows them);
               // without it the page has a handful of nonce positions, not a hundred,
               // which keeps a cached page's spliced gzip small (server/web/page-template.ts).
               .replace(/(<link rel="modulepreload"[^>]*?) nonce="[^"]*"/g, '$1')
               .replace(/<head>(<meta charSet="utf-8"\/>)?/, (head) => `${head}${missingStyles(cache, nonce)}`);
+            // The guest catalogue pages paint before their JavaScript loads (app/lib/paint-first.ts).
+            const html = status === 200 && wantsPaintFirst(routerContext) ? paintFirst(rendered) : rendered;
             responseHeaders.set('Content-Type', 'text/html; charset=utf-8');
             resolve(new Response(`<!DOCTYPE html>${html.replace(/^<!DOCTYPE html>/i, '')}`, { status, headers: responseHeaders }));
           });
@@ -80,6 +84,10 @@ function missingStyles(cache: ReturnType<typeof createCache>, nonce: string): st
   return extractStyle(cache, { once: true })
     .replace(/<style[^>]*data-ant-cssinjs-cache-path[^>]*>[\s\S]*?<\/style>/, '')
     .replace(/<style(?=[\s>])/g, `<style nonce="${nonce}"`);
+}
+
+function wantsPaintFirst(routerContext: EntryContext): boolean {
+  return routerContext.staticHandlerContext.matches.some((match) => (match.route.handle as RouteHandle | undefined)?.paintFirst === true);
 }
 
 /** Unmatched routes and failed parameter checks are ordinary 404s, not errors to log. */

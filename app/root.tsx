@@ -105,6 +105,10 @@ function LoginDialogWhenOpened() {
 export default function App({ loaderData }: Route.ComponentProps) {
   const { transparentHeader, hideFooter, bare } = useLayoutFlags();
   configureApiClient(loaderData.publicConfig);
+  // Hydrated: a page painted before its JavaScript (app/lib/paint-first.ts) clicks again what was clicked meanwhile.
+  useEffect(() => {
+    document.dispatchEvent(new Event('app:hydrated'));
+  }, []);
   useEffect(() => {
     if (!bare) void startSession(loaderData.user);
   }, [loaderData.user, bare]);

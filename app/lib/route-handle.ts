@@ -8,6 +8,8 @@ export interface RouteHandle {
   hideFooter?: boolean;
   /** A screen with its own shell (the back office): no site header, footer or customer session. */
   bare?: boolean;
+  /** A guest catalogue page: painted before its JavaScript loads, hydrated after (app/lib/paint-first.ts). */
+  paintFirst?: boolean;
 }
 
 export function useLayoutFlags(): Required<Pick<RouteHandle, 'hideFooter' | 'bare'>> & { transparentHeader: boolean } {

@@ -23,9 +23,10 @@ import { DragScrollList } from '../components/drag-scroll-list';
 import { NavButton } from '../components/nav-button';
 import { ProcessSteps } from '../components/process-steps';
 import { DestinationCard } from '../features/catalogue/browse/country-card';
+import type { RouteHandle } from '../lib/route-handle';
 import type { Route } from './+types/home';
 
-export const handle = { headerTheme: 'transparent' };
+export const handle: RouteHandle = { headerTheme: 'transparent', paintFirst: true };
 
 export const meta: Route.MetaFunction = () => [
   { title: '易签通 - 一站式在线签证办理平台' },

@@ -7,7 +7,11 @@ import { RightOutlined, SearchOutlined } from '@ant-design/icons';
 
 import { PARAM, matchesCountry, pickContinent } from '../features/catalogue/browse/browse-params';
 import { CountryCard } from '../features/catalogue/browse/country-card';
+import type { RouteHandle } from '../lib/route-handle';
 import type { Route } from './+types/visa-continent';
+
+/** Painted before its JavaScript loads (app/lib/paint-first.ts). */
+export const handle: RouteHandle = { paintFirst: true };
 
 export const meta: Route.MetaFunction = () => [
   { title: '按大洲选择签证 - 易签通' },

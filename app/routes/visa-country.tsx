@@ -10,6 +10,7 @@ import { ProductCard } from '../features/catalogue/browse/product-card';
 import { ProductFilters } from '../features/catalogue/browse/product-filters';
 import { ProvincePicker } from '../features/catalogue/browse/province-picker';
 import { requireNumericParam } from '../lib/route-params';
+import type { RouteHandle } from '../lib/route-handle';
 import type { Route } from './+types/visa-country';
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
@@ -50,6 +51,9 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     products: list.products,
   };
 }
+
+/** Painted before its JavaScript loads (app/lib/paint-first.ts). */
+export const handle: RouteHandle = { paintFirst: true };
 
 export const meta: Route.MetaFunction = ({ loaderData }) => {
   if (!loaderData) return [{ title: '页面不存在 - 易签通' }];

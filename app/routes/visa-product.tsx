@@ -13,6 +13,7 @@ import { ProductSummary } from '../features/catalogue/product/product-summary';
 import { ReviewsSection } from '../features/catalogue/product/reviews-section';
 import { SectionTabs } from '../features/catalogue/product/section-tabs';
 import { requireNumericParam } from '../lib/route-params';
+import type { RouteHandle } from '../lib/route-handle';
 import type { Route } from './+types/visa-product';
 
 export async function loader({ params, context }: Route.LoaderArgs) {
@@ -21,6 +22,9 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   if (!product) throw data(null, { status: 404 });
   return { product, reviews };
 }
+
+/** Painted before its JavaScript loads (app/lib/paint-first.ts). */
+export const handle: RouteHandle = { paintFirst: true };
 
 export const meta: Route.MetaFunction = ({ loaderData }) => {
   if (!loaderData) return [{ title: '页面不存在 - 易签通' }];
