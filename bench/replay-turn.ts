@@ -1,7 +1,8 @@
 // npm run bench:replay-turn — CPU per event-loop turn of the embedded replay
 // stores (decision 0016, log store): the SQLite file (one commit per turn)
 // against the append-only log (one write + one fstat per turn), for turns of
-// 1, 2 and 5 ids, alternated and repeated in the same run. Prints medians.
+// 1, 2 and 5 ids, alternated and repeated in the same run, with the batching
+// alone (a Set, no file) as the floor both share. Prints medians.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,7 +23,32 @@ async function perTurn(store: ReplayStore, ids: number): Promise<number> {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const dir = mkdtempSync(join(tmpdir(), 'visa-bench-turn-'));
+/** The same batching (one setImmediate per turn, a promise per id) with a Set only: the part both stores share. */
+function batchingOnly(): ReplayStore {
+  const seen = new Set<string>();
+  let queue: Array<[string, (fresh: boolean) => void]> = [];
+  let scheduled = false;
+  return {
+    remember: (id) =>
+      new Promise<boolean>((resolve) => {
+        queue.push([id, resolve]);
+        if (!scheduled) {
+          scheduled = true;
+          setImmediate(() => {
+            scheduled = false;
+            const batch = queue;
+            queue = [];
+            for (const [each, done] of batch) done(seen.size !== seen.add(each).size);
+          });
+        }
+      }),
+    purgeBefore: async () => {},
+    close: async () => {},
+  };
+}
+
 const stores: Array<[string, ReplayStore]> = [
+  ['batching + Set', batchingOnly()],
   ['SQLite file', createSqliteReplayStore(join(dir, 'bench.replay.db'))],
   ['append-only log', createLogReplayStore(join(dir, 'bench.replay'))],
 ];
