@@ -65,7 +65,7 @@ import { installRefunds } from './modules/refund/refund.module.ts';
 import { createOperatorService, type OperatorService } from './modules/operator/operator.service.ts';
 import type { AuthenticatedOperator } from './modules/operator/operator.types.ts';
 import { customer } from './platform/principal.ts';
-import { createDatabaseReplayStore, createRedisReplayStore, createSqliteReplayStore, replayFileOf } from './platform/replay-store.ts';
+import { createDatabaseReplayStore, createLogReplayStore, createRedisReplayStore, createSqliteReplayStore, replayDirOf } from './platform/replay-store.ts';
 import { createSignatureCheck } from './platform/signature.ts';
 import { cookieValue } from './web/cookies.ts';
 import { customerReads } from './web/customer-reads.ts';
@@ -218,7 +218,9 @@ export async function buildApp({
   const replayStore = config.REDIS_URL
     ? await createRedisReplayStore(config.REDIS_URL, 2 * skewMs)
     : config.database.kind === 'sqlite'
-      ? createSqliteReplayStore(replayFileOf(config.database.file))
+      ? config.database.file === ':memory:'
+        ? createSqliteReplayStore(':memory:')
+        : createLogReplayStore(replayDirOf(config.database.file), { windowMs: 2 * skewMs })
       : createDatabaseReplayStore(database.db);
   const verifySignature = createSignatureCheck({ clients: config.API_CLIENTS, maxSkewMs: skewMs, replayStore, now });
   const purge = setInterval(() => {

@@ -3,7 +3,9 @@
 // ids are forgotten only after the window. Redis is the local server
 // (TEST_REDIS_URL, default redis://127.0.0.1:6379); the app-level checks on
 // SQLite and PostgreSQL are in signature.test.ts.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +14,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { newRequestId } from '../../common/signing.ts';
 import { buildApp } from '../app.ts';
 import { createTestDatabase, signedHeaders, testConfig } from '../test-support/test-app.ts';
-import { createRedisReplayStore, createSqliteReplayStore, replayFileOf, type ReplayStore } from './replay-store.ts';
+import { createLogReplayStore, createRedisReplayStore, createSqliteReplayStore, replayDirOf, replayFileOf, type ReplayStore } from './replay-store.ts';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const WINDOW_MS = 30 * 60_000;
@@ -42,7 +44,12 @@ interface Kind {
 let files = 0;
 const kinds: Kind[] = [
   {
-    name: 'SQLite file (embedded default)',
+    name: 'append-only log (embedded default)',
+    skip: false,
+    open: async () => createLogReplayStore(join(dir, `log-${files}`)),
+  },
+  {
+    name: 'SQLite file (the default before the log)',
     skip: false,
     // Each test gets its own file; open() again on it is a second instance or a restart.
     open: async () => createSqliteReplayStore(join(dir, `replay-${files}.replay.db`)),
@@ -101,6 +108,90 @@ describe('replay store: SQLite purge', () => {
     expect(replayFileOf('/tmp/x/test.db')).toBe('/tmp/x/test.replay.db');
     expect(replayFileOf(':memory:')).toBe(':memory:');
   });
+});
+
+describe('replay store: append-only log', () => {
+  it('keeps its files beside the database file', () => {
+    expect(replayDirOf('data/visa.db')).toBe('data/visa.replay');
+  });
+
+  it('keeps the ids of the previous window after a rollover, forgets older files', async () => {
+    const logDir = join(dir, 'rollover');
+    const clock = { now: 10 * WINDOW_MS + 5 };
+    const store = createLogReplayStore(logDir, { windowMs: WINDOW_MS, now: () => clock.now });
+    const id = newRequestId();
+    const untouched = newRequestId();
+    expect(await store.remember(id, '4', clock.now)).toBe(true);
+    expect(await store.remember(untouched, '4', clock.now)).toBe(true);
+    clock.now += WINDOW_MS;
+    expect(await store.remember(id, '4', clock.now)).toBe(false);
+    // Another instance started in the new window knows it too (it reads both files).
+    const other = createLogReplayStore(logDir, { windowMs: WINDOW_MS, now: () => clock.now });
+    expect(await other.remember(id, '4', clock.now)).toBe(false);
+    await other.close();
+    clock.now += WINDOW_MS;
+    // Two windows on, its X-Date can no longer pass the date check: forgotten, its file gone.
+    // (The replayed copy of \`id\` above was logged in window 11 too, so it is still known.)
+    expect(await store.remember(untouched, '4', clock.now)).toBe(true);
+    expect(await store.remember(id, '4', clock.now)).toBe(false);
+    expect(existsSync(join(logDir, '10.log'))).toBe(false);
+    expect(readdirSync(logDir).sort()).toEqual(['11.log', '12.log']);
+    await store.close();
+  });
+
+  it('decides an id written in a sealed window again in the next one', async () => {
+    const logDir = join(dir, 'sealed');
+    const late = { now: 20 * WINDOW_MS - 1 };
+    const early = { now: 20 * WINDOW_MS };
+    // One process still in window 19 while another moved to 20 (and sealed 19).
+    const behind = createLogReplayStore(logDir, { windowMs: WINDOW_MS, now: () => late.now });
+    const ahead = createLogReplayStore(logDir, { windowMs: WINDOW_MS, now: () => early.now });
+    const id = newRequestId();
+    expect(await ahead.remember(id, '4', early.now)).toBe(true);
+    expect(await behind.remember(id, '4', late.now)).toBe(false);
+    const other = newRequestId();
+    expect(await behind.remember(other, '4', late.now)).toBe(true);
+    expect(await ahead.remember(other, '4', early.now)).toBe(false);
+    await behind.close();
+    await ahead.close();
+  });
+
+  it('of the same ids raced by four processes exactly one copy is new, and a restart remembers them', async () => {
+    const logDir = join(dir, 'processes');
+    const ids = Array.from({ length: 5000 }, () => newRequestId());
+    // Each child opens the store, waits for the common start time, then
+    // remembers every id (two copies each) in small turns, so that the writes
+    // of the four processes interleave, and prints the ids it found new.
+    const startAt = Date.now() + 8000;
+    const script = join(dir, 'race.mjs');
+    writeFileSync(
+      script,
+      `import { createLogReplayStore } from ${JSON.stringify(new URL('./replay-store.ts', import.meta.url).pathname)};
+      const store = createLogReplayStore(${JSON.stringify(logDir)});
+      const ids = ${JSON.stringify(ids)};
+      while (Date.now() < ${startAt});
+      const fresh = [];
+      for (let i = 0; i < ids.length; i += 3) {
+        const turn = ids.slice(i, i + 3);
+        const results = await Promise.all(turn.flatMap((id) => [id, id].map((copy) => store.remember(copy, '4', Date.now()))));
+        turn.forEach((id, j) => { if (results[2 * j]) fresh.push(id); if (results[2 * j + 1]) fresh.push(id); });
+      }
+      await store.close();
+      process.stdout.write(JSON.stringify(fresh) + '\\n');`,
+    );
+    const outputs = Array.from({ length: 4 }, async () => {
+      const child = spawn(process.execPath, ['--import', 'tsx', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+      let text = '';
+      child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      await once(child, 'exit');
+      return text;
+    });
+    const fresh = (await Promise.all(outputs)).flatMap((text) => JSON.parse(text.trim().split('\n').at(-1)!) as string[]);
+    expect(fresh.sort()).toEqual([...ids].sort());
+    const restarted = createLogReplayStore(logDir);
+    for (const id of ids.slice(0, 20)) expect(await restarted.remember(id, '4', Date.now())).toBe(false);
+    await restarted.close();
+  }, 60_000);
 });
 
 describe.skipIf(!haveRedis)('replay store: Redis that lost its scripts', () => {

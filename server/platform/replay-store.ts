@@ -5,18 +5,20 @@
 //   - Redis (REDIS_URL set): SET NX with that expiry, the ids of one turn in
 //     one script call; Redis is made for this, and several instances on any
 //     database share it.
-//   - SQLite, the embedded default: a file of its own beside the database
-//     (<SQLITE_FILE minus .db>.replay.db), written synchronously, all ids that
-//     arrived in one event-loop turn in one short transaction. Its own file,
-//     because the app database's write lock can be held across awaits by a
-//     transaction (a synchronous write there could wait on the event loop it
-//     blocks); processes sharing the file still decide through it.
+//   - SQLite database, the embedded default: an append-only log of its own
+//     beside the database (<SQLITE_FILE minus .db>.replay/<window>.log), each
+//     turn's ids in one O_APPEND write; the file's order decides, first copy
+//     wins (createLogReplayStore below). Its own files, not the app database:
+//     that database's write lock can be held across awaits by a transaction (a
+//     synchronous write there could wait on the event loop it blocks). An
+//     in-memory database gets an in-memory SQLite store (createSqliteReplayStore,
+//     which with a file was the default before the log, decision 0016).
 //   - PostgreSQL without Redis: the table api_request_nonce, one multi-row
 //     INSERT … ON CONFLICT DO NOTHING per event-loop turn.
 // In each, the store decides atomically: of two copies of an id, one is new.
-import { dirname } from 'node:path';
-import { createHash } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { createHash, randomBytes } from 'node:crypto';
+import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readSync, rmSync, writeSync } from 'node:fs';
 import { createClient } from '@redis/client';
 import SQLite from 'better-sqlite3';
 import type { Kysely } from 'kysely';
@@ -103,6 +105,179 @@ export function createSqliteReplayStore(file: string): ReplayStore {
     },
     async close() {
       db.close();
+    },
+  };
+}
+
+/** The log store's directory of a SQLite database file: data/visa.db → data/visa.replay/. */
+export function replayDirOf(sqliteFile: string): string {
+  return `${sqliteFile.replace(/\.(db|sqlite3?)$/, '')}.replay`;
+}
+
+interface Segment {
+  window: number;
+  fd: number;
+  /** Bytes read and applied so far: always the end of a complete line. */
+  end: number;
+  /** A seal line was read: records after it are void (decision 0016, log store). */
+  sealed: boolean;
+}
+
+const SEAL = 'sealed';
+/** Records per write(): one write keeps a batch atomic and contiguous in the file. */
+const MAX_RECORDS_PER_WRITE = 1000;
+
+/**
+ * The embedded default (decision 0016, "log store"): append-only files, one
+ * per window of `windowMs` (2 × the signature's skew), `<dir>/<window>.log`,
+ * the current and the previous one kept. A line is `<writer tag> <id>\n`.
+ *
+ * Why it is exact, across processes too: every write is opened O_APPEND, so
+ * the kernel puts each write() whole at the file's end under the inode's lock:
+ * the file is one total order of all writers' records. Each process applies
+ * the same rule to that order: an id is fresh where it appears first. A turn
+ * writes its ids with one write(), then learns the file's size (fstat) and
+ * reads every byte it has not read yet up to there, which includes its own
+ * records and everything before them; so it knows all that precedes its
+ * records and decides them as every other reader would. When the size is
+ * exactly its last read end plus its own bytes, nobody else wrote in between
+ * and the read is skipped (the fast path: one write, one fstat per turn).
+ * A write() that returned is in the page cache: it survives the process (a
+ * crash, a restart), not a power cut, like SQLite with synchronous = OFF.
+ *
+ * Windows: the current window follows the clock. An id may come again in the
+ * next window, so both live segments feed the set of known ids. A process that
+ * moves to a new window first appends a seal line to the old segment, then
+ * reads it to its end: records after the first seal count for nobody, and a
+ * process that finds its own records after a seal writes them again in the
+ * next window. So every valid record of the old segment is known to whoever
+ * decides in the new one. An id recorded two windows ago is older than 2 ×
+ * skew: its X-Date can no longer pass the date check, so that file is deleted.
+ */
+export function createLogReplayStore(dir: string, options: { windowMs?: number; now?: () => number } = {}): ReplayStore {
+  const windowMs = options.windowMs ?? 30 * 60_000;
+  const now = options.now ?? Date.now;
+  mkdirSync(dir, { recursive: true });
+  // Per store, not per process: two stores of one process must tell their records apart.
+  const tag = randomBytes(8).toString('hex');
+  let known = new Set<string>();
+  let previous: Segment | undefined;
+  let current: Segment | undefined;
+
+  const open = (window: number): Segment => ({ window, fd: openSync(join(dir, `${window}.log`), 'a+'), end: 0, sealed: false });
+  const close = (segment: Segment | undefined) => segment && closeSync(segment.fd);
+
+  /**
+   * Reads `segment` from its read end to `size` and applies complete lines in
+   * file order; a line of this store's tag is handed to `own` with whether its
+   * id was new at that place. A trailing partial line is left for later.
+   */
+  function readUpTo(segment: Segment, size: number, own?: (id: string, fresh: boolean, afterSeal: boolean) => void): void {
+    if (size <= segment.end) return;
+    const bytes = Buffer.allocUnsafe(size - segment.end);
+    const got = readSync(segment.fd, bytes, 0, bytes.length, segment.end);
+    const text = bytes.toString('latin1', 0, got);
+    const complete = text.lastIndexOf('\n') + 1;
+    let start = 0;
+    while (start < complete) {
+      const stop = text.indexOf('\n', start);
+      const line = text.slice(start, stop);
+      start = stop + 1;
+      if (line === SEAL) {
+        segment.sealed = true;
+        continue;
+      }
+      const space = line.indexOf(' ');
+      const id = line.slice(space + 1);
+      const mine = own !== undefined && line.slice(0, space) === tag;
+      if (segment.sealed) {
+        if (mine) own(id, false, true);
+        continue;
+      }
+      const fresh = !known.has(id);
+      if (fresh) known.add(id);
+      if (mine) own(id, fresh, false);
+    }
+    segment.end += complete;
+  }
+
+  /** Moves to `window`: seals and reads the previous segment, reads the current one, deletes older files. */
+  function enter(window: number): void {
+    close(previous);
+    close(current);
+    known = new Set();
+    previous = open(window - 1);
+    writeSync(previous.fd, `${SEAL}\n`);
+    readUpTo(previous, fstatSync(previous.fd).size);
+    current = open(window);
+    readUpTo(current, fstatSync(current.fd).size);
+    for (const name of readdirSync(dir)) {
+      const match = /^(-?\d+)\.log$/.exec(name);
+      if (match && Number(match[1]) < window - 1) rmSync(join(dir, name), { force: true });
+    }
+  }
+
+  /** Writes the ids in one write() and returns, in order, whether each was new; undefined when they landed after a seal. */
+  function append(ids: string[]): boolean[] | undefined {
+    const segment = current!;
+    const record = Buffer.from(ids.map((id) => `${tag} ${id}\n`).join(''), 'latin1');
+    const written = writeSync(segment.fd, record);
+    if (written !== record.length) throw new Error(`replay log: short write (${written} of ${record.length} bytes)`);
+    const size = fstatSync(segment.fd).size;
+    const fresh: boolean[] = [];
+    if (size === segment.end + record.length && !segment.sealed) {
+      // Nobody wrote since our last read: the set knows every record before ours.
+      for (const id of ids) {
+        const isNew = !known.has(id);
+        if (isNew) known.add(id);
+        fresh.push(isNew);
+      }
+      segment.end = size;
+      return fresh;
+    }
+    let voided = false;
+    readUpTo(segment, size, (_id, isNew, afterSeal) => {
+      voided ||= afterSeal;
+      fresh.push(isNew);
+    });
+    if (fresh.length !== ids.length) throw new Error('replay log: own records not found after the write');
+    return voided ? undefined : fresh;
+  }
+
+  function decide(ids: string[]): boolean[] {
+    for (;;) {
+      const window = Math.floor(now() / windowMs);
+      if (current === undefined || window > current.window) enter(window);
+      const fresh = append(ids);
+      if (fresh) return fresh;
+      // Our records came after another process sealed this segment: they count
+      // for nobody; write them again in the next window.
+      enter(current!.window + 1);
+    }
+  }
+
+  enter(Math.floor(now() / windowMs));
+  return {
+    remember: batchPerTurn((batch) => {
+      try {
+        // A line holds one id: an id with white space could forge lines. The
+        // signature check lets [a-z0-9]{32} through only; anything else is refused here.
+        const valid = batch.filter((item) => (/^\S+$/.test(item.requestId) ? true : (item.resolve(false), false)));
+        for (let i = 0; i < valid.length; i += MAX_RECORDS_PER_WRITE) {
+          const part = valid.slice(i, i + MAX_RECORDS_PER_WRITE);
+          const fresh = decide(part.map((item) => item.requestId));
+          part.forEach((item, j) => item.resolve(fresh[j]!));
+        }
+      } catch (error) {
+        for (const item of batch) item.reject(error);
+      }
+    }),
+    // Files older than the previous window are deleted when the window moves.
+    async purgeBefore() {},
+    async close() {
+      close(previous);
+      close(current);
+      previous = current = undefined;
     },
   };
 }
