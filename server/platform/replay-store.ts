@@ -60,11 +60,6 @@ function batchPerTurn(flush: (batch: Pending[]) => void): (requestId: string, pl
     });
 }
 
-/** The replay file of a SQLite database file: data/visa.db → data/visa.replay.db. */
-export function replayFileOf(sqliteFile: string): string {
-  return sqliteFile === ':memory:' ? ':memory:' : `${sqliteFile.replace(/\.(db|sqlite3?)$/, '')}.replay.db`;
-}
-
 /** Rows a purge deletes per statement: a long delete would hold the event loop. */
 const PURGE_CHUNK = 5_000;
 
