@@ -8,6 +8,7 @@ import autocannon from 'autocannon';
 import { API_VERSION } from '../common/constants.ts';
 import { newRequestId, signRequest } from '../common/signing.ts';
 import { DEV_API_CLIENTS } from '../server/config.ts';
+import { median } from './support.ts';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -56,12 +57,6 @@ type Figures = Awaited<ReturnType<typeof measure>>;
 function mean(runs: Figures[]): Figures {
   const avg = (pick: (f: Figures) => number) => runs.reduce((sum, f) => sum + pick(f), 0) / runs.length;
   return { rps: avg((f) => f.rps), p50: avg((f) => f.p50), p99: avg((f) => f.p99), non2xxOrFailed: avg((f) => f.non2xxOrFailed), cpu: avg((f) => f.cpu) };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 // Warm both paths, then alternate in short rounds so a noisy moment hurts both sides alike:

@@ -7,7 +7,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { newRequestId } from '../common/signing.ts';
-import { createLogReplayStore, createSqliteReplayStore, type ReplayStore } from '../server/platform/replay-store.ts';
+import { batchPerTurn, createLogReplayStore, createSqliteReplayStore, type ReplayStore } from '../server/platform/replay-store.ts';
+import { median } from './support.ts';
 
 const TURNS = Number(process.env.BENCH_TURNS ?? 5000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
@@ -21,27 +22,14 @@ async function perTurn(store: ReplayStore, ids: number): Promise<number> {
   return (used.user + used.system) / TURNS;
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const dir = mkdtempSync(join(tmpdir(), 'visa-bench-turn-'));
-/** The same batching (one setImmediate per turn, a promise per id) with a Set only: the part both stores share. */
+/** The stores' own batching (batchPerTurn) deciding with a Set only: the part both stores share. */
 function batchingOnly(): ReplayStore {
   const seen = new Set<string>();
-  let queue: Array<[string, (fresh: boolean) => void]> = [];
-  let scheduled = false;
   return {
-    remember: (id) =>
-      new Promise<boolean>((resolve) => {
-        queue.push([id, resolve]);
-        if (!scheduled) {
-          scheduled = true;
-          setImmediate(() => {
-            scheduled = false;
-            const batch = queue;
-            queue = [];
-            for (const [each, done] of batch) done(seen.size !== seen.add(each).size);
-          });
-        }
-      }),
+    remember: batchPerTurn((batch) => {
+      for (const item of batch) item.resolve(seen.size !== seen.add(item.requestId).size);
+    }),
     purgeBefore: async () => {},
     close: async () => {},
   };

@@ -75,3 +75,10 @@ export function guestPages(dbFile: string): Array<{ name: 'home' | 'country' | '
     db.close();
   }
 }
+
+/** The median of a list of figures (the mean of the middle two when the count is even). */
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}

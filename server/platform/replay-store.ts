@@ -32,7 +32,7 @@ export interface ReplayStore {
   close(): Promise<void>;
 }
 
-interface Pending {
+export interface Pending {
   requestId: string;
   platform: string;
   at: number;
@@ -40,8 +40,8 @@ interface Pending {
   reject(error: unknown): void;
 }
 
-/** Queues the ids of one event-loop turn and hands them to `flush` together. */
-function batchPerTurn(flush: (batch: Pending[]) => void): (requestId: string, platform: string, at: number) => Promise<boolean> {
+/** Queues the ids of one event-loop turn and hands them to `flush` together (exported for bench:replay-turn's floor). */
+export function batchPerTurn(flush: (batch: Pending[]) => void): (requestId: string, platform: string, at: number) => Promise<boolean> {
   let queue: Pending[] = [];
   let scheduled = false;
   const drain = () => {
