@@ -6,32 +6,27 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createConnection } from 'node:net';
+import { haveRedis, TEST_REDIS_URL, warnIfNoRedis } from '../test-support/redis.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createClient } from '@redis/client';
 import { afterAll, describe, expect, it } from 'vitest';
 import { newRequestId } from '../../common/signing.ts';
 import { buildApp } from '../app.ts';
 import { createTestDatabase, signedHeaders, testConfig } from '../test-support/test-app.ts';
-import { createLogReplayStore, createRedisReplayStore, createSqliteReplayStore, replayDirOf, type ReplayStore } from './replay-store.ts';
+import { openRedisConnection } from './redis-connection.ts';
+import {
+  batchPerTurn,
+  createLogReplayStore,
+  createRedisReplayStore,
+  replayConnectionName,
+  createSqliteReplayStore,
+  replayDirOf,
+  type ReplayStore,
+} from './replay-store.ts';
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const REDIS_URL = TEST_REDIS_URL;
+warnIfNoRedis('Redis replay store tests');
 const WINDOW_MS = 30 * 60_000;
-
-async function redisReachable(): Promise<boolean> {
-  const { hostname, port } = new URL(REDIS_URL);
-  return new Promise((resolve) => {
-    const socket = createConnection({ host: hostname, port: Number(port || 6379) });
-    socket.once('connect', () => {
-      socket.end();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
-const haveRedis = await redisReachable();
-if (!haveRedis) console.warn(`\n!!! Redis replay store tests SKIPPED: nothing listens at ${REDIS_URL} (set TEST_REDIS_URL) !!!\n`);
 
 const dir = mkdtempSync(join(tmpdir(), 'visa-replay-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -188,17 +183,34 @@ describe('replay store: append-only log', () => {
   }, 60_000);
 });
 
-describe.skipIf(!haveRedis)('replay store: Redis that lost its scripts', () => {
-  it('still decides each id once after SCRIPT FLUSH (EVALSHA falls back to EVAL)', async () => {
+describe.skipIf(!haveRedis)('replay store: Redis that drops the connection', () => {
+  it('refuses the calls whose answer was lost, accepts none twice, and goes on over a new connection', async () => {
     const store = await createRedisReplayStore(REDIS_URL, WINDOW_MS);
-    const id = newRequestId();
-    expect(await store.remember(id, '4', Date.now())).toBe(true);
-    const admin = createClient({ url: REDIS_URL });
-    await admin.connect();
-    await admin.scriptFlush();
+    const admin = await openRedisConnection(REDIS_URL);
+    const before = newRequestId();
+    expect(await store.remember(before, '4', Date.now())).toBe(true);
+    const clients = (await admin.send([['CLIENT', 'LIST']]))[0] as string;
+    const storeIds = [...clients.matchAll(/^id=(\d+) .*name=(\S+)/gm)].filter((m) => m[2] === replayConnectionName()).map((m) => m[1]!);
+    expect(storeIds.length).toBeGreaterThan(0);
+    // Kill the store's connection while a burst of ids is on its way.
+    const ids = Array.from({ length: 200 }, () => newRequestId());
+    const burst = ids.map((id) =>
+      store.remember(id, '4', Date.now()).then(
+        (fresh) => fresh,
+        () => 'refused' as const,
+      ),
+    );
+    await admin.send(storeIds.map((id) => ['CLIENT', 'KILL', 'ID', id]));
+    const outcomes = await Promise.all(burst);
+    // Each id of the burst is now either new once (its SET landed and was answered) or refused;
+    // asking again, after the loss, never finds a landed id new.
+    for (const [i, id] of ids.entries()) {
+      const again = await store.remember(id, '4', Date.now());
+      if (outcomes[i] === true) expect(again).toBe(false);
+      expect(outcomes[i]).not.toBe(false);
+    }
+    expect(await store.remember(before, '4', Date.now())).toBe(false);
     await admin.close();
-    expect(await store.remember(id, '4', Date.now())).toBe(false);
-    expect(await store.remember(newRequestId(), '4', Date.now())).toBe(true);
     await store.close();
   });
 });
@@ -220,5 +232,44 @@ describe.skipIf(!haveRedis)('two app instances sharing Redis', () => {
       for (const handle of handles) await handle.destroy();
       await testDb.drop();
     }
+  });
+});
+
+describe('batchPerTurn with a cap on batches out', () => {
+  it('sends a turn at once while under the cap, then holds what comes and sends it together when a batch is back', async () => {
+    const sent: string[][] = [];
+    const answers: Array<() => void> = [];
+    const remember = batchPerTurn((batch) => {
+      sent.push(batch.map((item) => item.requestId));
+      return new Promise<void>((resolve) =>
+        answers.push(() => {
+          for (const item of batch) item.resolve(true);
+          resolve();
+        }),
+      );
+    }, 2);
+    const turn = () => new Promise((resolve) => setImmediate(resolve));
+    const results = [remember('a', '4', 0)];
+    await turn();
+    results.push(remember('b', '4', 0));
+    await turn();
+    // Two batches out: c, d and e wait, whatever turns they come in.
+    results.push(remember('c', '4', 0));
+    await turn();
+    results.push(remember('d', '4', 0), remember('e', '4', 0));
+    await turn();
+    expect(sent).toEqual([['a'], ['b']]);
+    answers[0]!();
+    await turn();
+    expect(sent).toEqual([['a'], ['b'], ['c', 'd', 'e']]);
+    answers[1]!();
+    answers[2]!();
+    expect(await Promise.all(results)).toEqual([true, true, true, true, true]);
+    // Idle again: the next id leaves in its own turn.
+    const last = remember('f', '4', 0);
+    await turn();
+    expect(sent.at(-1)).toEqual(['f']);
+    answers[3]!();
+    expect(await last).toBe(true);
   });
 });

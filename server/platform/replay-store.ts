@@ -3,8 +3,8 @@
 // the ids of the whole window in which their X-Date is accepted (2 × the
 // clock skew: 30 minutes). Three stores, one per deployment (decision 0016):
 //   - Redis (REDIS_URL set): SET NX with that expiry, the ids of one turn in
-//     one script call; Redis is made for this, and several instances on any
-//     database share it.
+//     one write over our own small client (redis-connection.ts); Redis is made
+//     for this, and several instances on any database share it.
 //   - SQLite database, the embedded default: an append-only log of its own
 //     beside the database (<SQLITE_FILE minus .db>.replay/<window>.log), each
 //     turn's ids in one O_APPEND write; the file's order decides, first copy
@@ -17,12 +17,12 @@
 //     INSERT … ON CONFLICT DO NOTHING per event-loop turn.
 // In each, the store decides atomically: of two copies of an id, one is new.
 import { dirname, join } from 'node:path';
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readSync, rmSync, writeSync } from 'node:fs';
-import { createClient } from '@redis/client';
 import SQLite from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import { openRedisConnection, RedisReplyError } from './redis-connection.ts';
 
 export interface ReplayStore {
   /** true when the id was new and is now remembered; false for a replay. */
@@ -40,20 +40,40 @@ export interface Pending {
   reject(error: unknown): void;
 }
 
-/** Queues the ids of one event-loop turn and hands them to `flush` together (exported for bench:replay-turn's floor). */
-export function batchPerTurn(flush: (batch: Pending[]) => void): (requestId: string, platform: string, at: number) => Promise<boolean> {
+/**
+ * Queues the ids of one event-loop turn and hands them to `flush` together
+ * (exported for bench:replay-turn's floor). A store whose flush returns a
+ * promise may cap the batches out at once: ids that arrive while `maxInFlight`
+ * batches are out wait for one to come back and then leave together, so under
+ * load a batch carries several turns' ids (fewer writes on both sides of a
+ * network store); when idle, an id still leaves in its own turn.
+ */
+export function batchPerTurn(
+  flush: (batch: Pending[]) => void | Promise<void>,
+  maxInFlight = Infinity,
+): (requestId: string, platform: string, at: number) => Promise<boolean> {
   let queue: Pending[] = [];
   let scheduled = false;
+  let inFlight = 0;
+  const back = () => {
+    inFlight -= 1;
+    drain();
+  };
   const drain = () => {
     scheduled = false;
+    if (queue.length === 0 || inFlight >= maxInFlight) return;
     const batch = queue;
     queue = [];
-    flush(batch);
+    const out = flush(batch);
+    if (out) {
+      inFlight += 1;
+      out.then(back, back);
+    }
   };
   return (requestId, platform, at) =>
     new Promise<boolean>((resolve, reject) => {
       queue.push({ requestId, platform, at, resolve, reject });
-      if (!scheduled) {
+      if (!scheduled && inFlight < maxInFlight) {
         scheduled = true;
         setImmediate(drain);
       }
@@ -309,54 +329,43 @@ export function createDatabaseReplayStore(db: Kysely<Database>): ReplayStore {
   };
 }
 
-/** SET NX PX for each key; 1 where the key was new. Redis runs a script atomically. */
-const REMEMBER_ALL = `local fresh = {}
-for i, key in ipairs(KEYS) do
-  fresh[i] = redis.call('SET', key, '1', 'NX', 'PX', ARGV[1]) and 1 or 0
-end
-return fresh`;
+/** Batches of SETs out at once on the replay store's connection (decision 0016, "Redis client"). */
+export const REDIS_BATCHES_IN_FLIGHT = 2;
+
+/** The replay store's name in Redis's CLIENT LIST: which process holds the connection. */
+export const replayConnectionName = () => `visa-replay:${process.pid}`;
 
 /**
- * Redis: SET key 1 NX PX window for each id, all the ids of one event-loop
- * turn in one script call (one command instead of one per request). Keys
- * expire by themselves after the window, so there is nothing to purge.
+ * Redis: SET key 1 NX PX window for each id, the ids of one event-loop turn
+ * in one write (one round trip instead of one per request). Each SET NX is
+ * atomic in Redis, and Redis runs a connection's commands in order, so of two
+ * copies of an id, in one batch or from two instances, exactly one finds the
+ * key absent. Keys expire by themselves after the window: nothing to purge.
  */
 export async function createRedisReplayStore(url: string, windowMs: number): Promise<ReplayStore> {
-  const client = createClient({ url });
-  client.on('error', () => {
-    // Reconnects by itself; a command that fails meanwhile rejects, and the call is refused.
-  });
-  await client.connect();
-  // EVALSHA sends the script's hash, not its text, each turn; a Redis that
-  // does not know the script (restarted, SCRIPT FLUSH) answers NOSCRIPT, and
-  // EVAL then runs it and loads it again. Either way Redis runs it atomically.
-  const sha = createHash('sha1').update(REMEMBER_ALL).digest('hex');
-  const run = async (keys: string[], args: string[]) => {
-    try {
-      return await client.evalSha(sha, { keys, arguments: args });
-    } catch (error) {
-      if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
-      return client.eval(REMEMBER_ALL, { keys, arguments: args });
-    }
-  };
+  const redis = await openRedisConnection(url, { name: replayConnectionName() });
+  const expiry = String(windowMs);
   return {
-    remember: batchPerTurn((batch) => {
-      run(
-        batch.map((item) => `replay:${item.platform}:${item.requestId}`),
-        [String(windowMs)],
-      )
-        .then((reply) => {
-          // A copy of an id within the batch finds the key its first copy just set.
-          const fresh = reply as number[];
-          batch.forEach((item, i) => item.resolve(fresh[i] === 1));
-        })
-        .catch((error: unknown) => {
-          for (const item of batch) item.reject(error);
-        });
-    }),
+    remember: batchPerTurn(
+      (batch) =>
+        redis.send(batch.map((item) => ['SET', `replay:${item.platform}:${item.requestId}`, '1', 'NX', 'PX', expiry])).then(
+          (replies) =>
+            batch.forEach((item, i) => {
+              const reply = replies[i];
+              // OK: the key was absent and is set now; null: it was there, a replay.
+              if (reply instanceof RedisReplyError) item.reject(reply);
+              else item.resolve(reply === 'OK');
+            }),
+          (error: unknown) => {
+            for (const item of batch) item.reject(error);
+          },
+        ),
+      // Two out at once: one being answered while the next is written (bench:api, decision 0016).
+      REDIS_BATCHES_IN_FLIGHT,
+    ),
     async purgeBefore() {},
     async close() {
-      await client.close();
+      await redis.close();
     },
   };
 }
