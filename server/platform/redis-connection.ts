@@ -236,10 +236,19 @@ export async function openRedisConnection(url: string, options: RedisConnectionO
     },
   };
   // Fails the start on an unreachable Redis, a refused login, or one that wants a login (NOAUTH).
-  const [pong] = await connection.send([['PING']]);
+  // The message names the server (never the password), for the operator reading the start's log.
+  const where = `${target.tls ? 'rediss' : 'redis'}://${target.host}:${target.port}/${target.db}`;
+  let pong: RedisReply | undefined;
+  try {
+    [pong] = await connection.send([['PING']]);
+  } catch (error) {
+    // An error reply here is the login's (AUTH, SELECT): it dropped the connection.
+    const what = error instanceof RedisReplyError ? 'refused the connection' : 'cannot be reached';
+    throw new Error(`Redis at ${where} ${what}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
   if (pong instanceof RedisReplyError) {
     await connection.close();
-    throw pong;
+    throw new Error(`Redis at ${where} refused the connection: ${pong.message}`, { cause: pong });
   }
   return connection;
 }
