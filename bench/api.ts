@@ -12,10 +12,12 @@ import { newRequestId, signRequest } from '../common/signing.ts';
 import { DEV_API_CLIENTS } from '../server/config.ts';
 import { median } from './support.ts';
 import { openRedisConnection } from '../server/platform/redis-connection.ts';
+import { replayKey } from '../server/platform/replay-store.ts';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
-const [, accessKey, secret] = DEV_API_CLIENTS.split(':') as [string, string, string];
+// The platform, access key and secret the calls are signed with.
+const [platform, accessKey, secret] = DEV_API_CLIENTS.split(':') as [string, string, string];
 
 const server = spawn(
   'node',
@@ -46,7 +48,7 @@ function freshHeaders(): Record<string, string> {
     'x-version': API_VERSION,
     'x-date': date,
     'x-request-id': requestId,
-    platform: '4',
+    platform,
     authorization: `Basic ${signRequest({ accessKey, date, version: API_VERSION, requestId }, secret)}`,
   };
 }
@@ -148,7 +150,7 @@ const pairedRatios = signedRuns.map((run, i) => run.rps / unsignedRuns[i]!.rps);
 const pairedCpuRatios = signedRuns.map((run, i) => unsignedRuns[i]!.cpu / run.cpu);
 server.kill('SIGTERM');
 if (redis) {
-  for (let i = 0; i < sentIds.length; i += 10_000) await redis.send([['UNLINK', ...sentIds.slice(i, i + 10_000).map((id) => `replay:4:${id}`)]]);
+  for (let i = 0; i < sentIds.length; i += 10_000) await redis.send([['UNLINK', ...sentIds.slice(i, i + 10_000).map((id) => replayKey(platform, id))]]);
   await redis.close();
 }
 

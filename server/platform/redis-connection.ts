@@ -228,11 +228,11 @@ export async function openRedisConnection(url: string, options: RedisConnectionO
     },
     async close() {
       closing = true;
-      const open = socket;
-      if (!open) return;
+      const current = socket;
+      if (!current) return;
       // end() lets the commands already written be answered first.
-      open.end();
-      await once(open, 'close');
+      current.end();
+      await once(current, 'close');
     },
   };
   // Fails the start on an unreachable Redis, a refused login, or one that wants a login (NOAUTH).

@@ -330,7 +330,10 @@ export function createDatabaseReplayStore(db: Kysely<Database>): ReplayStore {
 }
 
 /** Batches of SETs out at once on the replay store's connection (decision 0016, "Redis client"). */
-export const REDIS_BATCHES_IN_FLIGHT = 2;
+const REDIS_BATCHES_IN_FLIGHT = 2;
+
+/** The Redis key of a used request id (bench:api deletes its own by it). */
+export const replayKey = (platform: string, requestId: string) => `replay:${platform}:${requestId}`;
 
 /** The replay store's name in Redis's CLIENT LIST: which process holds the connection. */
 export const replayConnectionName = () => `visa-replay:${process.pid}`;
@@ -348,7 +351,7 @@ export async function createRedisReplayStore(url: string, windowMs: number): Pro
   return {
     remember: batchPerTurn(
       (batch) =>
-        redis.send(batch.map((item) => ['SET', `replay:${item.platform}:${item.requestId}`, '1', 'NX', 'PX', expiry])).then(
+        redis.send(batch.map((item) => ['SET', replayKey(item.platform, item.requestId), '1', 'NX', 'PX', expiry])).then(
           (replies) =>
             batch.forEach((item, i) => {
               const reply = replies[i];
