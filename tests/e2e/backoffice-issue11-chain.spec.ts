@@ -21,7 +21,7 @@ import { type Browser, expect, type Page, test } from '@playwright/test';
 import { formatPrice } from '../../common/format';
 import { FIXTURES } from '../fixtures/index';
 import { orderAtEmbassy, RETURN_SNAPSHOT } from './results-support';
-import { asOperator, DEMO_STAFF, e2eDatabase, logIn, mailbox, snap } from './support';
+import { asOperator, DEMO_STAFF, e2eDatabase, logIn, mailbox, snap, dialogSettled } from './support';
 
 async function operatorPage(browser: Browser, baseURL: string): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
@@ -60,6 +60,7 @@ test('paid two-applicant order at the embassy → one visa issued (e-visa), one 
   await expect(row(issued.name).getByTestId('result-status')).toHaveText('办理中');
   await row(issued.name).getByTestId('result-issue-open').click();
   const issueDialog = staff.getByRole('dialog', { name: `录入出签 · ${issued.name}` });
+  await dialogSettled(issueDialog);
   await issueDialog.getByLabel('签证号码').fill('E2026C7788');
   await issueDialog.getByLabel('有效期起').fill('2027-02-01');
   await issueDialog.getByLabel('有效期止').fill('2027-04-30');
@@ -73,6 +74,7 @@ test('paid two-applicant order at the embassy → one visa issued (e-visa), one 
 
   await row(refused.name).getByTestId('result-reject-open').click();
   const rejectDialog = staff.getByRole('dialog', { name: `录入拒签 · ${refused.name}` });
+  await dialogSettled(rejectDialog);
   await rejectDialog.getByText('资金证明不足').click();
   await rejectDialog.getByLabel('说明', { exact: true }).fill('存款证明金额不足，建议补充资产证明后重新申请');
   await rejectDialog.getByRole('button', { name: '确认录入' }).click();

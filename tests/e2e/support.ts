@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, type Locator, type Page, test } from '@playwright/test';
 import SQLite from 'better-sqlite3';
 import { API_VERSION, STORAGE_KEYS } from '../../common/constants';
 import type { LoginInfo } from '../../common/contracts/account';
@@ -11,6 +11,22 @@ import { DEMO_OPERATORS } from '../../server/db/seed/demo-operators';
 import { totpCode, totpStep } from '../../server/modules/operator/totp';
 import { openDatabase } from '../../server/db/database';
 import { type InsertedCustomer, insertCustomer, insertProduct, type InsertedProduct, type ProductOptions } from '../../server/test-support/factories';
+
+/**
+ * Waits until `dialog`'s opening zoom (and every other finite animation) has
+ * ended: a click on a checkbox or radio mid-zoom can be lost under load (CI,
+ * 2026-11-25: 资金证明不足 clicked 50 ms after 录入拒签 opened did not stick).
+ */
+export async function dialogSettled(dialog: Locator): Promise<void> {
+  await dialog.evaluate((element) =>
+    Promise.all(
+      element.ownerDocument
+        .getAnimations()
+        .filter((animation) => animation.effect?.getTiming().iterations !== Infinity)
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  );
+}
 
 export const DEMO = { account: 'demo_admin', password: 'Demo@123456', name: '王敏', enterprise: '上海星途商务咨询有限公司' };
 
