@@ -18,6 +18,8 @@ export interface DatabaseHandle {
   kind: DatabaseKind;
   /** PostgreSQL schema holding the tables (and the migration bookkeeping). */
   schema?: string;
+  /** The SQLite file (absent for PostgreSQL). */
+  file?: string;
   destroy(): Promise<void>;
 }
 
@@ -50,5 +52,5 @@ export function openDatabase(config: AppConfig['database'], options: DatabaseOpt
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
-  return { db, kind: 'sqlite', destroy: () => db.destroy() };
+  return { db, kind: 'sqlite', file: config.file, destroy: () => db.destroy() };
 }

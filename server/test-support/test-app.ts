@@ -286,6 +286,8 @@ export async function createTestApp(testDb?: TestDatabase, options: TestAppOptio
   return {
     app,
     services,
+    /** The app's own database handle (its pool or SQLite connection). */
+    handle,
     db: handle.db,
     kind: database.kind,
     clock,
