@@ -10,7 +10,7 @@ import { sha256Hex } from '../../common/signing';
 import { orderAwaitingMail } from './mail-support';
 import { fire, orderInReview } from './notice-support';
 import { publishedPageCheck } from './page-check-support';
-import { asOperator, DEMO, DEMO_STAFF, e2eDatabase, logInBySession, openLoginDialog, signedApiHeaders } from './support';
+import { animationsSettled, asOperator, DEMO, DEMO_STAFF, e2eDatabase, logInBySession, openLoginDialog, signedApiHeaders } from './support';
 import { interviewStepOrder } from './interview-support';
 
 const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
@@ -132,10 +132,7 @@ for (const screen of SCREENS) {
       // A dialog fades and zooms in: mid-animation its text is blended with the
       // page behind it, and axe would measure that blend, not the colours the
       // user reads. Check once every animation and transition has finished.
-      // (Endless ones, like a spinner's, are left out.)
-      await page.waitForFunction(() =>
-        document.getAnimations().every((animation) => animation.playState !== 'running' || animation.effect?.getComputedTiming().iterations === Infinity),
-      );
+      await animationsSettled(page);
       const { violations } = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
       for (const violation of violations) {
         const nodes = violation.nodes.slice(0, 5).map((node) => `${node.target.join(' ')} — ${node.failureSummary?.split('\n').slice(1).join(' ').trim()}`);

@@ -9,7 +9,7 @@
 import { expect, type Page, test } from '@playwright/test';
 import { formatPrice } from '../../common/format';
 import { paidOrder } from './results-support';
-import { asOperator, DEMO_STAFF, logIn, snap } from './support';
+import { animationsSettled, asOperator, DEMO_STAFF, logIn, snap } from './support';
 
 async function repaySection(page: Page) {
   const section = page.getByTestId('order-price-difference');
@@ -66,7 +66,7 @@ test('operator asks ¥50 → customer sees 需要处理 + 补差价, pays in the
   await expect(dialog.getByTestId('pay-amount')).toContainText('50.00');
   await expect(dialog.getByTestId('pay-qrcode')).toBeVisible();
   // The dialog's opening animation has ended (a screenshot mid-zoom shows only the mask).
-  await dialog.evaluate((element) => Promise.all(element.ownerDocument.getAnimations().map((animation) => animation.finished)));
+  await animationsSettled(page);
   await snap(page, 'price-difference/pay-dialog-1280');
   const phone = await page.context().newPage();
   await phone.goto((await dialog.getByTestId('pay-sandbox-link').getAttribute('href'))!);

@@ -14,7 +14,7 @@ import { expect, test } from '@playwright/test';
 import { FIXTURES } from '../fixtures/index';
 import { orderInPageCheck } from './page-check-support';
 import { submitAtEmbassy } from './results-support';
-import { asOperator, DEMO_STAFF, logIn, mailbox, dialogSettled } from './support';
+import { asOperator, DEMO_STAFF, logIn, mailbox, animationsSettled } from './support';
 
 const SHOTS = 'screenshots/issue11';
 
@@ -42,7 +42,7 @@ test('operator issues one visa (e-visa upload) and refuses the other → custome
   // 录入出签 with the e-visa: a text file named .png is refused by content first.
   await row(first.name).getByTestId('result-issue-open').click();
   const issueDialog = staff.getByRole('dialog', { name: `录入出签 · ${first.name}` });
-  await dialogSettled(issueDialog);
+  await animationsSettled(page);
   await expect(issueDialog).toBeVisible();
   await issueDialog.getByLabel('签证号码').fill('E2026A1234');
   await issueDialog.getByLabel('有效期起').fill('2027-01-05');
@@ -63,7 +63,7 @@ test('operator issues one visa (e-visa upload) and refuses the other → custome
   // 录入拒签: a common reason and a note.
   await row(second.name).getByTestId('result-reject-open').click();
   const rejectDialog = staff.getByRole('dialog', { name: `录入拒签 · ${second.name}` });
-  await dialogSettled(rejectDialog);
+  await animationsSettled(page);
   await rejectDialog.getByText('资金证明不足').click();
   await rejectDialog.getByLabel('说明', { exact: true }).fill('银行流水时间不足六个月，建议补充后重新申请');
   await rejectDialog.getByRole('button', { name: '确认录入' }).click();

@@ -9,7 +9,7 @@ import jsQR from 'jsqr';
 import { DELISTED_CHANNEL, QRCODE_PAGE, productTitle, qrcodeScene } from '../../common/catalogue';
 import { IDENTITIES, MATERIAL_ATTRS, PHOTO_COLORS, REMINDER_COLLAPSED_HEIGHT_PX, REVIEW_PAGE_SIZE } from '../../common/constants';
 import { formatAverageRating, formatPassRate, formatPrice } from '../../common/format';
-import { e2eDatabase, loggedInTest, snap } from './support';
+import { animationsSettled, e2eDatabase, loggedInTest, snap } from './support';
 
 const LISTED = `p.status <> 1 AND p.channel <> ${DELISTED_CHANNEL}`;
 const SITE_HEADER_PX = 64;
@@ -123,11 +123,6 @@ async function open(page: Page, id: number) {
   const response = await page.goto(`/visa/product/${id}`);
   expect(response?.status()).toBe(200);
   await hydrated(page);
-}
-
-/** Waits until opening/closing animations have finished, for screenshots. */
-async function settled(page: Page) {
-  await page.waitForFunction(() => document.getAnimations().filter((a) => a.effect?.getTiming().iterations !== Infinity).length === 0);
 }
 
 const tab = (page: Page, key: string) => page.getByTestId('product-tabs').locator(`[data-tab="${key}"]`);
@@ -265,7 +260,7 @@ test('every section renders with the figures of the product row', async ({ page 
   await page.mouse.move(2, 790);
   await expect(page.getByTestId('product-price-detail')).toBeHidden();
   await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
-  await settled(page);
+  await animationsSettled(page);
   await snap(page, 'product-desktop');
 });
 
@@ -375,7 +370,7 @@ test('a material sample opens in the image viewer', async ({ page }) => {
   await expect(viewer).toBeVisible();
   await expect(viewer.locator('.viewer-title')).toContainText(`${name} 样例`);
   await expect.poll(() => viewer.locator('.viewer-canvas img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
-  await settled(page);
+  await animationsSettled(page);
   await page.keyboard.press('Escape');
   await expect(page.locator('.viewer-container')).toHaveCount(0);
 });
@@ -539,7 +534,7 @@ test('a guest gets the mini-program QR popup; the code decodes to the product sc
     await expect(popup).toContainText(point);
   }
   await expect(popup.getByRole('link', { name: '下载App' })).toHaveAttribute('href', '/download');
-  await settled(page);
+  await animationsSettled(page);
   await snap(page, 'product-qr-popup');
 
   // Closed and opened again: the kept code, no second request.
@@ -589,7 +584,7 @@ test("the e-mail popup is for the selected identity and warns '请输入正确�
 
   await popup.getByLabel('邮箱').fill('traveller@example.com');
   await page.mouse.move(2, 790);
-  await settled(page);
+  await animationsSettled(page);
   await snap(page, 'product-email-popup');
 
   const sends: unknown[] = [];

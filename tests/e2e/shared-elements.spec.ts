@@ -1,6 +1,6 @@
 // The shared elements of spec §2.6 / §4 / §5 in a real browser, on the /dev/components showcase.
 import { expect, test, type Page } from '@playwright/test';
-import { snap } from './support';
+import { animationsSettled, snap } from './support';
 
 test.beforeEach(async ({ page }) => {
   await page.goto('/dev/components');
@@ -12,11 +12,6 @@ test.beforeEach(async ({ page }) => {
 async function hydrated(page: Page) {
   await page.waitForFunction(() => (window as unknown as { __reactRouterRouteModules?: unknown }).__reactRouterRouteModules !== undefined);
   await page.waitForLoadState('networkidle');
-}
-
-/** Waits until opening/closing animations (not endless spinners) have finished, for screenshots. */
-async function settled(page: Page) {
-  await page.waitForFunction(() => document.getAnimations().filter((a) => a.effect?.getTiming().iterations !== Infinity).length === 0);
 }
 
 async function openDialog(page: Page) {
@@ -44,7 +39,7 @@ test.describe('shared dialog', () => {
     const headerRight = await dialog.getByText('示例', { exact: true }).boundingBox();
     const close = await dialog.getByRole('button', { name: /close|关闭/i }).boundingBox();
     expect(headerRight && close && headerRight.x + headerRight.width <= close.x).toBe(true);
-    await settled(page);
+    await animationsSettled(page);
     await snap(page, 'shared-dialog-open');
 
     await page.keyboard.press('Escape');
@@ -165,7 +160,7 @@ test('the image viewer opens on a thumb with toolbar and navbar, pages with arro
   await expect(viewer.locator('.viewer-title')).toContainText('证件照示例');
   // The image really loaded.
   await expect.poll(() => viewer.locator('.viewer-canvas img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(240);
-  await settled(page);
+  await animationsSettled(page);
   await snap(page, 'shared-image-viewer-open');
 
   await page.keyboard.press('ArrowRight');
@@ -272,7 +267,7 @@ test('the page fits a 390 px phone screen', async ({ page }) => {
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   await snap(page, 'shared-elements-390');
   const dialog = await openDialog(page);
-  await settled(page);
+  await animationsSettled(page);
   const box = (await dialog.locator('.ant-modal-container, .ant-modal-content').first().boundingBox())!;
   expect(box.x).toBeGreaterThanOrEqual(0);
   expect(box.x + box.width).toBeLessThanOrEqual(390);

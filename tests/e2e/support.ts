@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, type Locator, type Page, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import SQLite from 'better-sqlite3';
 import { API_VERSION, STORAGE_KEYS } from '../../common/constants';
 import type { LoginInfo } from '../../common/contracts/account';
@@ -13,18 +13,18 @@ import { openDatabase } from '../../server/db/database';
 import { type InsertedCustomer, insertCustomer, insertProduct, type InsertedProduct, type ProductOptions } from '../../server/test-support/factories';
 
 /**
- * Waits until `dialog`'s opening zoom (and every other finite animation) has
- * ended: a click on a checkbox or radio mid-zoom can be lost under load (CI,
- * 2026-11-25: 资金证明不足 clicked 50 ms after 录入拒签 opened did not stick).
+ * Waits until every finite animation and transition on the page has ended
+ * (endless ones, a spinner's, are left out). The one wait for motion in the
+ * e2e specs:
+ *   - before a click inside a dialog that just opened: a click on a checkbox
+ *     mid-zoom can be lost under load (CI, 2026-11-25: 资金证明不足 clicked
+ *     50 ms after 录入拒签 opened did not stick);
+ *   - before a screenshot (mid-zoom shows only the mask);
+ *   - before axe measures colours (mid-fade text is blended with the page behind).
  */
-export async function dialogSettled(dialog: Locator): Promise<void> {
-  await dialog.evaluate((element) =>
-    Promise.all(
-      element.ownerDocument
-        .getAnimations()
-        .filter((animation) => animation.effect?.getTiming().iterations !== Infinity)
-        .map((animation) => animation.finished.catch(() => undefined)),
-    ),
+export async function animationsSettled(page: Page): Promise<void> {
+  await page.waitForFunction(() =>
+    document.getAnimations().every((animation) => animation.playState !== 'running' || animation.effect?.getComputedTiming().iterations === Infinity),
   );
 }
 
