@@ -5,7 +5,7 @@
 // never indexed; no CSP violation.
 import { expect, type Page, test } from '@playwright/test';
 import { totpCode } from '../../server/modules/operator/totp';
-import { DEMO_STAFF, freshTotpCode, hydrated, snap } from './support';
+import { asOperator, DEMO_STAFF, freshTotpCode, hydrated, snap } from './support';
 
 function watchCsp(page: Page): string[] {
   const violations: string[] = [];
@@ -133,4 +133,13 @@ test('a supervisor creates an operator, who logs in with the secret shown once; 
   await theirs.getByRole('button', { name: '确认绑定并登录' }).click();
   await expect(theirs.getByTestId('admin-operator')).toContainText('钱多多');
   await other.close();
+});
+
+test("a workbench whose loader is refused shows the server's message and the way back to the queue", async ({ page, baseURL }) => {
+  await asOperator(page, DEMO_STAFF.operator.account, baseURL!);
+  await page.goto('/admin/orders/99999999');
+  await expect(page.getByText('订单不存在')).toBeVisible();
+  await page.getByRole('link', { name: '返回订单队列' }).click();
+  await expect(page).toHaveURL(/\/admin\/orders$/);
+  await expect(page.getByRole('heading', { name: '订单队列' })).toBeVisible();
 });

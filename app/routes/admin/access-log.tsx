@@ -1,9 +1,8 @@
 // 访问日志 (supervisors; an operator gets the read's refusal, 2003).
-import { Result } from 'antd';
-import { isRouteErrorResponse, useRouteError } from 'react-router';
 import { AccessLogPage, type AccessLogQuery } from '../../features/admin/orders/access-log-page';
+import { AdminLoadError } from '../../features/admin/admin-load-error';
 import { requireOperatorReads } from '../../features/admin/require-operator';
-import { isRefusal, loaded } from '../../lib/loaded';
+import { loaded } from '../../lib/loaded';
 import type { Route } from './+types/access-log';
 
 export const meta: Route.MetaFunction = () => [{ title: '访问日志 - 易签通后台' }, { name: 'robots', content: 'noindex, nofollow' }];
@@ -28,7 +27,5 @@ export default function AdminAccessLog({ loaderData }: Route.ComponentProps) {
 }
 
 export function ErrorBoundary() {
-  const error = useRouteError();
-  const refusal = isRouteErrorResponse(error) && isRefusal(error.data) ? error.data.msg : null;
-  return <Result status={refusal ? 'warning' : 'error'} title={refusal ?? '加载失败，请刷新重试'} />;
+  return <AdminLoadError />;
 }

@@ -1,9 +1,9 @@
 // 订单工作台: one order with every file and its review.
-import { Result } from 'antd';
-import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
+import { Link } from 'react-router';
 import { WorkbenchPage } from '../../features/admin/orders/workbench-page';
+import { AdminLoadError } from '../../features/admin/admin-load-error';
 import { requireOperatorReads } from '../../features/admin/require-operator';
-import { isRefusal, loaded } from '../../lib/loaded';
+import { loaded } from '../../lib/loaded';
 import { requireNumericParam } from '../../lib/route-params';
 import type { Route } from './+types/order-workbench';
 
@@ -36,7 +36,5 @@ export default function AdminOrderWorkbench({ loaderData }: Route.ComponentProps
 }
 
 export function ErrorBoundary() {
-  const error = useRouteError();
-  const refusal = isRouteErrorResponse(error) && isRefusal(error.data) ? error.data.msg : null;
-  return <Result status={refusal ? 'warning' : 'error'} title={refusal ?? '加载失败，请刷新重试'} extra={<Link to="/admin/orders">返回订单队列</Link>} />;
+  return <AdminLoadError extra={<Link to="/admin/orders">返回订单队列</Link>} />;
 }

@@ -1,10 +1,9 @@
 // 订单队列: the work queue of paid orders; filters and page in the URL.
-import { Result } from 'antd';
-import { isRouteErrorResponse, useRouteError } from 'react-router';
 import { QueuePage } from '../../features/admin/orders/queue-page';
 import { queueQueryOf } from '../../features/admin/orders/queue-params';
+import { AdminLoadError } from '../../features/admin/admin-load-error';
 import { requireOperatorReads } from '../../features/admin/require-operator';
-import { isRefusal, loaded } from '../../lib/loaded';
+import { loaded } from '../../lib/loaded';
 import type { Route } from './+types/orders';
 
 export const meta: Route.MetaFunction = () => [{ title: '订单队列 - 易签通后台' }, { name: 'robots', content: 'noindex, nofollow' }];
@@ -21,7 +20,5 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
 }
 
 export function ErrorBoundary() {
-  const error = useRouteError();
-  const refusal = isRouteErrorResponse(error) && isRefusal(error.data) ? error.data.msg : null;
-  return <Result status={refusal ? 'warning' : 'error'} title={refusal ?? '加载失败，请刷新重试'} />;
+  return <AdminLoadError />;
 }
