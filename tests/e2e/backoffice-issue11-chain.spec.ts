@@ -21,7 +21,7 @@ import { type Browser, expect, type Page, test } from '@playwright/test';
 import { formatPrice } from '../../common/format';
 import { FIXTURES } from '../fixtures/index';
 import { orderAtEmbassy, RETURN_SNAPSHOT } from './results-support';
-import { asOperator, DEMO_STAFF, e2eDatabase, logIn, mailbox, snap, dialogSettled } from './support';
+import { asOperator, DEMO_STAFF, e2eDatabase, logIn, mailbox, snap, animationsSettled } from './support';
 
 async function operatorPage(browser: Browser, baseURL: string): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
@@ -60,7 +60,7 @@ test('paid two-applicant order at the embassy → one visa issued (e-visa), one 
   await expect(row(issued.name).getByTestId('result-status')).toHaveText('办理中');
   await row(issued.name).getByTestId('result-issue-open').click();
   const issueDialog = staff.getByRole('dialog', { name: `录入出签 · ${issued.name}` });
-  await dialogSettled(issueDialog);
+  await animationsSettled(page);
   await issueDialog.getByLabel('签证号码').fill('E2026C7788');
   await issueDialog.getByLabel('有效期起').fill('2027-02-01');
   await issueDialog.getByLabel('有效期止').fill('2027-04-30');
@@ -74,7 +74,7 @@ test('paid two-applicant order at the embassy → one visa issued (e-visa), one 
 
   await row(refused.name).getByTestId('result-reject-open').click();
   const rejectDialog = staff.getByRole('dialog', { name: `录入拒签 · ${refused.name}` });
-  await dialogSettled(rejectDialog);
+  await animationsSettled(page);
   await rejectDialog.getByText('资金证明不足').click();
   await rejectDialog.getByLabel('说明', { exact: true }).fill('存款证明金额不足，建议补充资产证明后重新申请');
   await rejectDialog.getByRole('button', { name: '确认录入' }).click();
@@ -218,4 +218,26 @@ test('paid two-applicant order at the embassy → one visa issued (e-visa), one 
   await staff.reload();
   await expect(staff.getByTestId('workbench-step')).toHaveText('已完成');
   await staff.context().close();
+
+  // ── After the retention period the scans are deleted, and the detail says so instead of a bare 0份.
+  // Written as the retention job writes it (its rows deleted, a retention_purge event), for this
+  // order only: running the job here would purge the other specs' finished orders in the shared
+  // e2e database. The job itself is tested in server/modules/retention/retention.test.ts.
+  const purgedAt = Date.parse('2027-02-03T02:00:00Z');
+  const purge = e2eDatabase();
+  purge.prepare('delete from order_material_file where user_order_id = ?').run(userOrderId);
+  purge
+    .prepare(
+      `insert into order_event (user_order_id, actor, actor_id, event, from_status, to_status, from_step, to_step, detail, created_at)
+       values (?, 'system', null, 'retention_purge', 'completed', 'completed', null, null, '{"material":2}', ?)`,
+    )
+    .run(userOrderId, purgedAt);
+  purge.close();
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(`/order/order-detail/${userOrderId}`);
+  const files = page.getByTestId('order-applicant-files');
+  await expect(files).toHaveCount(2);
+  await expect(files).toHaveText(['0份（扫描件已于 2027-02-03 保留期满删除）', '0份（扫描件已于 2027-02-03 保留期满删除）']);
+  await page.getByTestId('order-applicants-section').scrollIntoViewIfNeeded();
+  await snap(page, 'issue11/chain-scans-purged-1280');
 });

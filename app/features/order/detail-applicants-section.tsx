@@ -2,7 +2,9 @@
 // interview time, uploaded files, and what a draft still misses.
 import { Tag } from 'antd';
 import type { OrderApplicant, OrderDetail } from '../../../common/contracts/order';
+import { formatDateTime } from '../../../common/format';
 import { DetailSection } from './detail-info-sections';
+import { scansPurgedAt } from './order-format';
 
 const APPLICANT_STATUS_COLORS: Record<string, string> = {
   pending: 'processing',
@@ -20,6 +22,8 @@ export function ApplicantsSection({ order }: { order: OrderDetail }) {
   const missingOf = (applicantId: number) => order.missing_materials.filter((item) => item.applicant_id === applicantId).map((item) => item.name);
   // The applicant's own status only means something once the order is being handled.
   const showStatus = order.status === 'processing' || order.status === 'completed';
+  // After the retention period the scans are deleted: say so, or "0份" would read as never uploaded.
+  const purgedAt = scansPurgedAt(order.events);
   return (
     <DetailSection title={`申请人信息（${order.applicants.length}人）`} testId="order-applicants-section">
       <ul className="order-applicant-cards">
@@ -50,7 +54,14 @@ export function ApplicantsSection({ order }: { order: OrderDetail }) {
                 ) : null}
                 <div>
                   <dt>已上传资料</dt>
-                  <dd data-testid="order-applicant-files">{applicant.material_file_count}份</dd>
+                  <dd data-testid="order-applicant-files">
+                    {applicant.material_file_count}份
+                    {purgedAt !== null ? (
+                      <span className="order-muted" data-testid="order-applicant-files-purged">
+                        （扫描件已于 {formatDateTime(purgedAt).slice(0, 10)} 保留期满删除）
+                      </span>
+                    ) : null}
+                  </dd>
                 </div>
                 {missing.length > 0 ? (
                   <div className="order-applicant-missing">

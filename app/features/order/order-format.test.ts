@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ACTION_LABELS, actionPath, scheduleEntries } from './order-format';
+import { ACTION_LABELS, actionPath, scansPurgedAt, scheduleEntries } from './order-format';
 import { earliestNewDeparture } from './departure-date-dialog';
 
 describe('actions', () => {
@@ -41,5 +41,15 @@ describe('scheduleEntries', () => {
       ['material_upload', 3, 4],
       ['create', 1, 1],
     ]);
+  });
+});
+
+describe('scansPurgedAt', () => {
+  const e = (event: string, at: number) => ({ event, created_at: at });
+  it('is the first retention_purge, when the scans went; a later one (an e-visa expiring) does not move it', () => {
+    expect(scansPurgedAt([e('pay', 1), e('complete', 2), e('retention_purge', 30), e('retention_purge', 400)])).toBe(30);
+  });
+  it('is null while the scans are kept', () => {
+    expect(scansPurgedAt([e('pay', 1), e('complete', 2)])).toBeNull();
   });
 });

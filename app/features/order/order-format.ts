@@ -63,3 +63,12 @@ export function scheduleEntries<E extends { event: string; actor: string }>(even
   }
   return entries;
 }
+
+/**
+ * When the travellers' uploaded scans of a finished order were deleted at the
+ * end of their retention (the first retention_purge event; a later one only
+ * removes an e-visa whose validity ended), or null while they are kept.
+ */
+export function scansPurgedAt(events: readonly { event: string; created_at: number }[]): number | null {
+  return events.find((event) => event.event === 'retention_purge')?.created_at ?? null;
+}
