@@ -42,3 +42,12 @@ export function durationText(ms: number): string {
   if (hours > 0) return `${hours}小时${minutes % 60}分`;
   return `${minutes}分钟`;
 }
+
+/**
+ * The queue's refund filter (`refund=failed`, 退款失败): the orders with a
+ * failed refund whose money has not been refunded again since (decision 0026,
+ * "A failed refund still to redo").
+ */
+export const QUEUE_REFUND_FILTERS = { failed: '退款失败' } as const;
+export type QueueRefundFilter = keyof typeof QUEUE_REFUND_FILTERS;
+export const QUEUE_REFUND_FILTER_VALUES = Object.keys(QUEUE_REFUND_FILTERS) as [QueueRefundFilter, ...QueueRefundFilter[]];

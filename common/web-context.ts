@@ -8,6 +8,7 @@ import type { InterviewSlotListResult } from './contracts/interview.ts';
 import type { InterviewNoticeDetail } from './contracts/interview-notice.ts';
 import type { MailList } from './contracts/mail.ts';
 import type { AdminShipBack, ReturnParcel } from './contracts/ship-back.ts';
+import type { RefundFailedCount } from './contracts/refund.ts';
 import type { MaterialListResult } from './contracts/material.ts';
 import type { NoticeListResult } from './contracts/notice.ts';
 import type { OrderDetail, OrderListResult } from './contracts/order.ts';
@@ -95,6 +96,8 @@ export interface OperatorReads {
   fileAccessLog(query: PayloadOf<typeof adminFileAccessLog>): Promise<ReadAnswer<AdminFileAccessLog>>;
   /** An order's mail list and parcels (/admin-api/order/mail), for the workbench's mail panel. */
   orderMail(userOrderId: number): Promise<ReadAnswer<MailList>>;
+  /** The 工作台's alert: failed refunds still to redo (/admin-api/order/refund_failed_count). */
+  refundFailedCount(): Promise<ReadAnswer<RefundFailedCount>>;
   /** An order's ship-back panel (/admin-api/order/ship_back, issue 11). */
   orderShipBack(userOrderId: number): Promise<ReadAnswer<AdminShipBack>>;
 }

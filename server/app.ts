@@ -62,6 +62,7 @@ import type { PageCheckService } from './modules/page-check/page-check.service.t
 import { createPriceDifferenceService } from './modules/price-difference/price-difference.service.ts';
 import { priceDifferenceOperations } from './modules/price-difference/price-difference.routes.ts';
 import { installRefunds } from './modules/refund/refund.module.ts';
+import type { RefundService } from './modules/refund/refund.service.ts';
 import { createOperatorService, type OperatorService } from './modules/operator/operator.service.ts';
 import type { AuthenticatedOperator } from './modules/operator/operator.types.ts';
 import { customer } from './platform/principal.ts';
@@ -101,6 +102,8 @@ export interface Services {
   mail: MailService;
   /** Ship back and completion (issue 11); set once the courier module is installed. */
   shipBack: ShipBackService;
+  /** Refunds (issue 11): the 工作台's failed-refund count; set once the refund module is installed. */
+  refunds: RefundService;
 }
 
 declare module 'fastify' {
@@ -150,7 +153,7 @@ export async function buildApp({
   // The page check (核页) and the operator's submit: pages stored like the customers' files.
   const pageCheck = createPageCheckModule({ db: database.db, now, storage: materials.storage, maxBytes: config.UPLOAD_MAX_BYTES, log: app.log });
   // The services the signed operations call, and the login-only pages too (in process, server/web/customer-reads.ts).
-  const base: Omit<Services, 'mail' | 'shipBack'> = {
+  const base: Omit<Services, 'mail' | 'shipBack' | 'refunds'> = {
     account: createAccountService(database.db, { idleMs: config.SESSION_IDLE_MINUTES * 60_000, absoluteMs: config.SESSION_ABSOLUTE_HOURS * 3_600_000 }, now),
     catalogue: createCatalogueService(database.db),
     order: createOrderService(database.db, { now }),
@@ -262,6 +265,7 @@ export async function buildApp({
     ...base,
     mail: createMailService(database.db, { now, courier: courier.service, address: base.address }),
     shipBack: createShipBackService(database.db, { now, courier: courier.service }),
+    refunds: refunds.service,
   };
   // The return parcel delivered → the order finishes (issue 11).
   courier.service.onShipmentStatus(services.shipBack.onShipmentStatus);

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { MATERIAL_CONTENT_TYPES, MATERIAL_REVIEW_STATUS_VALUES } from '../material.ts';
 import { ORDER_STATUS_VALUES, ORDER_STEP_VALUES } from '../order.ts';
-import { REVIEW_LIMITS, REVIEW_REASON_VALUES } from '../review.ts';
+import { QUEUE_REFUND_FILTER_VALUES, REVIEW_LIMITS, REVIEW_REASON_VALUES } from '../review.ts';
 import { defineContract, type ResultOf } from './define.ts';
 import { pageField, rowId } from './fields.ts';
 
@@ -13,8 +13,8 @@ import { pageField, rowId } from './fields.ts';
 
 const queueRow = z.object({
   user_order_id: z.number(),
-  step: z.enum(ORDER_STEP_VALUES),
-  step_label: z.string(),
+  step: z.enum(ORDER_STEP_VALUES).nullable().describe('办理步骤；已完成的订单（只在“退款失败”筛选中出现）为 null'),
+  step_label: z.string().describe('步骤名称；没有步骤时为订单状态（如“已完成”）'),
   product_title: z.string(),
   country: z.string(),
   consular_district: z.string().nullable(),
@@ -42,6 +42,10 @@ export const adminOrderQueue = defineContract({
       .default('all')
       .describe('all 全部，none 未分配，me 我的，或人员 id'),
     q: z.string().max(REVIEW_LIMITS.searchMaxLength).optional().describe('订单号、申请人姓名或手机号（精确匹配）'),
+    refund: z
+      .enum(QUEUE_REFUND_FILTER_VALUES)
+      .optional()
+      .describe('failed 退款失败：有退款失败、款项尚未重新退回的订单（办理中和已完成的订单；规则见决策 0026）'),
     page: pageField,
     page_size: z.number().int().min(1).max(REVIEW_LIMITS.queueMaxPageSize).default(REVIEW_LIMITS.queuePageSize),
   }),

@@ -64,7 +64,22 @@ export const adminRefundClose = defineContract({
   result: panel,
 });
 
-export const REFUND_CONTRACTS = [adminRefundList, adminRefundCreate, adminRefundClose] as const;
+/**
+ * The 工作台's alert: how many failed refunds are still to redo (their money
+ * not refunded again since), and on how many orders — the orders of the
+ * queue's 退款失败 filter (`refund=failed`). Rule: decision 0026.
+ */
+export const adminRefundFailedCount = defineContract({
+  path: '/admin-api/order/refund_failed_count',
+  payload: z.object({}),
+  result: z.object({
+    refund_count: z.number().describe('退款失败、款项尚未重新退回的退款笔数'),
+    order_count: z.number().describe('这些退款所属的订单数（即订单队列“退款失败”筛选的订单数）'),
+  }),
+});
+
+export const REFUND_CONTRACTS = [adminRefundList, adminRefundCreate, adminRefundClose, adminRefundFailedCount] as const;
 
 export type RefundView = z.output<typeof refundView>;
 export type RefundPanel = ResultOf<typeof adminRefundList>;
+export type RefundFailedCount = ResultOf<typeof adminRefundFailedCount>;

@@ -11,6 +11,7 @@ import type { Contract, ParsedPayloadOf, PayloadOf } from '../../common/contract
 import { adminPageCheckDetail } from '../../common/contracts/page-check.ts';
 import { adminMailGet } from '../../common/contracts/mail.ts';
 import { adminShipBackGet } from '../../common/contracts/ship-back.ts';
+import type { RefundService } from '../modules/refund/refund.service.ts';
 import type { MailService } from '../modules/mail/mail.service.ts';
 import type { ShipBackService } from '../modules/ship-back/ship-back.service.ts';
 import type { OperatorService } from '../modules/operator/operator.service.ts';
@@ -25,6 +26,7 @@ export interface OperatorReadServices {
   pageCheck: PageCheckService;
   mail: MailService;
   shipBack: ShipBackService;
+  refunds: RefundService;
 }
 
 /** A read whose payload the call's contract parses first (a bad page parameter answers 1001, as the call would). */
@@ -68,6 +70,7 @@ export function operatorReads(services: OperatorReadServices, caller: Operator, 
         return services.review.accessLog(parsed);
       }),
     orderMail: (userOrderId) => readParsed(adminMailGet, { user_order_id: userOrderId }, (parsed) => services.mail.list(caller, parsed.user_order_id)),
+    refundFailedCount: () => read(() => services.refunds.failedCount()),
     orderShipBack: (userOrderId) =>
       readParsed(adminShipBackGet, { user_order_id: userOrderId }, (parsed) => services.shipBack.adminGet(caller, parsed.user_order_id)),
   };

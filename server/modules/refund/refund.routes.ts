@@ -3,7 +3,7 @@
 // (POST /pay/refund-notify/{provider}), which, like the payment one, is not a
 // signed /www call: its own signature is checked over the raw body.
 import type { FastifyInstance } from 'fastify';
-import { adminRefundClose, adminRefundCreate, adminRefundList } from '../../../common/contracts/refund.ts';
+import { adminRefundClose, adminRefundCreate, adminRefundFailedCount, adminRefundList } from '../../../common/contracts/refund.ts';
 import { ErrorCode } from '../../../common/error-codes.ts';
 import { defineOperation } from '../../platform/operation.ts';
 import type { RefundService } from './refund.service.ts';
@@ -21,6 +21,17 @@ export function refundOperations(service: RefundService) {
       auth: 'operator',
       errors: [ErrorCode.ORDER_NOT_FOUND],
       handle: ({ user_order_id }, { caller }) => service.list(caller, user_order_id),
+    }),
+    defineOperation({
+      ...adminRefundFailedCount,
+      tag: TAG,
+      summary: '退款失败、款项尚未重新退回的退款笔数和订单数（工作台的提醒）',
+      description:
+        '支付服务商最终拒绝的退款（退款失败），之后订单没有再发起成功或进行中的手动退款或全额退款、且订单仍有可退金额的，计入；' +
+        '只计办理中和已完成的订单。订单见订单队列的“退款失败”筛选（refund=failed）。',
+      auth: 'operator',
+      errors: [],
+      handle: () => service.failedCount(),
     }),
     defineOperation({
       ...adminRefundCreate,

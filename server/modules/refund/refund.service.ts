@@ -20,6 +20,7 @@ import { apply, createOrderLifecycle, type OrderRow } from '../order/lifecycle.t
 import { pokeOutbox } from '../notification/outbox.ts';
 import type { HeaderBag, NotificationAnswer, PaymentProvider } from '../payment/provider.ts';
 import type { OperatorDirectory } from '../review/operators.ts';
+import { countRefundsToRedo } from './failed-refunds.ts';
 import { applicantNames, insertSpread, lockOrder, pokeRefunds, refundablePayments, refundsOfOrder, refundView, settleRefund } from './refund-records.ts';
 
 export interface RefundServiceDeps {
@@ -80,6 +81,9 @@ export function createRefundService(db: Kysely<Database>, deps: RefundServiceDep
 
   return {
     list: fresh,
+
+    /** The 工作台's alert: failed refunds still to redo (failed-refunds.ts). Any operator may read it. */
+    failedCount: () => countRefundsToRedo(db),
 
     /**
      * A supervisor's refund by hand: the amount is spread over the order's

@@ -6,7 +6,8 @@
 // sandbox's signed refund notification (duplicated, badly signed) and the
 // query fallback when it is lost, the customer's order detail, and bad input.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminRefundClose, adminRefundCreate, adminRefundList } from '../../../common/contracts/refund.ts';
+import { adminOrderQueue } from '../../../common/contracts/admin-order.ts';
+import { adminRefundClose, adminRefundCreate, adminRefundFailedCount, adminRefundList } from '../../../common/contracts/refund.ts';
 import { ErrorCode } from '../../../common/error-codes.ts';
 import { type Customer, eventually, MINUTE, type PaymentTestContext, paymentTestContext } from '../payment/payment-fixtures.ts';
 import type { NotifyTransport } from '../payment/sandbox-notifier.ts';
@@ -62,6 +63,12 @@ async function applicantsOf(userOrderId: number) {
 
 async function refunds(userOrderId: number) {
   return ctx.t.db.selectFrom('refund').selectAll().where('user_order_id', '=', userOrderId).orderBy('refund_id').execute();
+}
+
+/** The app's worker is stopped by an earlier test: a worker of the test's own sends the order's refunds (and asks about those sent). */
+async function sendRefunds(userOrderId: number) {
+  await createRefundWorker({ db: ctx.t.db, provider: ctx.t.app.payments.sandbox.provider, now: () => ctx.t.clock.now, sweepMs: 0 }).drain();
+  return refunds(userOrderId);
 }
 
 async function panel(userOrderId: number) {
@@ -394,6 +401,127 @@ describe(`refunds (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLite'})`,
       status: 'failed',
       last_error: expect.stringContaining('NOT_ENOUGH'),
     });
+  });
+
+  it("tells the operators of a refund the provider refused: the 工作台 count and the queue's 退款失败 filter, until a refund by hand gives the money back", async () => {
+    notifications('delivered');
+    const { id, total, outTradeNo } = await paidOrder();
+    const failedQueue = async () =>
+      (await op.callContract(adminOrderQueue, { refund: 'failed', assignee: 'all', page: 1, page_size: 100 })).result!.list.map((row) => row.user_order_id);
+    const count = async () => (await op.callContract(adminRefundFailedCount, {})).result!;
+    const before = await count();
+    expect(await failedQueue()).not.toContain(id);
+
+    // The trade's money was given back at the provider outside this system (its merchant console):
+    // the provider refuses our refund for good (NOT_ENOUGH), the refund fails.
+    const sandboxRefunds = ctx.t.db.withTables<{
+      payment_sandbox_refund: {
+        out_refund_no: string;
+        out_trade_no: string;
+        provider_refund_no: string;
+        amount: number;
+        reason: string;
+        state: string;
+        notify_id: string;
+        created_at: number;
+        succeeds_at: number;
+        success_at: number | null;
+        notified_at: number | null;
+      };
+    }>();
+    await sandboxRefunds
+      .insertInto('payment_sandbox_refund')
+      .values({
+        out_refund_no: `RFCONSOLE${id}`,
+        out_trade_no: outTradeNo,
+        provider_refund_no: `5030CONSOLE${id}`,
+        amount: total,
+        reason: '商户平台退款',
+        state: 'SUCCESS',
+        notify_id: `NC${id}`,
+        created_at: ctx.t.clock.now,
+        succeeds_at: ctx.t.clock.now,
+        success_at: ctx.t.clock.now,
+        notified_at: ctx.t.clock.now,
+      })
+      .execute();
+    const seen = await panel(id);
+    expect((await boss.callContract(adminRefundCreate, { user_order_id: id, version: seen.version, amount: 5_000, reason: '客户取消加急服务' })).body.ret).toBe(
+      0,
+    );
+    await eventually(async () => expect((await sendRefunds(id)).map((refund) => refund.status)).toEqual(['failed']));
+
+    // Any operator sees it: one more failed refund on one more order, and the order under 退款失败.
+    expect(await count()).toEqual({ refund_count: before.refund_count + 1, order_count: before.order_count + 1 });
+    expect(await failedQueue()).toContain(id);
+    const [row] = (await op.callContract(adminOrderQueue, { refund: 'failed', q: String(id), assignee: 'all', page: 1 })).result!.list;
+    expect(row).toMatchObject({ user_order_id: id, step: 'material_review', step_label: '资料审核中' });
+    // The plain queue's own filters still apply on top of it.
+    expect((await op.callContract(adminOrderQueue, { refund: 'failed', step: 'submitted', q: String(id), assignee: 'all', page: 1 })).result!.total).toBe(0);
+
+    // A refund by hand that is itself refused keeps it listed (the new failure is the one to redo).
+    await ctx.t.clock.now++;
+    const again = await panel(id);
+    expect((await boss.callContract(adminRefundCreate, { user_order_id: id, version: again.version, amount: 5_000, reason: '重新发起退款' })).body.ret).toBe(0);
+    await eventually(async () => expect((await sendRefunds(id)).map((refund) => refund.status)).toEqual(['failed', 'failed']));
+    expect(await failedQueue()).toContain(id);
+    expect((await count()).refund_count).toBe(before.refund_count + 1);
+
+    // The console's refund is undone at the provider; the supervisor refunds again and it succeeds: the order leaves the list.
+    await sandboxRefunds.updateTable('payment_sandbox_refund').set({ state: 'CLOSED' }).where('out_refund_no', '=', `RFCONSOLE${id}`).execute();
+    ctx.t.clock.now += 1_000;
+    const last = await panel(id);
+    expect(last.refundable).toBe(total);
+    const redo = await boss.callContract(adminRefundCreate, { user_order_id: id, version: last.version, amount: 5_000, reason: '重新发起退款' });
+    expect(redo.body.ret, redo.body.msg).toBe(0);
+    // Pending already counts as the redo: the money is on its way.
+    expect(await failedQueue()).not.toContain(id);
+    await eventually(async () => expect((await sendRefunds(id)).map((refund) => refund.status)).toEqual(['failed', 'failed', 'succeeded']));
+    expect(await failedQueue()).not.toContain(id);
+    expect(await count()).toEqual(before);
+  });
+
+  it("a refused applicant's refund that fails is not cleared by another applicant's rejection refund, nor listed once nothing is left to give back", async () => {
+    notifications('delivered');
+    const { id, total } = await paidOrder({ rejectRefund: true });
+    const [first, second] = await applicantsOf(id);
+    await ctx.t.db.transaction().execute((trx) => refundOnRejection(trx, { userOrderId: id, applicantId: first!.applicant_id, at: ctx.t.clock.now }));
+    await eventually(async () => expect((await sendRefunds(id)).map((refund) => refund.status)).toEqual(['succeeded']));
+    // The provider's final word on it is a refusal (ABNORMAL), as its notification or query may say.
+    await ctx.t.db.updateTable('refund').set({ status: 'failed', refunded_at: null }).where('user_order_id', '=', id).execute();
+    const listed = async () =>
+      (await op.callContract(adminOrderQueue, { refund: 'failed', q: String(id), assignee: 'all', page: 1 })).result!.list.map((row) => row.user_order_id);
+    expect(await listed()).toEqual([id]);
+    // The second applicant's rejection refund is the system's, not an answer to the failure.
+    ctx.t.clock.now += 1_000;
+    await ctx.t.db.transaction().execute((trx) => refundOnRejection(trx, { userOrderId: id, applicantId: second!.applicant_id, at: ctx.t.clock.now }));
+    await eventually(async () => expect((await sendRefunds(id)).map((refund) => refund.status)).toEqual(['failed', 'succeeded']));
+    expect(await listed()).toEqual([id]);
+    // Completed since (results in, passports home): still listed, its status standing in for the step.
+    await ctx.t.db.updateTable('user_order').set({ status: 'completed', step: null }).where('user_order_id', '=', id).execute();
+    const [row] = (await op.callContract(adminOrderQueue, { refund: 'failed', q: String(id), assignee: 'all', page: 1 })).result!.list;
+    expect(row).toMatchObject({ user_order_id: id, step: null, step_label: '已完成', overdue: false, departure_at_risk: false });
+    // Not in the plain queue, which is processing orders.
+    expect((await op.callContract(adminOrderQueue, { q: String(id), assignee: 'all', page: 1 })).result!.total).toBe(0);
+    // Everything paid given back by other refunds (here: booked directly): nothing is owed, the order leaves the list.
+    await ctx.t.db.updateTable('refund').set({ amount: total }).where('user_order_id', '=', id).where('status', '=', 'succeeded').execute();
+    expect(await listed()).toEqual([]);
+  });
+
+  it('the failed-refund count and filter are for operators only, and a bad filter value is refused in the envelope', async () => {
+    const asCustomer = await ctx.call('/admin-api/order/refund_failed_count', {}, alice);
+    expect(asCustomer.ret).toBe(ErrorCode.NOT_LOGGED_IN);
+    expect(asCustomer.msg).toMatch(/[\u4e00-\u9fff]/);
+    expect((await ctx.call('/admin-api/order/queue', { refund: 'failed' }, alice)).ret).toBe(ErrorCode.NOT_LOGGED_IN);
+    expect((await ctx.t.call('/admin-api/order/refund_failed_count', {})).body.ret).toBe(ErrorCode.NOT_LOGGED_IN);
+    for (const refund of ['nope', 'FAILED', 1, null, ['failed'], { failed: true }]) {
+      const answer = await op.call('/admin-api/order/queue', { refund });
+      expect(answer.status, JSON.stringify(refund)).toBeLessThan(500);
+      expect(answer.body.ret, JSON.stringify(refund)).toBe(ErrorCode.INVALID_PARAMS);
+      expect(answer.body.msg).toMatch(/[\u4e00-\u9fff]/);
+    }
+    const extra = await op.call('/admin-api/order/refund_failed_count', { refund: 'x'.repeat(10_000) });
+    expect(extra.status).toBeLessThan(500);
   });
 
   it('never answers bad input with a 500', async () => {

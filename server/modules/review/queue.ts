@@ -5,8 +5,8 @@
 // the others; steps without a due time come last.
 import type { Kysely } from 'kysely';
 import type { AdminQueueFilters, AdminQueueResult } from '../../../common/contracts/admin-order.ts';
-import { ORDER_STEP_VALUES, ORDER_STEPS, type OrderStep } from '../../../common/order.ts';
-import { type AssigneeFilter, REVIEW_LIMITS } from '../../../common/review.ts';
+import { ORDER_STATUSES, ORDER_STEP_VALUES, ORDER_STEPS, type OrderStep } from '../../../common/order.ts';
+import { type AssigneeFilter, type QueueRefundFilter, REVIEW_LIMITS } from '../../../common/review.ts';
 import type { Database } from '../../db/schema.ts';
 import type { Operator } from '../../platform/principal.ts';
 import { departureAtRisk } from '../order/sla.ts';
@@ -19,6 +19,7 @@ export interface QueueInput {
   consular_district_id?: number;
   assignee: AssigneeFilter;
   q?: string;
+  refund?: QueueRefundFilter;
   page: number;
   page_size?: number;
 }
@@ -38,6 +39,7 @@ export function createReviewQueue(db: Kysely<Database>, deps: { now: () => numbe
       visaCountryId: input.visa_country_id,
       consularDistrictId: input.consular_district_id,
       assignee: input.assignee === 'all' ? undefined : input.assignee === 'none' ? null : input.assignee === 'me' ? operator.operatorId : input.assignee,
+      refund: input.refund,
     };
   }
 
@@ -60,11 +62,12 @@ export function createReviewQueue(db: Kysely<Database>, deps: { now: () => numbe
       for (const row of names) namesOf.set(row.user_order_id, [...(namesOf.get(row.user_order_id) ?? []), row.name]);
       return {
         list: rows.map((row) => {
-          const step = row.step ?? 'material_review';
+          // A completed order (only under 退款失败) has no step: its status stands in, and nothing is due or at risk.
+          const step = row.status === 'processing' ? (row.step ?? 'material_review') : null;
           return {
             user_order_id: row.user_order_id,
             step,
-            step_label: ORDER_STEPS[step],
+            step_label: step ? ORDER_STEPS[step] : ORDER_STATUSES[row.status],
             product_title: row.product_title,
             country: row.country,
             consular_district: row.consular_district_id === null ? null : (districtName.get(row.consular_district_id) ?? null),
@@ -75,8 +78,8 @@ export function createReviewQueue(db: Kysely<Database>, deps: { now: () => numbe
             step_entered_at: row.step_entered_at,
             time_in_step_ms: row.step_entered_at === null ? 0 : Math.max(0, now - row.step_entered_at),
             step_due_at: row.step_due_at,
-            overdue: row.step_due_at !== null && row.step_due_at < now,
-            departure_at_risk: departureAtRisk({ ...row, step }, needDays.get(row.visa_product_id) ?? 0, now),
+            overdue: step !== null && row.step_due_at !== null && row.step_due_at < now,
+            departure_at_risk: step !== null && departureAtRisk({ ...row, step }, needDays.get(row.visa_product_id) ?? 0, now),
             assignee: nameOf(operators, row.assignee_operator_id),
             version: row.version,
           };

@@ -6,7 +6,9 @@ import type { Kysely, Transaction } from 'kysely';
 import type { MaterialReviewStatus } from '../../../common/material.ts';
 import type { OrderStep } from '../../../common/order.ts';
 import type { ReviewReason } from '../../../common/review.ts';
+import type { QueueRefundFilter } from '../../../common/review.ts';
 import { type Json, toJson } from '../../db/json.ts';
+import { ordersWithRefundToRedo } from '../refund/failed-refunds.ts';
 import type { Database } from '../../db/schema.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -19,6 +21,8 @@ export interface QueueFilter {
   assignee?: number | null;
   /** The orders a search found (searchIds), when searching. */
   orderIds?: number[];
+  /** 'failed': only orders with a failed refund still to redo — processing or completed (refund/failed-refunds.ts). */
+  refund?: QueueRefundFilter;
 }
 
 /** A search finds at most this many orders (a name shared by many applicants). */
@@ -28,7 +32,11 @@ const MAX_ORDER_ID = 2_147_483_647;
 
 export function createReviewRepository(db: Kysely<Database>) {
   function filtered(filter: QueueFilter) {
-    let query = db.selectFrom('user_order').where('user_order.status', '=', 'processing');
+    // The work queue is processing orders; a failed refund still to redo may also be on a completed order.
+    let query =
+      filter.refund === 'failed'
+        ? db.selectFrom('user_order').where('user_order.user_order_id', 'in', ordersWithRefundToRedo(db))
+        : db.selectFrom('user_order').where('user_order.status', '=', 'processing');
     if (filter.step) query = query.where('user_order.step', '=', filter.step);
     if (filter.consularDistrictId !== undefined) query = query.where('user_order.consular_district_id', '=', filter.consularDistrictId);
     if (filter.visaCountryId !== undefined) {

@@ -2,7 +2,9 @@
 // (step, country, consulate, assignee) and a search (order id, applicant name
 // or phone) kept in the URL; each row's time in step, due time, overdue and
 // departure-risk flags as the server computed them; 领取 for an unassigned
-// order, 分配 for supervisors. The rows are the route's loader data.
+// order, 分配 for supervisors. The rows are the route's loader data. The
+// 退款 filter (退款失败) lists the orders whose failed refund is still to redo,
+// completed ones included: the 工作台's alert links here.
 import { Button, Input, Select, Space, Table, Tag, Tooltip } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
@@ -10,7 +12,7 @@ import { Link, useNavigate, useRevalidator } from 'react-router';
 import type { AdminQueueFilters, AdminQueueResult, AdminQueueRow } from '../../../../common/contracts/admin-order';
 import type { OperatorInfo } from '../../../../common/contracts/operator';
 import { formatDateTime } from '../../../../common/format';
-import { durationText } from '../../../../common/review';
+import { durationText, QUEUE_REFUND_FILTERS, QUEUE_REFUND_FILTER_VALUES } from '../../../../common/review';
 import { toast } from '../../../lib/toast';
 import { adminApi } from '../admin-api';
 import { queueHref, type QueueQuery } from './queue-params';
@@ -87,11 +89,14 @@ export function QueuePage({ me, query, result, filters }: { me: OperatorInfo; qu
       title: '步骤',
       dataIndex: 'step_label',
       width: 120,
-      render: (label: string, row) => <Tag color={STEP_COLORS[row.step]}>{label}</Tag>,
+      render: (label: string, row) => <Tag color={row.step ? STEP_COLORS[row.step] : 'default'}>{label}</Tag>,
     },
     {
       title: '产品',
       dataIndex: 'product_title',
+      // A width of its own: without one the product got what the others left,
+      // a single character beside a supervisor's 分配给 column.
+      width: 150,
       ellipsis: true,
       render: (title: string, row) => (
         <div className="aq-product">
@@ -108,7 +113,7 @@ export function QueuePage({ me, query, result, filters }: { me: OperatorInfo; qu
     {
       title: '申请人',
       dataIndex: 'applicant_names',
-      width: 150,
+      width: 140,
       render: (names: string[], row) => (
         <span>
           {names.join('、')}
@@ -226,6 +231,16 @@ export function QueuePage({ me, query, result, filters }: { me: OperatorInfo; qu
           ]}
           onChange={(assignee) => go({ assignee })}
         />
+        <Select
+          className="aq-filter"
+          aria-label="退款"
+          placeholder="全部退款状态"
+          allowClear
+          value={query.refund ?? null}
+          options={QUEUE_REFUND_FILTER_VALUES.map((value) => ({ value, label: QUEUE_REFUND_FILTERS[value] }))}
+          onChange={(refund) => go({ refund: refund ?? undefined })}
+          data-testid="queue-refund-filter"
+        />
         <Input.Search
           className="aq-search"
           aria-label="搜索订单号、申请人姓名或手机号"
@@ -244,6 +259,8 @@ export function QueuePage({ me, query, result, filters }: { me: OperatorInfo; qu
           rowKey="user_order_id"
           size="middle"
           columns={columns}
+          // Narrower than its columns (a supervisor's, at 1280 px): the table scrolls, not the page.
+          scroll={{ x: columns.reduce((sum, column) => sum + Number(column.width ?? 0), 0) }}
           dataSource={result.list}
           loading={revalidator.state === 'loading'}
           rowClassName={(row) => (row.overdue ? 'aq-row-overdue' : '')}

@@ -4,6 +4,7 @@
 import type { PayloadOf } from '../../../../common/contracts/define';
 import type { adminOrderQueue } from '../../../../common/contracts/admin-order';
 import { ORDER_STEP_VALUES, type OrderStep } from '../../../../common/order';
+import { QUEUE_REFUND_FILTER_VALUES, type QueueRefundFilter } from '../../../../common/review';
 
 export type QueueQuery = PayloadOf<typeof adminOrderQueue>;
 
@@ -13,12 +14,14 @@ export function queueQueryOf(params: URLSearchParams): QueueQuery {
   const step = params.get('step');
   const assignee = params.get('assignee');
   const q = params.get('q')?.trim().slice(0, 30);
+  const refund = params.get('refund');
   return {
     ...(step && (ORDER_STEP_VALUES as string[]).includes(step) ? { step: step as OrderStep } : {}),
     ...(positive(params.get('country')) ? { visa_country_id: positive(params.get('country')) } : {}),
     ...(positive(params.get('district')) ? { consular_district_id: positive(params.get('district')) } : {}),
     assignee: assignee === 'none' || assignee === 'me' ? assignee : (positive(assignee) ?? 'all'),
     ...(q ? { q } : {}),
+    ...(refund && (QUEUE_REFUND_FILTER_VALUES as string[]).includes(refund) ? { refund: refund as QueueRefundFilter } : {}),
     page: positive(params.get('page')) ?? 1,
   };
 }
@@ -31,6 +34,7 @@ export function queueHref(query: QueueQuery): string {
   if (query.consular_district_id) params.set('district', String(query.consular_district_id));
   if (query.assignee && query.assignee !== 'all') params.set('assignee', String(query.assignee));
   if (query.q) params.set('q', query.q);
+  if (query.refund) params.set('refund', query.refund);
   if (query.page && query.page !== 1) params.set('page', String(query.page));
   const text = params.toString();
   return text ? `/admin/orders?${text}` : '/admin/orders';
