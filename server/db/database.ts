@@ -3,7 +3,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type SqliteDialectConfig } from 'kysely';
 import pg from 'pg';
 import type { AppConfig } from '../config.ts';
 import type { Database } from './schema.ts';
@@ -51,6 +51,34 @@ export function openDatabase(config: AppConfig['database'], options: DatabaseOpt
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new WriteLockFirstSqliteDialect({ database: sqlite }) });
   return { db, kind: 'sqlite', file: config.file, destroy: () => db.destroy() };
+}
+
+/**
+ * SQLite transactions begin with `begin immediate`: they take the write lock
+ * at once, waiting for it under busy_timeout. Kysely's plain `begin` takes it
+ * only at the first write; a transaction that read first (the lifecycle reads
+ * the step's due date before it updates the order) and then finds another
+ * process holding the lock gets "database is locked" at once, because SQLite
+ * does not wait for a lock it would have to upgrade to. Another process is
+ * the e2e specs writing beside the server, or a second server on the file.
+ * Inside one process nothing changes: its one connection runs one transaction
+ * at a time anyway.
+ */
+class WriteLockFirstSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class WriteLockFirstSqliteDialect extends SqliteDialect {
+  readonly #config: SqliteDialectConfig;
+  constructor(config: SqliteDialectConfig) {
+    super(config);
+    this.#config = config;
+  }
+  override createDriver(): Driver {
+    return new WriteLockFirstSqliteDriver(this.#config);
+  }
 }
