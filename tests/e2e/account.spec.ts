@@ -1,6 +1,6 @@
 // Login, silent re-login, logout, session expiry and error pages in a real browser.
 import { expect, test } from '@playwright/test';
-import { chooseFromUserMenu, DEMO, e2eDatabase, loggedInTest, logIn, openLoginDialog, snap } from './support';
+import { chooseFromUserMenu, DEMO, headerUser, e2eDatabase, loggedInTest, logIn, openLoginDialog, snap } from './support';
 
 test.beforeEach(async ({ page }) => {
   await page.goto('/about');
@@ -77,25 +77,25 @@ test('the password leaves the browser only as its SHA-256 digest, signed', async
   expect(body.account).toBe(DEMO.account);
   expect(body.password).toMatch(/^[0-9a-f]{64}$/);
   expect(request.postData()).not.toContain(DEMO.password);
-  await page.getByTestId('header-user').waitFor();
+  await headerUser(page).waitFor();
 });
 
 test('login succeeds, survives a reload and logs out from an order page to /', async ({ page, context }) => {
   await logIn(page);
   await expect(page.getByText('登录成功')).toBeVisible();
-  await expect(page.getByTestId('header-user')).toContainText(DEMO.name);
-  await expect(page.getByTestId('header-user')).toContainText(DEMO.enterprise);
+  await expect(headerUser(page)).toContainText(DEMO.name);
+  await expect(headerUser(page)).toContainText(DEMO.enterprise);
   expect(JSON.parse((await page.evaluate(() => localStorage.getItem('login_data'))) ?? '{}').token).toBeTruthy();
   const cookie = (await context.cookies()).find((c) => c.name === 'token');
   expect(cookie?.path).toBe('/');
 
-  await page.getByTestId('header-user').hover();
+  await headerUser(page).hover();
   for (const item of ['个人中心', '我的订单', '退出']) await expect(page.getByRole('menuitem', { name: item })).toBeVisible();
   await snap(page, 'header-logged-in-menu');
 
   // Silent login from the cache: the server renders the user straight away.
   await page.reload();
-  await expect(page.getByTestId('header-user')).toContainText(DEMO.name);
+  await expect(headerUser(page)).toContainText(DEMO.name);
 
   await page.goto('/order/order-list');
   await expect(page.getByRole('heading', { name: '我的订单' })).toBeVisible();
@@ -111,7 +111,7 @@ loggedInTest('an order page opened directly sends the token at once, even with o
   // React runs the page's effects before the root starts the session: the first call must still carry the token.
   await page.goto('/order/order-list');
   await expect(page.getByTestId('order-list-page')).toBeVisible();
-  await expect(page.getByTestId('header-user')).toContainText(customer.name);
+  await expect(headerUser(page)).toContainText(customer.name);
   // The server renders from the cookie (the orders are read by the page's loader); a browser that lost
   // localStorage's copy still sends that token with its first signed call (the session's user info).
   await page.evaluate(() => localStorage.removeItem('login_data'));
@@ -121,7 +121,7 @@ loggedInTest('an order page opened directly sends the token at once, even with o
   const response = await listed;
   expect(response.status()).toBe(200);
   expect(response.request().headers()['x-token']).toBeTruthy();
-  await expect(page.getByTestId('header-user')).toContainText(customer.name);
+  await expect(headerUser(page)).toContainText(customer.name);
   expect(new URL(page.url()).pathname).toBe('/order/order-list');
 });
 
@@ -131,7 +131,7 @@ loggedInTest('logout elsewhere reloads the same page', async ({ page }) => {
 });
 
 loggedInTest('an expired session shows the 401 toast, then logs out', async ({ page, customer }) => {
-  await expect(page.getByTestId('header-user')).toContainText(customer.name);
+  await expect(headerUser(page)).toContainText(customer.name);
   // The session's start-up check has answered (it would log out quietly on a session revoked before it).
   await page.waitForLoadState('networkidle');
   const db = e2eDatabase();
@@ -204,7 +204,7 @@ test('in prod the analytics script is rendered, and no demo data is seeded', asy
 });
 
 loggedInTest('leaving a page while the silent login check runs keeps the user logged in', async ({ page, customer }) => {
-  await expect(page.getByTestId('header-user')).toContainText(customer.name);
+  await expect(headerUser(page)).toContainText(customer.name);
   await page.waitForLoadState('networkidle');
   // Hold the start-up check so that the next navigation cuts it off.
   await page.route('**/www/user/user_info_query', async (route) => {
@@ -215,7 +215,7 @@ loggedInTest('leaving a page while the silent login check runs keeps the user lo
   await page.goto('/cooperation');
   await page.unroute('**/www/user/user_info_query');
   await page.waitForTimeout(2_000);
-  await expect(page.getByTestId('header-user')).toContainText(customer.name);
+  await expect(headerUser(page)).toContainText(customer.name);
   expect(await page.evaluate(() => localStorage.getItem('login_data'))).not.toBeNull();
 });
 
@@ -229,7 +229,7 @@ for (const [what, answer] of [
     await page.goto('/order/order-list');
     await expect(page.getByRole('heading', { name: '我的订单' })).toBeVisible();
     await checked;
-    await expect(page.getByTestId('header-user')).toContainText(customer.name);
+    await expect(headerUser(page)).toContainText(customer.name);
     expect(JSON.parse((await page.evaluate(() => localStorage.getItem('login_data'))) ?? '{}').token).toBe(customer.token);
     await page.unroute('**/www/user/user_info_query');
     // The login still works: the menu opens and logging out leaves the order page for /.
@@ -249,8 +249,8 @@ loggedInTest('the user menu opens on the first hover when the pointer reached th
     await route.continue().catch(() => undefined);
   });
   await page.goto('/about', { waitUntil: 'commit' });
-  // (The server's HTML may hold the button twice for a moment: the lazy menu's fallback and its streamed, hidden content.)
-  const button = page.getByTestId('header-user').filter({ visible: true }).first();
+  // (The first logged-in page may hold the button twice for a moment: headerUser() in support.ts.)
+  const button = headerUser(page).first();
   await expect(button).toContainText(customer.name);
   // (Asked again if the button was swapped for its streamed copy in between.)
   await expect(async () => {
@@ -263,12 +263,12 @@ loggedInTest('the user menu opens on the first hover when the pointer reached th
   // flake was a menu that ignored it): the menu is open (it may already be, if the browser reported
   // the button or its parent :hover as the menu mounted).
   await page.waitForLoadState('networkidle');
-  await page.getByTestId('header-user').hover();
+  await headerUser(page).hover();
   await expect(page.getByRole('menuitem', { name: '我的订单' })).toBeVisible();
   // It still closes when the pointer leaves, and opens from the keyboard.
   await page.mouse.move(5, 400);
   await expect(page.getByRole('menuitem', { name: '我的订单' })).toBeHidden();
-  await page.getByTestId('header-user').focus();
+  await headerUser(page).focus();
   await page.keyboard.press('ArrowDown');
   await expect(page.getByRole('menuitem', { name: '我的订单' })).toBeVisible();
   await page.keyboard.press('Escape');

@@ -67,6 +67,16 @@ export async function openLoginDialog(page: Page) {
   return dialog;
 }
 
+/**
+ * The header's user button, the visible one. On the first logged-in page a
+ * server renders, its HTML holds the button twice for a moment: the lazy
+ * menu's fallback and the streamed menu in a hidden block, until React's
+ * inline script swaps them (CI lost a login to a strict-mode "2 elements").
+ */
+export function headerUser(page: Page) {
+  return page.getByTestId('header-user').filter({ visible: true });
+}
+
 export async function logIn(page: Page, account = DEMO.account, password = DEMO.password) {
   const dialog = await openLoginDialog(page);
   await dialog.getByLabel('账号').fill(account);
@@ -75,7 +85,7 @@ export async function logIn(page: Page, account = DEMO.account, password = DEMO.
   await dialog.getByRole('button', { name: '登录' }).click();
   // The page reloads after a login; the toast is shown once the new page runs.
   await page.getByText('登录成功').waitFor();
-  await page.getByTestId('header-user').waitFor();
+  await headerUser(page).waitFor();
 }
 
 /** The messages the test SMTP server has received, oldest first (raw MIME). */
@@ -97,8 +107,8 @@ export function mailbox(): Array<{ to: string; raw: string }> {
  */
 export async function chooseFromUserMenu(page: Page, item: string, done: () => Promise<void>) {
   await expect(async () => {
-    if (await page.getByTestId('header-user').isVisible()) {
-      await page.getByTestId('header-user').hover();
+    if (await headerUser(page).isVisible()) {
+      await headerUser(page).hover();
       await page.getByRole('menuitem', { name: item }).click({ timeout: 2_000 });
     }
     await done();
