@@ -7,7 +7,7 @@
 // Screenshots at 1280 and 390 px.
 import { expect, type Page, test } from '@playwright/test';
 import { interviewStepOrder } from './interview-support';
-import { asOperator, DEMO_STAFF, logIn, snap } from './support';
+import { animationsSettled, asOperator, DEMO_STAFF, logIn, snap } from './support';
 
 const timeText = (page: Page) => page.getByTestId('interview-time').first();
 
@@ -80,10 +80,14 @@ test('operator publishes the notice → customer reads it, plays the video, asks
   await page.getByTestId('interview-change-open').click();
   const dialog = page.getByTestId('update-date-dialog');
   await expect(dialog.getByTestId('update-date-day').first()).toBeVisible();
+  // Clicks after the opening zoom: CI (2026-11-25) lost the day's click made mid-zoom and sent the first day.
+  await animationsSettled(page);
   const otherDay = dialog.getByTestId('update-date-day').filter({ hasNotText: '已约满' }).nth(3);
   const newDate = `${(await otherDay.locator('span').first().textContent())!}`;
   await otherDay.click();
+  await expect(otherDay).toHaveAttribute('aria-checked', 'true');
   await dialog.locator('label.ant-radio-button-wrapper:not(.ant-radio-button-wrapper-disabled)').first().click();
+  await expect(dialog.locator('label.ant-radio-button-wrapper-checked')).toHaveCount(1);
   await snap(page, 'interview/update-date-dialog');
   await page.getByTestId('update-date-submit').click();
   await expect(page.getByTestId('interview-change-status')).toHaveAttribute('data-status', 'open');
