@@ -6,7 +6,7 @@
 // order is no longer a draft. Files come back only with the login cookie.
 import { expect, type Page, test } from '@playwright/test';
 import { FIXTURES, MB, oversizeFile } from '../fixtures/index';
-import { e2eDatabase, loggedInTest, signedApiHeaders } from './support';
+import { animationsSettled, e2eDatabase, loggedInTest, signedApiHeaders } from './support';
 
 const BASE = `http://127.0.0.1:${process.env.E2E_PORT ?? 3210}`;
 
@@ -150,8 +150,10 @@ loggedInTest('upload, refuse, replace, delete, then go on to the interview step'
   await expect(page.getByTestId('upload-applicant-progress')).toHaveText(`必备资料 ${count + 1}/${count + 1}`);
 
   // The effect date: a day between the order date and the departure date.
+  // The day is clicked once the calendar has slid open: CI (2026-11-25) lost a click made mid-slide.
   await page.locator('#up-effect-picker').click();
-  await page.locator('.ant-picker-dropdown .ant-picker-cell-in-view:not(.ant-picker-cell-disabled)').last().click();
+  await animationsSettled(page);
+  await page.locator('.ant-picker-dropdown:not(.ant-picker-dropdown-hidden) .ant-picker-cell-in-view:not(.ant-picker-cell-disabled)').last().click();
   await expect(page.getByText(/签证生效日期：\d{4}-\d{2}-\d{2}/)).toBeVisible();
 
   await expect(next).toBeEnabled();
