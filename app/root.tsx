@@ -1,5 +1,3 @@
-import { ConfigProvider } from 'antd';
-import zhCN from 'antd/locale/zh_CN';
 import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
 import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
@@ -14,7 +12,6 @@ import { configureApiClient } from './lib/api-client';
 import { nonceScriptInsertedStyles, useCspNonce } from './lib/csp-nonce';
 import { useLayoutFlags } from './lib/route-handle';
 import { useToastsWanted } from './lib/toast';
-import { theme } from './theme';
 import './app.css';
 
 // zh-cn weeks start on Monday (spec §1).
@@ -67,16 +64,6 @@ export function Layout({ children }: { children: ReactNode }) {
   );
 }
 
-function Providers({ children }: { children: ReactNode }) {
-  // Styles antd adds in the browser (a dialog's, a menu's) carry the page's nonce.
-  const nonce = useCspNonce();
-  return (
-    <ConfigProvider locale={zhCN} theme={theme} button={{ autoInsertSpace: false }} csp={{ nonce }}>
-      {children}
-    </ConfigProvider>
-  );
-}
-
 // antd's message API (all the app needs of antd's App) is loaded with the first toast.
 const Toasts = lazy(() => import('./components/toasts'));
 
@@ -116,15 +103,15 @@ export default function App({ loaderData }: Route.ComponentProps) {
   // The back office brings its own shell (app/features/admin).
   if (bare) {
     return (
-      <Providers>
+      <>
         <Toasts />
         <Outlet />
-      </Providers>
+      </>
     );
   }
 
   return (
-    <Providers>
+    <>
       <ToastsWhenWanted />
       <div className="site">
         <SiteHeader transparent={transparentHeader} />
@@ -134,15 +121,11 @@ export default function App({ loaderData }: Route.ComponentProps) {
         {hideFooter ? null : <SiteFooter />}
       </div>
       <LoginDialogWhenOpened />
-    </Providers>
+    </>
   );
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const { pathname } = useLocation();
-  return (
-    <Providers>
-      <ErrorPage error={error} pathname={pathname} />
-    </Providers>
-  );
+  return <ErrorPage error={error} pathname={pathname} />;
 }

@@ -1,6 +1,7 @@
 import { Modal, type ModalProps } from 'antd';
 import { useEffect, useEffectEvent, useRef, type CSSProperties, type ReactNode } from 'react';
 import { useLocation } from 'react-router';
+import { AntdScope } from './antd-scope';
 
 export interface AppDialogProps {
   open: boolean;
@@ -78,22 +79,25 @@ export function AppDialog({
     </div>
   ) : undefined;
 
+  // Its own antd scope: guest pages open it (login, e-mail, QR) without one around them.
   return (
-    <Modal
-      open={open}
-      onCancel={onClose}
-      title={header}
-      closable={closable}
-      centered={centered}
-      mask={{ closable: maskClosable }}
-      keyboard
-      width={width}
-      footer={footer}
-      destroyOnHidden={destroyOnHidden}
-      className={className}
-      styles={{ body: bodyScroll ? { ...SCROLL_BODY_STYLE, ...bodyStyle } : bodyStyle }}
-    >
-      {children}
-    </Modal>
+    <AntdScope>
+      <Modal
+        open={open}
+        onCancel={onClose}
+        title={header}
+        closable={closable}
+        centered={centered}
+        mask={{ closable: maskClosable }}
+        keyboard
+        width={width}
+        footer={footer}
+        destroyOnHidden={destroyOnHidden}
+        className={className}
+        styles={{ body: bodyScroll ? { ...SCROLL_BODY_STYLE, ...bodyStyle } : bodyStyle }}
+      >
+        {children}
+      </Modal>
+    </AntdScope>
   );
 }

@@ -15,6 +15,7 @@ import { Dropdown } from 'antd';
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import type { UserInfo } from '../../common/contracts/account';
+import { AntdScope } from './antd-scope';
 import { UserButton } from './user-button';
 
 export default function UserMenu({ user, onLogout }: { user: UserInfo; onLogout: () => void }) {
@@ -50,58 +51,60 @@ export default function UserMenu({ user, onLogout }: { user: UserInfo; onLogout:
   }
 
   return (
-    <Dropdown
-      trigger={['hover', 'click']}
-      open={open}
-      onOpenChange={setOpen}
-      menu={{
-        onClick: () => setOpen(false),
-        // Real links, stretched over the whole row (site-header.css): they
-        // still navigate when the menu is already fading out.
-        items: [
-          {
-            key: 'center',
-            label: (
-              <Link className="site-header-menu-link" to="/user/personal-center">
-                个人中心
-              </Link>
-            ),
-          },
-          {
-            key: 'orders',
-            label: (
-              <Link className="site-header-menu-link" to="/order/order-list">
-                我的订单
-              </Link>
-            ),
-          },
-          { type: 'divider' },
-          {
-            key: 'logout',
-            // A real button for the same reason: the menu's own onClick is lost on a fading menu.
-            label: (
-              <button type="button" className="site-header-menu-link site-header-menu-action" onClick={onLogout}>
-                退出
-              </button>
-            ),
-          },
-        ],
-      }}
-    >
-      <UserButton
-        user={user}
-        ref={button}
-        aria-expanded={open}
-        onPointerEnter={() => {
-          entered.current = true;
+    <AntdScope>
+      <Dropdown
+        trigger={['hover', 'click']}
+        open={open}
+        onOpenChange={setOpen}
+        menu={{
+          onClick: () => setOpen(false),
+          // Real links, stretched over the whole row (site-header.css): they
+          // still navigate when the menu is already fading out.
+          items: [
+            {
+              key: 'center',
+              label: (
+                <Link className="site-header-menu-link" to="/user/personal-center">
+                  个人中心
+                </Link>
+              ),
+            },
+            {
+              key: 'orders',
+              label: (
+                <Link className="site-header-menu-link" to="/order/order-list">
+                  我的订单
+                </Link>
+              ),
+            },
+            { type: 'divider' },
+            {
+              key: 'logout',
+              // A real button for the same reason: the menu's own onClick is lost on a fading menu.
+              label: (
+                <button type="button" className="site-header-menu-link site-header-menu-action" onClick={onLogout}>
+                  退出
+                </button>
+              ),
+            },
+          ],
         }}
-        onPointerMove={() => {
-          if (entered.current) return;
-          entered.current = true;
-          setOpen(true);
-        }}
-        onKeyDown={onKeyDown}
-      />
-    </Dropdown>
+      >
+        <UserButton
+          user={user}
+          ref={button}
+          aria-expanded={open}
+          onPointerEnter={() => {
+            entered.current = true;
+          }}
+          onPointerMove={() => {
+            if (entered.current) return;
+            entered.current = true;
+            setOpen(true);
+          }}
+          onKeyDown={onKeyDown}
+        />
+      </Dropdown>
+    </AntdScope>
   );
 }

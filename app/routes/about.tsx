@@ -18,6 +18,7 @@ import {
 } from '@ant-design/icons';
 
 import type { Route } from './+types/about';
+import { AntdScope } from '../components/antd-scope';
 
 const { Title, Paragraph, Text } = Typography;
 
@@ -63,7 +64,16 @@ const HIGHLIGHTS = [
   { big: '线上全流程', text: '选签证、传资料、约面签、付款、查进度都在线完成', color: '#b94f1c' },
 ];
 
+// antd's scope for this page, which renders antd throughout (app/components/antd-scope.tsx).
 export default function About() {
+  return (
+    <AntdScope>
+      <AboutPage />
+    </AntdScope>
+  );
+}
+
+function AboutPage() {
   return (
     <div className="about-page">
       <section className="about-hero">

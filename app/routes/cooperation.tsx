@@ -21,6 +21,7 @@ import {
 
 import { ProcessSteps } from '../components/process-steps';
 import type { Route } from './+types/cooperation';
+import { AntdScope } from '../components/antd-scope';
 
 const { Title, Paragraph, Text } = Typography;
 
@@ -118,7 +119,16 @@ const PROCESS = [
   { title: '对接上线', content: '完成技术对接或培训后上线', icon: <ApiOutlined /> },
 ];
 
+// antd's scope for this page, which renders antd throughout (app/components/antd-scope.tsx).
 export default function Cooperation() {
+  return (
+    <AntdScope>
+      <CooperationPage />
+    </AntdScope>
+  );
+}
+
+function CooperationPage() {
   return (
     <div className="coop-page">
       <section className="coop-hero">

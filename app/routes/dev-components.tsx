@@ -11,6 +11,7 @@ import { LoadingOverlay } from '../components/loading-overlay';
 import { SelectWithAll } from '../components/select-with-all';
 import { TrimmedInput } from '../components/trimmed-input';
 import type { Route } from './+types/dev-components';
+import { AntdScope } from '../components/antd-scope';
 
 const { Title, Paragraph, Text } = Typography;
 
@@ -185,7 +186,16 @@ function TrimmedInputDemo() {
   );
 }
 
+// antd's scope for this page, which renders antd throughout (app/components/antd-scope.tsx).
 export default function DevComponents() {
+  return (
+    <AntdScope>
+      <DevComponentsPage />
+    </AntdScope>
+  );
+}
+
+function DevComponentsPage() {
   return (
     <div className="page">
       <Title level={2}>组件示例</Title>

@@ -16,6 +16,7 @@ import {
 } from '@ant-design/icons';
 
 import type { Route } from './+types/download';
+import { AntdScope } from '../components/antd-scope';
 
 const { Title, Paragraph, Text } = Typography;
 
@@ -53,7 +54,16 @@ const FEATURES = [
   { title: '进度提醒', text: '审核、面签、出签、寄回节点及时通知', icon: <BellOutlined /> },
 ];
 
+// antd's scope for this page, which renders antd throughout (app/components/antd-scope.tsx).
 export default function Download() {
+  return (
+    <AntdScope>
+      <DownloadPage />
+    </AntdScope>
+  );
+}
+
+function DownloadPage() {
   return (
     <div className="dl-page">
       <section className="dl-hero">

@@ -21,6 +21,7 @@ import { NavButton } from '../components/nav-button';
 import { ProcessSteps } from '../components/process-steps';
 import { openLoginDialog } from '../lib/session';
 import type { Route } from './+types/enterprise';
+import { AntdScope } from '../components/antd-scope';
 
 const { Title, Paragraph, Text } = Typography;
 
@@ -73,7 +74,16 @@ const CONSOLE_ROWS = [
   { name: '王', label: '员工 C · 美国商务签证', tag: '已出签', color: '#14bc99' },
 ];
 
+// antd's scope for this page, which renders antd throughout (app/components/antd-scope.tsx).
 export default function Enterprise() {
+  return (
+    <AntdScope>
+      <EnterprisePage />
+    </AntdScope>
+  );
+}
+
+function EnterprisePage() {
   return (
     <div className="ent-page">
       <section className="ent-hero">

@@ -14,6 +14,7 @@ import {
 } from '@ant-design/icons';
 
 import type { Route } from './+types/open-to-china';
+import { AntdScope } from '../components/antd-scope';
 
 const { Title, Paragraph, Text } = Typography;
 
@@ -104,7 +105,16 @@ const FAQ = [
   },
 ];
 
+// antd's scope for this page, which renders antd throughout (app/components/antd-scope.tsx).
 export default function OpenToChina() {
+  return (
+    <AntdScope>
+      <OpenToChinaPage />
+    </AntdScope>
+  );
+}
+
+function OpenToChinaPage() {
   return (
     <div className="otc-page">
       <section className="otc-hero">

@@ -4,6 +4,7 @@
 // of the page (app/components/load-error-boundary.tsx).
 import { App } from 'antd';
 import { Outlet } from 'react-router';
+import { AntdScope } from '../components/antd-scope';
 import { LoadErrorBoundary } from '../components/load-error-boundary';
 import { requireUser } from '../lib/require-user';
 import type { Route } from './+types/require-login-layout';
@@ -13,16 +14,22 @@ export async function loader({ context }: Route.LoaderArgs) {
   return null;
 }
 
-// antd's App gives the login-only screens App.useApp() (confirm dialogs, …);
-// root does not carry it, so guest pages do not load its dialog code.
+// antd's scope and App (App.useApp(): confirm dialogs, …) for the login-only
+// screens; root carries neither, so guest pages do not load antd's core.
 export default function RequireLoginLayout() {
   return (
-    <App component={false}>
-      <Outlet />
-    </App>
+    <AntdScope>
+      <App component={false}>
+        <Outlet />
+      </App>
+    </AntdScope>
   );
 }
 
 export function ErrorBoundary() {
-  return <LoadErrorBoundary subject="页面" />;
+  return (
+    <AntdScope>
+      <LoadErrorBoundary subject="页面" />
+    </AntdScope>
+  );
 }

@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 import { Anchor, Col, Row, Typography } from 'antd';
 
 import type { Route } from './+types/user-agreement';
+import { AntdScope } from '../components/antd-scope';
 
 const { Title, Paragraph, Text } = Typography;
 
@@ -148,7 +149,16 @@ const SECTIONS: Section[] = [
   },
 ];
 
+// antd's scope for this page, which renders antd throughout (app/components/antd-scope.tsx).
 export default function UserAgreement() {
+  return (
+    <AntdScope>
+      <UserAgreementPage />
+    </AntdScope>
+  );
+}
+
+function UserAgreementPage() {
   return (
     <div className="ua-page">
       <div className="ua-container">

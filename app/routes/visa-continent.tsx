@@ -9,6 +9,7 @@ import { PARAM, matchesCountry, pickContinent } from '../features/catalogue/brow
 import { CountryCard } from '../features/catalogue/browse/country-card';
 import type { RouteHandle } from '../lib/route-handle';
 import type { Route } from './+types/visa-continent';
+import { AntdScope } from '../components/antd-scope';
 
 /** Painted before its JavaScript loads (app/lib/paint-first.ts). */
 export const handle: RouteHandle = { paintFirst: true };
@@ -93,26 +94,29 @@ export default function VisaContinent({ loaderData }: Route.ComponentProps) {
               <strong>5</strong>大洲全覆盖
             </span>
           </div>
-          <form method="get" action="/visa/continent" role="search" className="browse-search" onSubmit={onSubmit}>
-            {selectedId !== null && searchParams.has(PARAM.continent) ? <input type="hidden" name={PARAM.continent} value={selectedId} /> : null}
-            <Input
-              name={PARAM.query}
-              size="large"
-              value={query}
-              onChange={(event) => {
-                setQuery(event.target.value);
-                if (!event.target.value && urlQuery) clearSearch();
-              }}
-              allowClear
-              prefix={<SearchOutlined />}
-              placeholder="搜索国家，如：日本、France"
-              aria-label="搜索国家"
-              autoComplete="off"
-            />
-            <Button htmlType="submit" size="large" className="browse-search-button">
-              搜索
-            </Button>
-          </form>
+          {/* The search box is antd's (clear button, prefix icon): the one part of this page in antd's scope. */}
+          <AntdScope>
+            <form method="get" action="/visa/continent" role="search" className="browse-search" onSubmit={onSubmit}>
+              {selectedId !== null && searchParams.has(PARAM.continent) ? <input type="hidden" name={PARAM.continent} value={selectedId} /> : null}
+              <Input
+                name={PARAM.query}
+                size="large"
+                value={query}
+                onChange={(event) => {
+                  setQuery(event.target.value);
+                  if (!event.target.value && urlQuery) clearSearch();
+                }}
+                allowClear
+                prefix={<SearchOutlined />}
+                placeholder="搜索国家，如：日本、France"
+                aria-label="搜索国家"
+                autoComplete="off"
+              />
+              <Button htmlType="submit" size="large" className="browse-search-button">
+                搜索
+              </Button>
+            </form>
+          </AntdScope>
         </div>
       </section>
 

@@ -3,6 +3,7 @@
 // /admin/login. Never indexed (meta robots here, X-Robots-Tag on the answer).
 import { App } from 'antd';
 import { Outlet } from 'react-router';
+import { AntdScope } from '../../components/antd-scope';
 import { AdminShell } from '../../features/admin/admin-shell';
 import { requireOperator } from '../../features/admin/require-operator';
 import type { RouteHandle } from '../../lib/route-handle';
@@ -18,10 +19,12 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 
 export default function AdminLayout({ loaderData }: Route.ComponentProps) {
   return (
-    <App component={false}>
-      <AdminShell operator={loaderData.operator}>
-        <Outlet />
-      </AdminShell>
-    </App>
+    <AntdScope>
+      <App component={false}>
+        <AdminShell operator={loaderData.operator}>
+          <Outlet />
+        </AdminShell>
+      </App>
+    </AntdScope>
   );
 }

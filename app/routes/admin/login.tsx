@@ -1,4 +1,5 @@
 import { redirect } from 'react-router';
+import { AntdScope } from '../../components/antd-scope';
 import { safeNext } from '../../features/admin/admin-api';
 import { AdminLoginPage } from '../../features/admin/login-page';
 import type { RouteHandle } from '../../lib/route-handle';
@@ -15,5 +16,9 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 }
 
 export default function AdminLogin() {
-  return <AdminLoginPage />;
+  return (
+    <AntdScope>
+      <AdminLoginPage />
+    </AntdScope>
+  );
 }
