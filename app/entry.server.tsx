@@ -38,6 +38,11 @@ export default function handleRequest(
       </CspNonceContext>,
       {
         nonce,
+        // The whole page is ready when it is sent: every Suspense boundary
+        // (app/components/hydration-boundary.tsx) goes inline, in place. By
+        // default React moves a large one out into a hidden <div> that an inline
+        // script reveals, which a reader without JavaScript never sees.
+        progressiveChunkSize: Number.POSITIVE_INFINITY,
         onAllReady() {
           const chunks: Buffer[] = [];
           const sink = new PassThrough();

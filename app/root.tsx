@@ -5,6 +5,7 @@ import { Links, Meta, Outlet, Scripts, ScrollRestoration, type ShouldRevalidateF
 import { ANALYTICS_ENV } from '../common/constants';
 import type { Route } from './+types/root';
 import { ErrorPage } from './components/error-page';
+import { HydrationBoundary } from './components/hydration-boundary';
 import { SiteFooter } from './components/site-footer';
 import { SiteHeader } from './components/site-header';
 import { hasStoredLogin, startSession, useSession } from './lib/session';
@@ -118,7 +119,11 @@ export default function App({ loaderData }: Route.ComponentProps) {
         <main className="site-main">
           <Outlet />
         </main>
-        {hideFooter ? null : <SiteFooter />}
+        {hideFooter ? null : (
+          <HydrationBoundary>
+            <SiteFooter />
+          </HydrationBoundary>
+        )}
       </div>
       <LoginDialogWhenOpened />
     </>

@@ -66,8 +66,13 @@ const BOOT = `(function () {
   }
   addEventListener('input', remember, true);
   addEventListener('change', remember, true);
+  // The event comes from inside React's effects, where React cannot hydrate a part it
+  // left for later (hydration-boundary.tsx) and so drops a click on it: replay in a task of its own.
   document.addEventListener('app:hydrated', function () {
     hydrated = true;
+    setTimeout(replay, 0);
+  }, { once: true });
+  function replay() {
     edited.splice(0).forEach(function (entry) {
       var field = entry.field;
       if (!field.isConnected) return;
@@ -76,7 +81,7 @@ const BOOT = `(function () {
       field.dispatchEvent(new Event(entry.type, { bubbles: true }));
     });
     held.splice(0).forEach(function (target) { if (target.isConnected) target.click(); });
-  }, { once: true });
+  }
   if (document.visibilityState === 'hidden') boot();
   else requestAnimationFrame(function () { setTimeout(boot, 0); });
 })`;

@@ -12,6 +12,7 @@ import { ProvincePicker } from '../features/catalogue/browse/province-picker';
 import { requireNumericParam } from '../lib/route-params';
 import type { RouteHandle } from '../lib/route-handle';
 import type { Route } from './+types/visa-country';
+import { HydrationBoundary } from '../components/hydration-boundary';
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const visaCountryId = requireNumericParam(params.id);
@@ -136,8 +137,11 @@ export default function VisaCountry({ loaderData }: Route.ComponentProps) {
               <BusyRegion busy={reloading} text="正在更新签证产品">
                 {products.length > 0 ? (
                   <div className="browse-products" data-testid="product-list">
+                    {/* Each card hydrates in its own pass, after the filters above (a page holds dozens). */}
                     {products.map((product) => (
-                      <ProductCard key={product.visa_product_id} product={product} />
+                      <HydrationBoundary key={product.visa_product_id}>
+                        <ProductCard product={product} />
+                      </HydrationBoundary>
                     ))}
                   </div>
                 ) : (
@@ -155,32 +159,34 @@ export default function VisaCountry({ loaderData }: Route.ComponentProps) {
             </section>
           </div>
 
-          <aside className="browse-aside" aria-label="服务保障">
-            <div className="browse-card browse-aside-card">
-              <h2 className="browse-aside-title">易签通办理保障</h2>
-              <ul className="browse-aside-list">
-                {PROMISES.map((item) => (
-                  <li key={item.title}>
-                    <span className="browse-aside-icon" style={{ color: item.color, background: `${item.color}1a` }} aria-hidden="true">
-                      {item.icon}
-                    </span>
-                    <span>
-                      <strong>{item.title}</strong>
-                      {item.text}
-                    </span>
-                  </li>
-                ))}
-              </ul>
-            </div>
-            <div className="browse-card browse-aside-help">
-              <h2 className="browse-aside-title">
-                <CustomerServiceOutlined /> 不确定选哪款？
-              </h2>
-              <p>签证顾问一对一为您推荐合适的{country.name}签证产品</p>
-              <div className="browse-aside-phone">400-820-6688</div>
-              <p>周一至周日 09:00-21:00</p>
-            </div>
-          </aside>
+          <HydrationBoundary>
+            <aside className="browse-aside" aria-label="服务保障">
+              <div className="browse-card browse-aside-card">
+                <h2 className="browse-aside-title">易签通办理保障</h2>
+                <ul className="browse-aside-list">
+                  {PROMISES.map((item) => (
+                    <li key={item.title}>
+                      <span className="browse-aside-icon" style={{ color: item.color, background: `${item.color}1a` }} aria-hidden="true">
+                        {item.icon}
+                      </span>
+                      <span>
+                        <strong>{item.title}</strong>
+                        {item.text}
+                      </span>
+                    </li>
+                  ))}
+                </ul>
+              </div>
+              <div className="browse-card browse-aside-help">
+                <h2 className="browse-aside-title">
+                  <CustomerServiceOutlined /> 不确定选哪款？
+                </h2>
+                <p>签证顾问一对一为您推荐合适的{country.name}签证产品</p>
+                <div className="browse-aside-phone">400-820-6688</div>
+                <p>周一至周日 09:00-21:00</p>
+              </div>
+            </aside>
+          </HydrationBoundary>
         </div>
       </div>
     </div>

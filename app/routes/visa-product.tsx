@@ -6,6 +6,7 @@ import '../features/catalogue/product/product-page.css';
 
 import { data, Link } from 'react-router';
 import { productTitle } from '../../common/catalogue';
+import { HydrationBoundary } from '../components/hydration-boundary';
 import { BasicInfoSection } from '../features/catalogue/product/basic-info-section';
 import { MaterialsSection } from '../features/catalogue/product/materials-section';
 import { ProcessSection } from '../features/catalogue/product/process-section';
@@ -55,10 +56,18 @@ export default function VisaProduct({ loaderData }: Route.ComponentProps) {
       </nav>
       <ProductSummary product={product} />
       <SectionTabs reviews={product.reviews} />
-      <BasicInfoSection items={product.basic_info} />
-      <MaterialsSection product={product} />
-      <ProcessSection product={product} />
-      <ReviewsSection visaProductId={product.visa_product_id} sumScore={product.sum_score} reviews={product.reviews} firstPage={reviews} />
+      <HydrationBoundary>
+        <BasicInfoSection items={product.basic_info} />
+      </HydrationBoundary>
+      <HydrationBoundary>
+        <MaterialsSection product={product} />
+      </HydrationBoundary>
+      <HydrationBoundary>
+        <ProcessSection product={product} />
+      </HydrationBoundary>
+      <HydrationBoundary>
+        <ReviewsSection visaProductId={product.visa_product_id} sumScore={product.sum_score} reviews={product.reviews} firstPage={reviews} />
+      </HydrationBoundary>
     </div>
   );
 }

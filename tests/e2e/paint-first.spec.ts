@@ -62,3 +62,19 @@ test('a field filled before hydration reaches React once the page has hydrated',
   await expect(cards).toHaveCount(0);
   expect(before).toBeGreaterThan(0);
 });
+
+test('a click before hydration on a part hydrated after the rest of the page (a HydrationBoundary) is not lost', async ({ page }) => {
+  // The product page's materials section hydrates after the page around it
+  // (app/components/hydration-boundary.tsx); the click is replayed outside
+  // React's effects, where React can hydrate that part at once and deliver it.
+  const { release, hydrated } = await slowHydration(page);
+  await page.goto('/visa/product/1');
+  const tab = page.getByRole('tab', { name: '退休人员' });
+  await tab.click();
+  await expect(tab).toHaveAttribute('aria-selected', 'false');
+  release();
+  await hydrated();
+  await expect(tab).toHaveAttribute('aria-selected', 'true');
+  // The panel below shows the retired's materials (identity 2), not the employed's (0).
+  await expect(page.locator('.pd-identity')).toHaveAttribute('data-identity', '2');
+});
