@@ -20,9 +20,9 @@ export function ReminderBox({ text }: { text: string }) {
   useBrowserLayoutEffect(() => {
     const content = contentRef.current;
     if (!content) return;
-    const check = () => setOverflows(content.scrollHeight > REMINDER_COLLAPSED_HEIGHT_PX + 1);
-    check();
-    const observer = new ResizeObserver(check);
+    // The observer's first call comes after the browser's own layout, before it paints: no
+    // forced layout here, which during hydration would lay out the whole page at once.
+    const observer = new ResizeObserver(() => setOverflows(content.scrollHeight > REMINDER_COLLAPSED_HEIGHT_PX + 1));
     observer.observe(content);
     return () => observer.disconnect();
   }, [text]);
