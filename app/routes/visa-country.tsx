@@ -6,7 +6,7 @@ import { CarOutlined, CustomerServiceOutlined, FileSearchOutlined, InboxOutlined
 import { BusyRegion } from '../components/plain/busy-region';
 import { PARAM, pickId, withParams } from '../features/catalogue/browse/browse-params';
 import { CountryBanner } from '../features/catalogue/browse/country-banner';
-import { ProductCard } from '../features/catalogue/browse/product-card';
+import { ProductCard, ProductCardIcons } from '../features/catalogue/browse/product-card';
 import { ProductFilters } from '../features/catalogue/browse/product-filters';
 import { ProvincePicker } from '../features/catalogue/browse/province-picker';
 import { requireNumericParam } from '../lib/route-params';
@@ -117,6 +117,7 @@ export default function VisaCountry({ loaderData }: Route.ComponentProps) {
             </section>
 
             <section aria-labelledby="browse-list-title">
+              <ProductCardIcons />
               <div className="browse-list-head">
                 <h2 className="browse-list-title" id="browse-list-title">
                   {country.name}签证产品<em data-testid="product-count">{products.length}</em>款

@@ -1,15 +1,24 @@
 import './browse.css';
 
-import { ClockCircleOutlined, EnvironmentOutlined, SafetyCertificateOutlined, StarFilled } from '@ant-design/icons';
+import ClockCircleOutlined from '@ant-design/icons-svg/es/asn/ClockCircleOutlined';
+import EnvironmentOutlined from '@ant-design/icons-svg/es/asn/EnvironmentOutlined';
+import SafetyCertificateOutlined from '@ant-design/icons-svg/es/asn/SafetyCertificateOutlined';
+import StarFilled from '@ant-design/icons-svg/es/asn/StarFilled';
 import { Link } from 'react-router';
 import { formatAverageRating, formatPassRate, formatPrice } from '../../../../common/format';
 import { NavButton } from '../../../components/nav-button';
+import { IconSprite, SpriteIcon } from '../../../components/plain/icon-sprite';
 import { PlainTag } from '../../../components/plain/plain-tag';
 import type { VisaProductListItem } from '../../../../common/contracts/catalogue';
 
 const TAG_COLORS = ['red', 'blue', 'green', 'orange', 'purple', 'cyan'] as const;
 
-/** One product of the country page's list; the title and the button lead to its detail page. */
+/** The icons every card uses, drawn once on the page that lists the cards. */
+export function ProductCardIcons() {
+  return <IconSprite icons={[ClockCircleOutlined, SafetyCertificateOutlined, StarFilled, EnvironmentOutlined]} />;
+}
+
+/** One product of the country page's list (with ProductCardIcons on the page); the title and the button lead to its detail page. */
 export function ProductCard({ product }: { product: VisaProductListItem }) {
   const to = `/visa/product/${product.visa_product_id}`;
   const discount = product.distributor_discount;
@@ -31,19 +40,19 @@ export function ProductCard({ product }: { product: VisaProductListItem }) {
         </div>
         <ul className="browse-product-facts">
           <li className="browse-product-days">
-            <ClockCircleOutlined />
+            <SpriteIcon icon={ClockCircleOutlined} />
             <span className="browse-product-fact-label">办理时长</span>
             <strong>{product.need_days_detail}</strong>
           </li>
           <li>
-            <SafetyCertificateOutlined /> 出签率 <strong className="browse-product-rate">{formatPassRate(product.pass_rate)}</strong>
+            <SpriteIcon icon={SafetyCertificateOutlined} /> 出签率 <strong className="browse-product-rate">{formatPassRate(product.pass_rate)}</strong>
           </li>
           <li>
-            <StarFilled className="browse-product-star" /> <strong>{formatAverageRating(product.sum_score, product.reviews)}</strong>
+            <SpriteIcon icon={StarFilled} className="browse-product-star" /> <strong>{formatAverageRating(product.sum_score, product.reviews)}</strong>
             <span className="browse-product-reviews">{product.reviews}条评价</span>
           </li>
           <li data-testid="product-district">
-            <EnvironmentOutlined /> {product.consular_district ? product.consular_district.name : '全国受理'}
+            <SpriteIcon icon={EnvironmentOutlined} /> {product.consular_district ? product.consular_district.name : '全国受理'}
           </li>
         </ul>
       </div>
