@@ -64,198 +64,192 @@ const HIGHLIGHTS = [
   { big: '线上全流程', text: '选签证、传资料、约面签、付款、查进度都在线完成', color: '#b94f1c' },
 ];
 
-// antd's scope for this page, which renders antd throughout (app/components/antd-scope.tsx).
+// In antd's scope: the page renders antd throughout (app/components/antd-scope.tsx).
 export default function About() {
   return (
     <AntdScope>
-      <AboutPage />
-    </AntdScope>
-  );
-}
+      <div className="about-page">
+        <section className="about-hero">
+          <div className="about-container">
+            <Title level={1} className="about-hero-title">
+              关于易签通
+            </Title>
+            <Paragraph className="about-hero-sub" style={{ marginBottom: 0 }}>
+              让每一次出境申请都简单、透明、可预期。我们把签证办理中繁琐的材料准备、表格填写、预约与寄送环节搬到线上，帮助中文旅行者与企业客户更轻松地走向世界。
+            </Paragraph>
+          </div>
+        </section>
 
-function AboutPage() {
-  return (
-    <div className="about-page">
-      <section className="about-hero">
-        <div className="about-container">
-          <Title level={1} className="about-hero-title">
-            关于易签通
-          </Title>
-          <Paragraph className="about-hero-sub" style={{ marginBottom: 0 }}>
-            让每一次出境申请都简单、透明、可预期。我们把签证办理中繁琐的材料准备、表格填写、预约与寄送环节搬到线上，帮助中文旅行者与企业客户更轻松地走向世界。
-          </Paragraph>
-        </div>
-      </section>
-
-      <section className="about-section">
-        <div className="about-container">
-          <Row gutter={[32, 32]}>
-            <Col xs={24} lg={14} className="about-intro">
-              <Title level={2} className="about-section-title">
-                我们是谁
-              </Title>
-              <Text className="about-section-desc">一家专注于在线签证服务的互联网平台</Text>
-              <Paragraph>
-                易签通是一个在线自助签证办理平台。旅行者可以按大洲、国家和签证类型浏览签证产品，查看所需材料清单、办理流程、费用、使馆假期以及其他用户的真实评价，然后在线为一位或多位申请人下单。
-              </Paragraph>
-              <Paragraph>
-                下单后，申请人可以在线上传材料、选择面签或录指纹时间、确认保险与回寄地址并完成支付；之后在订单中跟踪进度，按提示补传材料、邮寄纸质材料或查看面签通知。除了网站，用户也可以通过易签通
-                App 与微信小程序随时办理和查询。
-              </Paragraph>
-              <Paragraph style={{ marginBottom: 0 }}>
-                我们同时为企业和旅行社提供企业版服务与商务合作方案，支持员工批量申请、统一管理订单与开票，并配备专属签证顾问。
-              </Paragraph>
-            </Col>
-            <Col xs={24} lg={10}>
-              <div className="about-values">
-                <Title level={4} style={{ marginTop: 0 }}>
-                  我们的使命与愿景
+        <section className="about-section">
+          <div className="about-container">
+            <Row gutter={[32, 32]}>
+              <Col xs={24} lg={14} className="about-intro">
+                <Title level={2} className="about-section-title">
+                  我们是谁
                 </Title>
-                <div className="about-values-item">
-                  <GlobalOutlined />
-                  <div>
-                    <Text strong>使命</Text>
-                    <Paragraph type="secondary" style={{ margin: 0 }}>
-                      用技术降低签证办理的门槛，让出境旅行的第一步不再困难。
-                    </Paragraph>
-                  </div>
-                </div>
-                <div className="about-values-item">
-                  <ThunderboltOutlined />
-                  <div>
-                    <Text strong>做法</Text>
-                    <Paragraph type="secondary" style={{ margin: 0 }}>
-                      标准化材料清单、智能识别填表、资料一次上传永久复用，减少重复劳动。
-                    </Paragraph>
-                  </div>
-                </div>
-                <div className="about-values-item">
-                  <TeamOutlined />
-                  <div>
-                    <Text strong>团队</Text>
-                    <Paragraph type="secondary" style={{ margin: 0 }}>
-                      由熟悉各国使领馆要求的签证顾问与产品、技术团队组成，线上线下协同服务。
-                    </Paragraph>
-                  </div>
-                </div>
-              </div>
-            </Col>
-          </Row>
-        </div>
-      </section>
-
-      <section className="about-section about-section-alt">
-        <div className="about-container">
-          <Title level={2} className="about-section-title">
-            服务承诺
-          </Title>
-          <Text className="about-section-desc">我们对每一位用户的郑重承诺</Text>
-          <Row gutter={[16, 16]}>
-            {PROMISES.map((p) => (
-              <Col key={p.title} xs={24} sm={12} lg={6}>
-                <Card className="about-card">
-                  <span className="about-card-icon" style={{ color: p.color, background: `${p.color}1a` }}>
-                    {p.icon}
-                  </span>
-                  <Title level={4} className="about-card-title">
-                    {p.title}
+                <Text className="about-section-desc">一家专注于在线签证服务的互联网平台</Text>
+                <Paragraph>
+                  易签通是一个在线自助签证办理平台。旅行者可以按大洲、国家和签证类型浏览签证产品，查看所需材料清单、办理流程、费用、使馆假期以及其他用户的真实评价，然后在线为一位或多位申请人下单。
+                </Paragraph>
+                <Paragraph>
+                  下单后，申请人可以在线上传材料、选择面签或录指纹时间、确认保险与回寄地址并完成支付；之后在订单中跟踪进度，按提示补传材料、邮寄纸质材料或查看面签通知。除了网站，用户也可以通过易签通
+                  App 与微信小程序随时办理和查询。
+                </Paragraph>
+                <Paragraph style={{ marginBottom: 0 }}>
+                  我们同时为企业和旅行社提供企业版服务与商务合作方案，支持员工批量申请、统一管理订单与开票，并配备专属签证顾问。
+                </Paragraph>
+              </Col>
+              <Col xs={24} lg={10}>
+                <div className="about-values">
+                  <Title level={4} style={{ marginTop: 0 }}>
+                    我们的使命与愿景
                   </Title>
-                  <Paragraph className="about-card-text">{p.text}</Paragraph>
-                </Card>
-              </Col>
-            ))}
-          </Row>
-        </div>
-      </section>
-
-      <section className="about-section">
-        <div className="about-container">
-          <Title level={2} className="about-section-title">
-            平台概况
-          </Title>
-          <Text className="about-section-desc">我们能为你做什么</Text>
-          <Row gutter={[16, 16]}>
-            {HIGHLIGHTS.map((h) => (
-              <Col key={h.big} xs={24} sm={12} lg={6}>
-                <div className="about-highlight">
-                  <div className="about-highlight-big" style={{ color: h.color }}>
-                    {h.big}
-                  </div>
-                  <div className="about-highlight-text">{h.text}</div>
-                </div>
-              </Col>
-            ))}
-          </Row>
-        </div>
-      </section>
-
-      <section className="about-section about-section-alt">
-        <div className="about-container">
-          <Title level={2} className="about-section-title">
-            联系我们
-          </Title>
-          <Text className="about-section-desc">如有任何问题或建议，欢迎随时与我们联系</Text>
-          <Card style={{ borderRadius: 16 }}>
-            <Row gutter={[24, 24]}>
-              <Col xs={24} sm={12} lg={5}>
-                <div className="about-contact-item">
-                  <span className="about-contact-icon">
-                    <PhoneOutlined />
-                  </span>
-                  <div>
-                    <Text type="secondary">客服电话</Text>
-                    <div className="about-contact-value">
-                      <a href="tel:4008206688">400-820-6688</a>
+                  <div className="about-values-item">
+                    <GlobalOutlined />
+                    <div>
+                      <Text strong>使命</Text>
+                      <Paragraph type="secondary" style={{ margin: 0 }}>
+                        用技术降低签证办理的门槛，让出境旅行的第一步不再困难。
+                      </Paragraph>
                     </div>
                   </div>
-                </div>
-              </Col>
-              <Col xs={24} sm={12} lg={8}>
-                <div className="about-contact-item">
-                  <span className="about-contact-icon">
-                    <MailOutlined />
-                  </span>
-                  <div style={{ minWidth: 0 }}>
-                    <Text type="secondary">客服邮箱</Text>
-                    <div className="about-contact-value">
-                      <a href="mailto:service@yiqiantong.example">service@yiqiantong.example</a>
+                  <div className="about-values-item">
+                    <ThunderboltOutlined />
+                    <div>
+                      <Text strong>做法</Text>
+                      <Paragraph type="secondary" style={{ margin: 0 }}>
+                        标准化材料清单、智能识别填表、资料一次上传永久复用，减少重复劳动。
+                      </Paragraph>
                     </div>
                   </div>
-                </div>
-              </Col>
-              <Col xs={24} sm={12} lg={5}>
-                <div className="about-contact-item">
-                  <span className="about-contact-icon">
-                    <ShopOutlined />
-                  </span>
-                  <div>
-                    <Text type="secondary">商务合作</Text>
-                    <div className="about-contact-value">
-                      <Link to="/cooperation">查看合作方式</Link>
-                    </div>
-                  </div>
-                </div>
-              </Col>
-              <Col xs={24} sm={12} lg={6}>
-                <div className="about-contact-item">
-                  <span className="about-contact-icon">
-                    <MobileOutlined />
-                  </span>
-                  <div>
-                    <Text type="secondary">App 与小程序</Text>
-                    <div className="about-contact-value">
-                      <Link to="/download">随时随地办理</Link>
+                  <div className="about-values-item">
+                    <TeamOutlined />
+                    <div>
+                      <Text strong>团队</Text>
+                      <Paragraph type="secondary" style={{ margin: 0 }}>
+                        由熟悉各国使领馆要求的签证顾问与产品、技术团队组成，线上线下协同服务。
+                      </Paragraph>
                     </div>
                   </div>
                 </div>
               </Col>
             </Row>
-            <Paragraph type="secondary" style={{ margin: '24px 0 0' }}>
-              <InfoCircleOutlined /> 企业与旅行社批量办理签证，请了解 <Link to="/enterprise">易签通企业版</Link>。
-            </Paragraph>
-          </Card>
-        </div>
-      </section>
-    </div>
+          </div>
+        </section>
+
+        <section className="about-section about-section-alt">
+          <div className="about-container">
+            <Title level={2} className="about-section-title">
+              服务承诺
+            </Title>
+            <Text className="about-section-desc">我们对每一位用户的郑重承诺</Text>
+            <Row gutter={[16, 16]}>
+              {PROMISES.map((p) => (
+                <Col key={p.title} xs={24} sm={12} lg={6}>
+                  <Card className="about-card">
+                    <span className="about-card-icon" style={{ color: p.color, background: `${p.color}1a` }}>
+                      {p.icon}
+                    </span>
+                    <Title level={4} className="about-card-title">
+                      {p.title}
+                    </Title>
+                    <Paragraph className="about-card-text">{p.text}</Paragraph>
+                  </Card>
+                </Col>
+              ))}
+            </Row>
+          </div>
+        </section>
+
+        <section className="about-section">
+          <div className="about-container">
+            <Title level={2} className="about-section-title">
+              平台概况
+            </Title>
+            <Text className="about-section-desc">我们能为你做什么</Text>
+            <Row gutter={[16, 16]}>
+              {HIGHLIGHTS.map((h) => (
+                <Col key={h.big} xs={24} sm={12} lg={6}>
+                  <div className="about-highlight">
+                    <div className="about-highlight-big" style={{ color: h.color }}>
+                      {h.big}
+                    </div>
+                    <div className="about-highlight-text">{h.text}</div>
+                  </div>
+                </Col>
+              ))}
+            </Row>
+          </div>
+        </section>
+
+        <section className="about-section about-section-alt">
+          <div className="about-container">
+            <Title level={2} className="about-section-title">
+              联系我们
+            </Title>
+            <Text className="about-section-desc">如有任何问题或建议，欢迎随时与我们联系</Text>
+            <Card style={{ borderRadius: 16 }}>
+              <Row gutter={[24, 24]}>
+                <Col xs={24} sm={12} lg={5}>
+                  <div className="about-contact-item">
+                    <span className="about-contact-icon">
+                      <PhoneOutlined />
+                    </span>
+                    <div>
+                      <Text type="secondary">客服电话</Text>
+                      <div className="about-contact-value">
+                        <a href="tel:4008206688">400-820-6688</a>
+                      </div>
+                    </div>
+                  </div>
+                </Col>
+                <Col xs={24} sm={12} lg={8}>
+                  <div className="about-contact-item">
+                    <span className="about-contact-icon">
+                      <MailOutlined />
+                    </span>
+                    <div style={{ minWidth: 0 }}>
+                      <Text type="secondary">客服邮箱</Text>
+                      <div className="about-contact-value">
+                        <a href="mailto:service@yiqiantong.example">service@yiqiantong.example</a>
+                      </div>
+                    </div>
+                  </div>
+                </Col>
+                <Col xs={24} sm={12} lg={5}>
+                  <div className="about-contact-item">
+                    <span className="about-contact-icon">
+                      <ShopOutlined />
+                    </span>
+                    <div>
+                      <Text type="secondary">商务合作</Text>
+                      <div className="about-contact-value">
+                        <Link to="/cooperation">查看合作方式</Link>
+                      </div>
+                    </div>
+                  </div>
+                </Col>
+                <Col xs={24} sm={12} lg={6}>
+                  <div className="about-contact-item">
+                    <span className="about-contact-icon">
+                      <MobileOutlined />
+                    </span>
+                    <div>
+                      <Text type="secondary">App 与小程序</Text>
+                      <div className="about-contact-value">
+                        <Link to="/download">随时随地办理</Link>
+                      </div>
+                    </div>
+                  </div>
+                </Col>
+              </Row>
+              <Paragraph type="secondary" style={{ margin: '24px 0 0' }}>
+                <InfoCircleOutlined /> 企业与旅行社批量办理签证，请了解 <Link to="/enterprise">易签通企业版</Link>。
+              </Paragraph>
+            </Card>
+          </div>
+        </section>
+      </div>
+    </AntdScope>
   );
 }

@@ -119,156 +119,150 @@ const PROCESS = [
   { title: '对接上线', content: '完成技术对接或培训后上线', icon: <ApiOutlined /> },
 ];
 
-// antd's scope for this page, which renders antd throughout (app/components/antd-scope.tsx).
+// In antd's scope: the page renders antd throughout (app/components/antd-scope.tsx).
 export default function Cooperation() {
   return (
     <AntdScope>
-      <CooperationPage />
-    </AntdScope>
-  );
-}
-
-function CooperationPage() {
-  return (
-    <div className="coop-page">
-      <section className="coop-hero">
-        <div className="coop-container">
-          <Title level={1} className="coop-hero-title">
-            商务合作
-          </Title>
-          <Paragraph className="coop-hero-sub" style={{ marginBottom: 0 }}>
-            我们欢迎旅行社、OTA 平台与企业客户与易签通携手合作。无论是把签证服务接入你的平台、分销签证产品，还是为员工办理出差签证，都可以找到合适的合作方式。
-          </Paragraph>
-          <Flex wrap gap={10} className="coop-hero-partners">
-            <span className="coop-hero-partner">
-              <ShopOutlined /> 旅行社
-            </span>
-            <span className="coop-hero-partner">
-              <GlobalOutlined /> OTA 平台
-            </span>
-            <span className="coop-hero-partner">
-              <BankOutlined /> 企业客户
-            </span>
-          </Flex>
-          <Flex wrap gap={12} style={{ marginTop: 28 }}>
-            <Button size="large" className="coop-hero-btn" href={`tel:${PHONE.replace(/-/g, '')}`}>
-              电话咨询
-            </Button>
-            <Button size="large" ghost href={`mailto:${EMAIL}`}>
-              发送邮件
-            </Button>
-          </Flex>
-        </div>
-      </section>
-
-      <section className="coop-section">
-        <div className="coop-container">
-          <div className="coop-section-head">
-            <Title level={2} className="coop-section-title">
-              合作模式
+      <div className="coop-page">
+        <section className="coop-hero">
+          <div className="coop-container">
+            <Title level={1} className="coop-hero-title">
+              商务合作
             </Title>
-            <Text className="coop-section-desc">三种方式，按你的业务形态灵活选择</Text>
+            <Paragraph className="coop-hero-sub" style={{ marginBottom: 0 }}>
+              我们欢迎旅行社、OTA 平台与企业客户与易签通携手合作。无论是把签证服务接入你的平台、分销签证产品，还是为员工办理出差签证，都可以找到合适的合作方式。
+            </Paragraph>
+            <Flex wrap gap={10} className="coop-hero-partners">
+              <span className="coop-hero-partner">
+                <ShopOutlined /> 旅行社
+              </span>
+              <span className="coop-hero-partner">
+                <GlobalOutlined /> OTA 平台
+              </span>
+              <span className="coop-hero-partner">
+                <BankOutlined /> 企业客户
+              </span>
+            </Flex>
+            <Flex wrap gap={12} style={{ marginTop: 28 }}>
+              <Button size="large" className="coop-hero-btn" href={`tel:${PHONE.replace(/-/g, '')}`}>
+                电话咨询
+              </Button>
+              <Button size="large" ghost href={`mailto:${EMAIL}`}>
+                发送邮件
+              </Button>
+            </Flex>
           </div>
-          <Row gutter={[16, 16]}>
-            {MODELS.map((m) => (
-              <Col key={m.key} xs={24} md={8}>
-                <Card className="coop-model" style={{ '--coop-accent': m.accent } as CSSProperties}>
-                  <span className="coop-model-icon">{m.icon}</span>
-                  <Title level={3} className="coop-model-title">
-                    {m.title}
-                  </Title>
-                  <Text className="coop-model-for">{m.for}</Text>
-                  <ul className="coop-model-list">
-                    {m.points.map((p) => (
-                      <li key={p}>
-                        <CheckOutlined />
-                        <span>{p}</span>
-                      </li>
-                    ))}
-                  </ul>
-                </Card>
-              </Col>
-            ))}
-          </Row>
-        </div>
-      </section>
+        </section>
 
-      <section className="coop-section coop-section-alt">
-        <div className="coop-container">
-          <div className="coop-section-head">
-            <Title level={2} className="coop-section-title">
-              合作优势
-            </Title>
-            <Text className="coop-section-desc">把签证服务交给专业的团队</Text>
-          </div>
-          <Row gutter={[16, 16]}>
-            {BENEFITS.map((b) => (
-              <Col key={b.title} xs={24} sm={12} lg={8}>
-                <div className="coop-benefit">
-                  <span className="coop-benefit-icon">{b.icon}</span>
-                  <div>
-                    <div className="coop-benefit-title">{b.title}</div>
-                    <div className="coop-benefit-text">{b.text}</div>
-                  </div>
-                </div>
-              </Col>
-            ))}
-          </Row>
-        </div>
-      </section>
-
-      <section className="coop-section">
-        <div className="coop-container">
-          <div className="coop-section-head">
-            <Title level={2} className="coop-section-title">
-              合作流程
-            </Title>
-            <Text className="coop-section-desc">从沟通到上线，全程专人对接</Text>
-          </div>
-          <div className="coop-steps">
-            <ProcessSteps steps={PROCESS} />
-          </div>
-        </div>
-      </section>
-
-      <section className="coop-section coop-section-alt">
-        <div className="coop-container">
-          <div className="coop-contact">
-            <Row gutter={[24, 24]} align="middle">
-              <Col xs={24} lg={10}>
-                <Title level={2} className="coop-contact-title">
-                  联系商务合作
-                </Title>
-                <Paragraph className="coop-contact-text" style={{ marginBottom: 0 }}>
-                  请在邮件中注明公司名称、业务类型、预计办理量与联系方式，我们会尽快安排专人与你联系。
-                </Paragraph>
-              </Col>
-              <Col xs={24} lg={14}>
-                <Row gutter={[12, 12]}>
-                  <Col xs={24} sm={10}>
-                    <div className="coop-contact-item">
-                      <PhoneOutlined />
-                      <div style={{ minWidth: 0 }}>
-                        <div className="coop-contact-label">合作热线</div>
-                        <a href={`tel:${PHONE.replace(/-/g, '')}`}>{PHONE}</a>
-                      </div>
-                    </div>
-                  </Col>
-                  <Col xs={24} sm={14}>
-                    <div className="coop-contact-item">
-                      <MailOutlined />
-                      <div style={{ minWidth: 0 }}>
-                        <div className="coop-contact-label">合作邮箱</div>
-                        <a href={`mailto:${EMAIL}`}>{EMAIL}</a>
-                      </div>
-                    </div>
-                  </Col>
-                </Row>
-              </Col>
+        <section className="coop-section">
+          <div className="coop-container">
+            <div className="coop-section-head">
+              <Title level={2} className="coop-section-title">
+                合作模式
+              </Title>
+              <Text className="coop-section-desc">三种方式，按你的业务形态灵活选择</Text>
+            </div>
+            <Row gutter={[16, 16]}>
+              {MODELS.map((m) => (
+                <Col key={m.key} xs={24} md={8}>
+                  <Card className="coop-model" style={{ '--coop-accent': m.accent } as CSSProperties}>
+                    <span className="coop-model-icon">{m.icon}</span>
+                    <Title level={3} className="coop-model-title">
+                      {m.title}
+                    </Title>
+                    <Text className="coop-model-for">{m.for}</Text>
+                    <ul className="coop-model-list">
+                      {m.points.map((p) => (
+                        <li key={p}>
+                          <CheckOutlined />
+                          <span>{p}</span>
+                        </li>
+                      ))}
+                    </ul>
+                  </Card>
+                </Col>
+              ))}
             </Row>
           </div>
-        </div>
-      </section>
-    </div>
+        </section>
+
+        <section className="coop-section coop-section-alt">
+          <div className="coop-container">
+            <div className="coop-section-head">
+              <Title level={2} className="coop-section-title">
+                合作优势
+              </Title>
+              <Text className="coop-section-desc">把签证服务交给专业的团队</Text>
+            </div>
+            <Row gutter={[16, 16]}>
+              {BENEFITS.map((b) => (
+                <Col key={b.title} xs={24} sm={12} lg={8}>
+                  <div className="coop-benefit">
+                    <span className="coop-benefit-icon">{b.icon}</span>
+                    <div>
+                      <div className="coop-benefit-title">{b.title}</div>
+                      <div className="coop-benefit-text">{b.text}</div>
+                    </div>
+                  </div>
+                </Col>
+              ))}
+            </Row>
+          </div>
+        </section>
+
+        <section className="coop-section">
+          <div className="coop-container">
+            <div className="coop-section-head">
+              <Title level={2} className="coop-section-title">
+                合作流程
+              </Title>
+              <Text className="coop-section-desc">从沟通到上线，全程专人对接</Text>
+            </div>
+            <div className="coop-steps">
+              <ProcessSteps steps={PROCESS} />
+            </div>
+          </div>
+        </section>
+
+        <section className="coop-section coop-section-alt">
+          <div className="coop-container">
+            <div className="coop-contact">
+              <Row gutter={[24, 24]} align="middle">
+                <Col xs={24} lg={10}>
+                  <Title level={2} className="coop-contact-title">
+                    联系商务合作
+                  </Title>
+                  <Paragraph className="coop-contact-text" style={{ marginBottom: 0 }}>
+                    请在邮件中注明公司名称、业务类型、预计办理量与联系方式，我们会尽快安排专人与你联系。
+                  </Paragraph>
+                </Col>
+                <Col xs={24} lg={14}>
+                  <Row gutter={[12, 12]}>
+                    <Col xs={24} sm={10}>
+                      <div className="coop-contact-item">
+                        <PhoneOutlined />
+                        <div style={{ minWidth: 0 }}>
+                          <div className="coop-contact-label">合作热线</div>
+                          <a href={`tel:${PHONE.replace(/-/g, '')}`}>{PHONE}</a>
+                        </div>
+                      </div>
+                    </Col>
+                    <Col xs={24} sm={14}>
+                      <div className="coop-contact-item">
+                        <MailOutlined />
+                        <div style={{ minWidth: 0 }}>
+                          <div className="coop-contact-label">合作邮箱</div>
+                          <a href={`mailto:${EMAIL}`}>{EMAIL}</a>
+                        </div>
+                      </div>
+                    </Col>
+                  </Row>
+                </Col>
+              </Row>
+            </div>
+          </div>
+        </section>
+      </div>
+    </AntdScope>
   );
 }

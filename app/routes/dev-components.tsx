@@ -186,26 +186,20 @@ function TrimmedInputDemo() {
   );
 }
 
-// antd's scope for this page, which renders antd throughout (app/components/antd-scope.tsx).
+// In antd's scope: the page renders antd throughout (app/components/antd-scope.tsx).
 export default function DevComponents() {
   return (
     <AntdScope>
-      <DevComponentsPage />
+      <div className="page">
+        <Title level={2}>组件示例</Title>
+        <Paragraph type="secondary">spec §2.6 共享元素的开发者示例页（生产环境不提供）。</Paragraph>
+        <DialogDemo />
+        <LoadingDemo />
+        <ImageDemo />
+        <DragScrollDemo />
+        <SelectDemo />
+        <TrimmedInputDemo />
+      </div>
     </AntdScope>
-  );
-}
-
-function DevComponentsPage() {
-  return (
-    <div className="page">
-      <Title level={2}>组件示例</Title>
-      <Paragraph type="secondary">spec §2.6 共享元素的开发者示例页（生产环境不提供）。</Paragraph>
-      <DialogDemo />
-      <LoadingDemo />
-      <ImageDemo />
-      <DragScrollDemo />
-      <SelectDemo />
-      <TrimmedInputDemo />
-    </div>
   );
 }

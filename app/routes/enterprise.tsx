@@ -74,155 +74,153 @@ const CONSOLE_ROWS = [
   { name: '王', label: '员工 C · 美国商务签证', tag: '已出签', color: '#14bc99' },
 ];
 
-// antd's scope for this page, which renders antd throughout (app/components/antd-scope.tsx).
+// In antd's scope: the page renders antd throughout (app/components/antd-scope.tsx).
 export default function Enterprise() {
   return (
     <AntdScope>
-      <EnterprisePage />
-    </AntdScope>
-  );
-}
-
-function EnterprisePage() {
-  return (
-    <div className="ent-page">
-      <section className="ent-hero">
-        <div className="ent-container">
-          <Row gutter={[32, 32]} align="middle">
-            <Col xs={24} md={14}>
-              <span className="ent-hero-badge">易签通企业版</span>
-              <Title level={1} className="ent-hero-title">
-                团队出境，签证一站管理
-              </Title>
-              <Paragraph className="ent-hero-sub">为企业差旅与旅行社团队打造：批量为员工申请签证，管理员统一管理资料、订单与发票，专属顾问全程跟进。</Paragraph>
-              <Flex wrap gap={12} style={{ marginTop: 28 }}>
-                <Button type="primary" size="large" icon={<LoginOutlined />} onClick={openLoginDialog}>
-                  登录企业版
-                </Button>
-                <NavButton to="/cooperation" size="large" className="ent-hero-ghost">
-                  咨询开通
-                </NavButton>
-              </Flex>
-            </Col>
-            <Col xs={24} md={10}>
-              <div className="ent-console" aria-hidden="true">
-                <div className="ent-console-head">
-                  <Text strong>
-                    <IdcardOutlined /> 企业订单
-                  </Text>
-                  <Text type="secondary" style={{ fontSize: 12 }}>
-                    管理员视图
-                  </Text>
-                </div>
-                {CONSOLE_ROWS.map((r) => (
-                  <div key={r.label} className="ent-console-row">
-                    <Flex align="center" gap={10} style={{ minWidth: 0 }}>
-                      <span className="ent-console-avatar" style={{ background: r.color }}>
-                        {r.name}
-                      </span>
-                      <Text ellipsis>{r.label}</Text>
-                    </Flex>
-                    <span className="ent-console-tag" style={{ color: r.color, background: `${r.color}1a` }}>
-                      {r.tag}
-                    </span>
+      <div className="ent-page">
+        <section className="ent-hero">
+          <div className="ent-container">
+            <Row gutter={[32, 32]} align="middle">
+              <Col xs={24} md={14}>
+                <span className="ent-hero-badge">易签通企业版</span>
+                <Title level={1} className="ent-hero-title">
+                  团队出境，签证一站管理
+                </Title>
+                <Paragraph className="ent-hero-sub">
+                  为企业差旅与旅行社团队打造：批量为员工申请签证，管理员统一管理资料、订单与发票，专属顾问全程跟进。
+                </Paragraph>
+                <Flex wrap gap={12} style={{ marginTop: 28 }}>
+                  <Button type="primary" size="large" icon={<LoginOutlined />} onClick={openLoginDialog}>
+                    登录企业版
+                  </Button>
+                  <NavButton to="/cooperation" size="large" className="ent-hero-ghost">
+                    咨询开通
+                  </NavButton>
+                </Flex>
+              </Col>
+              <Col xs={24} md={10}>
+                <div className="ent-console" aria-hidden="true">
+                  <div className="ent-console-head">
+                    <Text strong>
+                      <IdcardOutlined /> 企业订单
+                    </Text>
+                    <Text type="secondary" style={{ fontSize: 12 }}>
+                      管理员视图
+                    </Text>
                   </div>
-                ))}
-              </div>
-            </Col>
-          </Row>
-        </div>
-      </section>
-
-      <section className="ent-section">
-        <div className="ent-container">
-          <div className="ent-section-head">
-            <Title level={2} className="ent-section-title">
-              企业版能为你做什么
-            </Title>
-            <Text className="ent-section-desc">把员工出境签证从零散办理变成集中管理</Text>
+                  {CONSOLE_ROWS.map((r) => (
+                    <div key={r.label} className="ent-console-row">
+                      <Flex align="center" gap={10} style={{ minWidth: 0 }}>
+                        <span className="ent-console-avatar" style={{ background: r.color }}>
+                          {r.name}
+                        </span>
+                        <Text ellipsis>{r.label}</Text>
+                      </Flex>
+                      <span className="ent-console-tag" style={{ color: r.color, background: `${r.color}1a` }}>
+                        {r.tag}
+                      </span>
+                    </div>
+                  ))}
+                </div>
+              </Col>
+            </Row>
           </div>
-          <Row gutter={[16, 16]}>
-            {FEATURES.map((f) => (
-              <Col key={f.title} xs={24} sm={12} lg={6}>
-                <Card className="ent-feature">
-                  <span className="ent-feature-icon" style={{ color: f.color, background: `${f.color}1a` }}>
-                    {f.icon}
-                  </span>
-                  <Title level={4} className="ent-feature-title">
-                    {f.title}
-                  </Title>
-                  <Paragraph className="ent-feature-text">{f.text}</Paragraph>
+        </section>
+
+        <section className="ent-section">
+          <div className="ent-container">
+            <div className="ent-section-head">
+              <Title level={2} className="ent-section-title">
+                企业版能为你做什么
+              </Title>
+              <Text className="ent-section-desc">把员工出境签证从零散办理变成集中管理</Text>
+            </div>
+            <Row gutter={[16, 16]}>
+              {FEATURES.map((f) => (
+                <Col key={f.title} xs={24} sm={12} lg={6}>
+                  <Card className="ent-feature">
+                    <span className="ent-feature-icon" style={{ color: f.color, background: `${f.color}1a` }}>
+                      {f.icon}
+                    </span>
+                    <Title level={4} className="ent-feature-title">
+                      {f.title}
+                    </Title>
+                    <Paragraph className="ent-feature-text">{f.text}</Paragraph>
+                  </Card>
+                </Col>
+              ))}
+            </Row>
+          </div>
+        </section>
+
+        <section className="ent-section ent-section-alt">
+          <div className="ent-container">
+            <div className="ent-section-head">
+              <Title level={2} className="ent-section-title">
+                使用流程
+              </Title>
+              <Text className="ent-section-desc">开通后即可在网站上为员工下单</Text>
+            </div>
+            <div className="ent-steps">
+              <ProcessSteps steps={FLOW} />
+            </div>
+          </div>
+        </section>
+
+        <section className="ent-section">
+          <div className="ent-container">
+            <Row gutter={[24, 24]}>
+              <Col xs={24} md={12}>
+                <Card title="适合哪些客户" style={{ height: '100%', borderRadius: 16 }}>
+                  {['员工经常出境出差、需要办理商务签证的企业', '组织团队游、需要为团员集中办理签证的旅行社', '举办海外会展、培训与交流活动的机构'].map((t) => (
+                    <div key={t} className="ent-compare-item">
+                      <CheckCircleFilled style={{ color: '#14bc99' }} />
+                      <span>{t}</span>
+                    </div>
+                  ))}
                 </Card>
               </Col>
-            ))}
-          </Row>
-        </div>
-      </section>
-
-      <section className="ent-section ent-section-alt">
-        <div className="ent-container">
-          <div className="ent-section-head">
-            <Title level={2} className="ent-section-title">
-              使用流程
-            </Title>
-            <Text className="ent-section-desc">开通后即可在网站上为员工下单</Text>
-          </div>
-          <div className="ent-steps">
-            <ProcessSteps steps={FLOW} />
-          </div>
-        </div>
-      </section>
-
-      <section className="ent-section">
-        <div className="ent-container">
-          <Row gutter={[24, 24]}>
-            <Col xs={24} md={12}>
-              <Card title="适合哪些客户" style={{ height: '100%', borderRadius: 16 }}>
-                {['员工经常出境出差、需要办理商务签证的企业', '组织团队游、需要为团员集中办理签证的旅行社', '举办海外会展、培训与交流活动的机构'].map((t) => (
-                  <div key={t} className="ent-compare-item">
-                    <CheckCircleFilled style={{ color: '#14bc99' }} />
-                    <span>{t}</span>
-                  </div>
-                ))}
-              </Card>
-            </Col>
-            <Col xs={24} md={12}>
-              <Card title="资料安全" style={{ height: '100%', borderRadius: 16 }}>
-                {['员工护照与证件资料加密存储，仅用于签证办理', '管理员账号登录，企业资料与订单仅本企业可见', '个人信息处理遵循《用户协议》与相关法律法规'].map(
-                  (t) => (
+              <Col xs={24} md={12}>
+                <Card title="资料安全" style={{ height: '100%', borderRadius: 16 }}>
+                  {[
+                    '员工护照与证件资料加密存储，仅用于签证办理',
+                    '管理员账号登录，企业资料与订单仅本企业可见',
+                    '个人信息处理遵循《用户协议》与相关法律法规',
+                  ].map((t) => (
                     <div key={t} className="ent-compare-item">
                       <SafetyCertificateOutlined style={{ color: '#3fa2f5' }} />
                       <span>{t}</span>
                     </div>
-                  ),
-                )}
-                <Paragraph type="secondary" style={{ margin: '12px 0 0' }}>
-                  详见 <Link to="/agreement/user">《用户协议》</Link>
-                </Paragraph>
-              </Card>
-            </Col>
-          </Row>
-        </div>
-      </section>
-
-      <section className="ent-section ent-section-alt">
-        <div className="ent-container">
-          <div className="ent-cta">
-            <Title level={2} className="ent-cta-title">
-              已有企业账号？
-            </Title>
-            <Paragraph type="secondary">使用管理员账号登录，即可为员工批量办理签证。</Paragraph>
-            <Flex wrap gap={12} justify="center">
-              <Button type="primary" size="large" onClick={openLoginDialog}>
-                登录企业版
-              </Button>
-              <NavButton to="/cooperation" size="large">
-                咨询开通
-              </NavButton>
-            </Flex>
+                  ))}
+                  <Paragraph type="secondary" style={{ margin: '12px 0 0' }}>
+                    详见 <Link to="/agreement/user">《用户协议》</Link>
+                  </Paragraph>
+                </Card>
+              </Col>
+            </Row>
           </div>
-        </div>
-      </section>
-    </div>
+        </section>
+
+        <section className="ent-section ent-section-alt">
+          <div className="ent-container">
+            <div className="ent-cta">
+              <Title level={2} className="ent-cta-title">
+                已有企业账号？
+              </Title>
+              <Paragraph type="secondary">使用管理员账号登录，即可为员工批量办理签证。</Paragraph>
+              <Flex wrap gap={12} justify="center">
+                <Button type="primary" size="large" onClick={openLoginDialog}>
+                  登录企业版
+                </Button>
+                <NavButton to="/cooperation" size="large">
+                  咨询开通
+                </NavButton>
+              </Flex>
+            </div>
+          </div>
+        </section>
+      </div>
+    </AntdScope>
   );
 }

@@ -149,66 +149,60 @@ const SECTIONS: Section[] = [
   },
 ];
 
-// antd's scope for this page, which renders antd throughout (app/components/antd-scope.tsx).
+// In antd's scope: the page renders antd throughout (app/components/antd-scope.tsx).
 export default function UserAgreement() {
   return (
     <AntdScope>
-      <UserAgreementPage />
-    </AntdScope>
-  );
-}
-
-function UserAgreementPage() {
-  return (
-    <div className="ua-page">
-      <div className="ua-container">
-        <Row gutter={24} wrap={false}>
-          <Col xs={0} lg={6}>
-            <div className="ua-toc">
-              <div className="ua-toc-title">目录</div>
-              <Anchor offsetTop={88} targetOffset={96} items={SECTIONS.map((s) => ({ key: s.id, href: `#${s.id}`, title: s.title }))} />
-            </div>
-          </Col>
-          <Col flex="auto" style={{ minWidth: 0 }}>
-            <article className="ua-doc">
-              <Title level={1} className="ua-title">
-                《易签通用户协议》
-              </Title>
-              <div className="ua-meta">更新日期：{UPDATED_AT}</div>
-
-              <div className="ua-lead">
-                <Paragraph>
-                  欢迎使用易签通！本协议约定了您使用易签通签证服务时双方的权利与义务。由于签证办理涉及护照等敏感个人信息及向境外使领馆提交材料，请您务必审慎阅读，特别是加粗显示的条款。
-                </Paragraph>
-                <Paragraph>如您对本协议有任何疑问，可通过文末的联系方式与我们联系。</Paragraph>
+      <div className="ua-page">
+        <div className="ua-container">
+          <Row gutter={24} wrap={false}>
+            <Col xs={0} lg={6}>
+              <div className="ua-toc">
+                <div className="ua-toc-title">目录</div>
+                <Anchor offsetTop={88} targetOffset={96} items={SECTIONS.map((s) => ({ key: s.id, href: `#${s.id}`, title: s.title }))} />
               </div>
+            </Col>
+            <Col flex="auto" style={{ minWidth: 0 }}>
+              <article className="ua-doc">
+                <Title level={1} className="ua-title">
+                  《易签通用户协议》
+                </Title>
+                <div className="ua-meta">更新日期：{UPDATED_AT}</div>
 
-              {SECTIONS.map((s, si) => (
-                <section key={s.id} id={s.id} className="ua-section">
-                  <Title level={2} className="ua-section-title">
-                    {s.title}
-                  </Title>
-                  <ol>
-                    {s.clauses.map((c, ci) => (
-                      <li key={ci}>
-                        <span className="ua-clause-no">
-                          {si + 1}.{ci + 1}
-                        </span>
-                        {c}
-                      </li>
-                    ))}
-                  </ol>
-                </section>
-              ))}
+                <div className="ua-lead">
+                  <Paragraph>
+                    欢迎使用易签通！本协议约定了您使用易签通签证服务时双方的权利与义务。由于签证办理涉及护照等敏感个人信息及向境外使领馆提交材料，请您务必审慎阅读，特别是加粗显示的条款。
+                  </Paragraph>
+                  <Paragraph>如您对本协议有任何疑问，可通过文末的联系方式与我们联系。</Paragraph>
+                </div>
 
-              <div className="ua-contact">
-                联系我们：如对本协议或个人信息处理有任何疑问、意见或投诉，请拨打客服电话 {PHONE}，或发送邮件至 <a href={`mailto:${EMAIL}`}>{EMAIL}</a>
-                ，我们将在核实身份后及时处理。
-              </div>
-            </article>
-          </Col>
-        </Row>
+                {SECTIONS.map((s, si) => (
+                  <section key={s.id} id={s.id} className="ua-section">
+                    <Title level={2} className="ua-section-title">
+                      {s.title}
+                    </Title>
+                    <ol>
+                      {s.clauses.map((c, ci) => (
+                        <li key={ci}>
+                          <span className="ua-clause-no">
+                            {si + 1}.{ci + 1}
+                          </span>
+                          {c}
+                        </li>
+                      ))}
+                    </ol>
+                  </section>
+                ))}
+
+                <div className="ua-contact">
+                  联系我们：如对本协议或个人信息处理有任何疑问、意见或投诉，请拨打客服电话 {PHONE}，或发送邮件至 <a href={`mailto:${EMAIL}`}>{EMAIL}</a>
+                  ，我们将在核实身份后及时处理。
+                </div>
+              </article>
+            </Col>
+          </Row>
+        </div>
       </div>
-    </div>
+    </AntdScope>
   );
 }
