@@ -1,5 +1,6 @@
 import './home.css';
 
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { HydrationBoundary } from '../components/hydration-boundary';
 import {
@@ -180,125 +181,118 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         </div>
       </section>
 
-      <HydrationBoundary>
-        <section className="home-section">
-          <div className="home-container">
-            <div className="home-section-head">
-              <h2 className="home-section-title">按目的地选择签证</h2>
-              <p className="home-section-desc">选择大洲，查看各国签证产品、材料与费用</p>
-            </div>
-            <div className="home-continents">
-              {continents.map((c) => (
-                <div key={c.id} className="home-continent-cell">
-                  <Link to={`/visa/continent?continent_id=${c.id}`} className="home-continent-link" aria-label={`查看${c.name}签证`}>
-                    <div className={`home-continent home-continent-${c.id}`} data-testid="home-continent">
-                      <span className="home-continent-icon">
-                        {c.id === 0 ? <CompassOutlined /> : c.id === 1 ? <GlobalOutlined /> : <EnvironmentOutlined />}
-                      </span>
-                      <div>
-                        <div className="home-continent-name">{c.name}</div>
-                        <div className="home-continent-en">{c.en}</div>
-                        <div className="home-continent-countries">{c.topCountries.length > 0 ? c.topCountries.join(' · ') : '更多国家即将上线'}</div>
-                      </div>
-                      <span className="home-continent-more">
-                        {c.countryCount > 0 ? `${c.countryCount}个国家和地区` : '查看签证'} <ArrowRightOutlined />
-                      </span>
-                    </div>
-                  </Link>
-                </div>
-              ))}
-            </div>
-            {hot.length > 0 ? (
-              <div className="browse-hot" data-testid="hot-destinations">
-                <div className="browse-hot-head">
-                  <h3 className="browse-hot-title">热门目的地</h3>
-                  <Link to="/visa/continent" className="browse-hot-more">
-                    全部国家 <ArrowRightOutlined />
-                  </Link>
-                </div>
-                <DragScrollList className="browse-destinations" aria-label="热门目的地">
-                  {hot.map((country) => (
-                    <DestinationCard key={country.visa_country_id} country={country} />
-                  ))}
-                </DragScrollList>
-              </div>
-            ) : null}
-          </div>
-        </section>
-      </HydrationBoundary>
-
-      <HydrationBoundary>
-        <section className="home-section home-section-alt">
-          <div className="home-container">
-            <div className="home-section-head">
-              <h2 className="home-section-title">五步办好签证</h2>
-              <p className="home-section-desc">全程在线操作，每一步都有提醒，进度随时可查</p>
-            </div>
-            <div className="home-steps-wrap">
-              <ProcessSteps steps={STEPS} />
-            </div>
-          </div>
-        </section>
-      </HydrationBoundary>
-
-      <HydrationBoundary>
-        <section className="home-section">
-          <div className="home-container">
-            <div className="home-section-head">
-              <h2 className="home-section-title">为什么选择易签通</h2>
-              <p className="home-section-desc">把繁琐留给我们，把轻松留给旅途</p>
-            </div>
-            <ul className="home-features">
-              {FEATURES.map((f) => (
-                <li key={f.title} className="home-feature">
-                  <span className="home-feature-icon" style={{ color: f.color, background: `${f.color}1a` }}>
-                    {f.icon}
-                  </span>
-                  <h3 className="home-feature-title">{f.title}</h3>
-                  <p className="home-feature-text">{f.text}</p>
-                </li>
-              ))}
-            </ul>
-          </div>
-        </section>
-      </HydrationBoundary>
-
-      <HydrationBoundary>
-        <section className="home-section home-section-alt">
-          <div className="home-container">
-            <div className="home-enterprise">
-              <div className="home-enterprise-grid">
-                <div>
-                  <h2 className="home-enterprise-title">企业与旅行社，批量办理更省心</h2>
-                  <p className="home-enterprise-text">为企业差旅和旅行社团队提供批量申请、管理员账号、统一结算与开票，以及专属签证顾问一对一服务。</p>
-                  <div className="home-flex home-enterprise-points">
-                    <span>
-                      <CheckCircleFilled />
-                      员工批量申请
-                    </span>
-                    <span>
-                      <CheckCircleFilled />
-                      订单统一管理
-                    </span>
-                    <span>
-                      <CheckCircleFilled />
-                      合并结算开票
-                    </span>
+      <HomeSection title="按目的地选择签证" desc="选择大洲，查看各国签证产品、材料与费用">
+        <div className="home-continents">
+          {continents.map((c) => (
+            <div key={c.id} className="home-continent-cell">
+              <Link to={`/visa/continent?continent_id=${c.id}`} className="home-continent-link" aria-label={`查看${c.name}签证`}>
+                <div className={`home-continent home-continent-${c.id}`} data-testid="home-continent">
+                  <span className="home-continent-icon">{c.id === 0 ? <CompassOutlined /> : c.id === 1 ? <GlobalOutlined /> : <EnvironmentOutlined />}</span>
+                  <div>
+                    <div className="home-continent-name">{c.name}</div>
+                    <div className="home-continent-en">{c.en}</div>
+                    <div className="home-continent-countries">{c.topCountries.length > 0 ? c.topCountries.join(' · ') : '更多国家即将上线'}</div>
                   </div>
+                  <span className="home-continent-more">
+                    {c.countryCount > 0 ? `${c.countryCount}个国家和地区` : '查看签证'} <ArrowRightOutlined />
+                  </span>
                 </div>
-                <div className="home-flex home-flex--12 home-enterprise-actions">
-                  <NavButton to="/enterprise" type="primary" size="large">
-                    了解企业版
-                  </NavButton>
-                  <NavButton to="/cooperation" size="large" ghost>
-                    商务合作
-                  </NavButton>
-                </div>
+              </Link>
+            </div>
+          ))}
+        </div>
+        {hot.length > 0 ? (
+          <div className="browse-hot" data-testid="hot-destinations">
+            <div className="browse-hot-head">
+              <h3 className="browse-hot-title">热门目的地</h3>
+              <Link to="/visa/continent" className="browse-hot-more">
+                全部国家 <ArrowRightOutlined />
+              </Link>
+            </div>
+            <DragScrollList className="browse-destinations" aria-label="热门目的地">
+              {hot.map((country) => (
+                <DestinationCard key={country.visa_country_id} country={country} />
+              ))}
+            </DragScrollList>
+          </div>
+        ) : null}
+      </HomeSection>
+
+      <HomeSection title="五步办好签证" desc="全程在线操作，每一步都有提醒，进度随时可查" alt>
+        <div className="home-steps-wrap">
+          <ProcessSteps steps={STEPS} />
+        </div>
+      </HomeSection>
+
+      <HomeSection title="为什么选择易签通" desc="把繁琐留给我们，把轻松留给旅途">
+        <ul className="home-features">
+          {FEATURES.map((f) => (
+            <li key={f.title} className="home-feature">
+              <span className="home-feature-icon" style={{ color: f.color, background: `${f.color}1a` }}>
+                {f.icon}
+              </span>
+              <h3 className="home-feature-title">{f.title}</h3>
+              <p className="home-feature-text">{f.text}</p>
+            </li>
+          ))}
+        </ul>
+      </HomeSection>
+
+      <HomeSection alt>
+        <div className="home-enterprise">
+          <div className="home-enterprise-grid">
+            <div>
+              <h2 className="home-enterprise-title">企业与旅行社，批量办理更省心</h2>
+              <p className="home-enterprise-text">为企业差旅和旅行社团队提供批量申请、管理员账号、统一结算与开票，以及专属签证顾问一对一服务。</p>
+              <div className="home-flex home-enterprise-points">
+                <span>
+                  <CheckCircleFilled />
+                  员工批量申请
+                </span>
+                <span>
+                  <CheckCircleFilled />
+                  订单统一管理
+                </span>
+                <span>
+                  <CheckCircleFilled />
+                  合并结算开票
+                </span>
               </div>
             </div>
+            <div className="home-flex home-flex--12 home-enterprise-actions">
+              <NavButton to="/enterprise" type="primary" size="large">
+                了解企业版
+              </NavButton>
+              <NavButton to="/cooperation" size="large" ghost>
+                商务合作
+              </NavButton>
+            </div>
           </div>
-        </section>
-      </HydrationBoundary>
+        </div>
+      </HomeSection>
     </div>
+  );
+}
+
+/**
+ * A section below the hero, with its heading when it has one. It hydrates after
+ * the rest of the page, in a pass of its own (app/components/hydration-boundary.tsx):
+ * none of it is on a phone's first screen.
+ */
+function HomeSection({ title, desc, alt = false, children }: { title?: string; desc?: string; alt?: boolean; children: ReactNode }) {
+  return (
+    <HydrationBoundary>
+      <section className={alt ? 'home-section home-section-alt' : 'home-section'}>
+        <div className="home-container">
+          {title ? (
+            <div className="home-section-head">
+              <h2 className="home-section-title">{title}</h2>
+              <p className="home-section-desc">{desc}</p>
+            </div>
+          ) : null}
+          {children}
+        </div>
+      </section>
+    </HydrationBoundary>
   );
 }
