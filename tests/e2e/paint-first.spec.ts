@@ -78,3 +78,98 @@ test('a click before hydration on a part hydrated after the rest of the page (a 
   // The panel below shows the retired's materials (identity 2), not the employed's (0).
   await expect(page.locator('.pd-identity')).toHaveAttribute('data-identity', '2');
 });
+
+/**
+ * Counts, through the hook React offers its DevTools (production builds call it
+ * after every commit), how many times each component inside <main> rendered.
+ * A fiber worked on in a commit is a new object in that commit's tree (React
+ * alternates two copies); React marks it PerformedWork if its function ran.
+ */
+async function countRenders(page: Page) {
+  await page.addInitScript(() => {
+    interface Fiber {
+      tag: number;
+      flags: number;
+      stateNode: unknown;
+      child: Fiber | null;
+      sibling: Fiber | null;
+      alternate: Fiber | null;
+    }
+    const PERFORMED_WORK = 1;
+    const FUNCTION_COMPONENT = 0;
+    const HOST_COMPONENT = 5;
+    // One counter per component instance, shared by its two fiber copies.
+    const renders = new WeakMap<Fiber, { count: number }>();
+    const all: Array<{ count: number }> = [];
+    let previousTree = new Set<Fiber>();
+    const stats = { commits: 0, lastCommit: 0, all };
+    (window as unknown as { __renders: typeof stats }).__renders = stats;
+    const inMain = (fiber: Fiber): boolean => {
+      for (let child: Fiber | null = fiber.child; child; child = child.child) {
+        if (child.tag === HOST_COMPONENT) return child.stateNode instanceof Element && child.stateNode.closest('main') !== null;
+      }
+      return false;
+    };
+    const walk = (first: Fiber | null, tree: Set<Fiber>) => {
+      for (let fiber = first; fiber; fiber = fiber.sibling) {
+        tree.add(fiber);
+        if (fiber.tag === FUNCTION_COMPONENT && !previousTree.has(fiber) && fiber.flags & PERFORMED_WORK && inMain(fiber)) {
+          let counter = renders.get(fiber) ?? (fiber.alternate && renders.get(fiber.alternate));
+          if (!counter) {
+            counter = { count: 0 };
+            all.push(counter);
+          }
+          counter.count += 1;
+          renders.set(fiber, counter);
+        }
+        walk(fiber.child, tree);
+      }
+    };
+    (window as unknown as { __REACT_DEVTOOLS_GLOBAL_HOOK__: unknown }).__REACT_DEVTOOLS_GLOBAL_HOOK__ = {
+      supportsFiber: true,
+      inject: () => 1,
+      checkDCE: () => {},
+      onCommitFiberUnmount: () => {},
+      onPostCommitFiberRoot: () => {},
+      onCommitFiberRoot: (_id: number, root: { current: Fiber }) => {
+        stats.commits += 1;
+        stats.lastCommit = performance.now();
+        const tree = new Set<Fiber>();
+        walk(root.current, tree);
+        previousTree = tree;
+      },
+    };
+  });
+  return {
+    /** Once no commit has come for a second: how many components rendered, and the most renders of one. */
+    settled: async () => {
+      await page.waitForFunction(() => {
+        const stats = (window as unknown as { __renders: { commits: number; lastCommit: number } }).__renders;
+        return stats.commits > 0 && performance.now() - stats.lastCommit > 1000;
+      });
+      return page.evaluate(() => {
+        const { all } = (window as unknown as { __renders: { all: Array<{ count: number }> } }).__renders;
+        return { components: all.length, mostRenders: Math.max(...all.map((c) => c.count)), renderedAgain: all.filter((c) => c.count > 1).length };
+      });
+    },
+  };
+}
+
+test('a guest page renders what it shows once while it hydrates, however many parts hydrate after the rest', async ({ page }) => {
+  // A router update while parts of the page still waited to hydrate (React
+  // Router's lazy route discovery patched its routes after the first commit)
+  // made React hydrate those parts one by one, re-rendering the whole page
+  // each time: a country page rendered its 23 product cards some 350 times on
+  // load. react-router.config.ts sends every route with the first page
+  // instead (routeDiscovery 'initial'; decision 0014). A few parts render a
+  // second time for a state of their own (on the product page the reminder box
+  // measures whether its text overflows, the apply button learns the session).
+  const renders = await countRenders(page);
+  for (const path of ['/', '/visa/country/1', '/visa/product/1']) {
+    await page.goto(path);
+    const { components, mostRenders, renderedAgain } = await renders.settled();
+    expect(components, path).toBeGreaterThan(20);
+    expect(mostRenders, path).toBeLessThanOrEqual(2);
+    expect(renderedAgain, path).toBeLessThanOrEqual(5);
+  }
+});
