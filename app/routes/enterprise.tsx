@@ -9,7 +9,6 @@ import {
   CustomerServiceOutlined,
   FileSearchOutlined,
   IdcardOutlined,
-  LoginOutlined,
   SafetyCertificateOutlined,
   TeamOutlined,
   UserAddOutlined,
@@ -17,6 +16,7 @@ import {
   WalletOutlined,
 } from '@ant-design/icons';
 
+import { LoginIcon } from '../components/login-icon';
 import { NavButton } from '../components/nav-button';
 import { ProcessSteps } from '../components/process-steps';
 import { openLoginDialog } from '../lib/session';
@@ -62,7 +62,7 @@ const FEATURES = [
 
 const FLOW = [
   { title: '开通企业账号', content: '联系我们开通管理员账号', icon: <UserAddOutlined /> },
-  { title: '登录企业版', content: '使用管理员账号登录网站', icon: <LoginOutlined /> },
+  { title: '登录企业版', content: '使用管理员账号登录网站', icon: <LoginIcon /> },
   { title: '选择签证下单', content: '为一位或多位员工创建订单', icon: <FileSearchOutlined /> },
   { title: '上传材料', content: '按申请人上传并复用资料', icon: <CloudUploadOutlined /> },
   { title: '统一支付跟踪', content: '集中支付、查看进度与发票', icon: <WalletOutlined /> },
@@ -91,7 +91,7 @@ export default function Enterprise() {
                   为企业差旅与旅行社团队打造：批量为员工申请签证，管理员统一管理资料、订单与发票，专属顾问全程跟进。
                 </Paragraph>
                 <Flex wrap gap={12} style={{ marginTop: 28 }}>
-                  <Button type="primary" size="large" icon={<LoginOutlined />} onClick={openLoginDialog}>
+                  <Button type="primary" size="large" icon={<LoginIcon />} onClick={openLoginDialog}>
                     登录企业版
                   </Button>
                   <NavButton to="/cooperation" size="large" className="ent-hero-ghost">

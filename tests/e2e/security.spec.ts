@@ -102,6 +102,33 @@ test('an injected inline script without the nonce does not run; one with it does
   expect(violations.filter((text) => !/inline script/i.test(text))).toEqual([]);
 });
 
+test('no public page has anything of its own refused by the policy', async ({ page }) => {
+  // The enterprise page's login icon carried an empty <style> (antd's icon
+  // source) that the policy refused on every visit; each page is opened and
+  // hydrated, and the browser's reports are read.
+  const violations: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy/.test(message.text())) violations.push(`${page.url()}: ${message.text()}`);
+  });
+  for (const path of [
+    '/',
+    '/about',
+    '/cooperation',
+    '/enterprise',
+    '/download',
+    '/open/ToChina',
+    '/agreement/user',
+    '/visa/continent',
+    '/visa/country/1',
+    productPath(),
+  ]) {
+    await page.goto(path);
+    await page.waitForFunction(() => (window as unknown as { __reactRouterRouteModules?: unknown }).__reactRouterRouteModules !== undefined);
+    await page.waitForLoadState('networkidle');
+  }
+  expect(violations).toEqual([]);
+});
+
 test('hashed build files are cached for a year; other static files revalidate', async ({ page, request }) => {
   const scripts: string[] = [];
   page.on('response', (response) => {
