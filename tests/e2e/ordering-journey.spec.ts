@@ -9,7 +9,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { formatPrice } from '../../common/format';
 import { addDays, chinaDate } from '../../common/order';
 import { FIXTURES, oversizeFile } from '../fixtures/index';
-import { e2eDatabase, loggedInTest, snap } from './support';
+import { e2eDatabase, hydrated, loggedInTest, snap } from './support';
 
 /** Listed, offline, with an interview, a visa photo and a stay the insurance plans cover; fewest uploads first. */
 function journeyProduct(): { id: number; countryId: number } {
@@ -30,11 +30,6 @@ function journeyProduct(): { id: number; countryId: number } {
   } finally {
     db.close();
   }
-}
-
-async function hydrated(page: Page) {
-  await page.waitForFunction(() => (window as unknown as { __reactRouterRouteModules?: unknown }).__reactRouterRouteModules !== undefined);
-  await page.waitForLoadState('networkidle');
 }
 
 async function chooseOption(page: Page, select: ReturnType<Page['getByTestId']>, index: number) {

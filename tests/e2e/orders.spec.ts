@@ -8,7 +8,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { DELISTED_CHANNEL } from '../../common/catalogue';
 import { formatPrice } from '../../common/format';
 import { addDays, chinaDate } from '../../common/order';
-import { createCustomer, e2eDatabase, loggedInTest, snap } from './support';
+import { createCustomer, e2eDatabase, hydrated, loggedInTest, snap } from './support';
 
 const LISTED = `p.status <> 1 AND p.channel <> ${DELISTED_CHANNEL}`;
 
@@ -57,11 +57,6 @@ function productId(where: string): number {
   const row = query<{ id: number }>(`SELECT p.visa_product_id AS id FROM visa_product p WHERE ${where} ORDER BY p.visa_product_id LIMIT 1`)[0];
   if (!row) throw new Error(`the seed has no product where ${where}`);
   return row.id;
-}
-
-async function hydrated(page: Page) {
-  await page.waitForFunction(() => (window as unknown as { __reactRouterRouteModules?: unknown }).__reactRouterRouteModules !== undefined);
-  await page.waitForLoadState('networkidle');
 }
 
 /** Picks a date in the open-able antd date picker `testId` by walking to its month (cells carry the date as title). */

@@ -9,7 +9,7 @@ import jsQR from 'jsqr';
 import { DELISTED_CHANNEL, QRCODE_PAGE, productTitle, qrcodeScene } from '../../common/catalogue';
 import { IDENTITIES, MATERIAL_ATTRS, PHOTO_COLORS, REMINDER_COLLAPSED_HEIGHT_PX, REVIEW_PAGE_SIZE } from '../../common/constants';
 import { formatAverageRating, formatPassRate, formatPrice } from '../../common/format';
-import { animationsSettled, e2eDatabase, loggedInTest, snap } from './support';
+import { animationsSettled, e2eDatabase, hydrated, loggedInTest, snap } from './support';
 
 const LISTED = `p.status <> 1 AND p.channel <> ${DELISTED_CHANNEL}`;
 const SITE_HEADER_PX = 64;
@@ -111,12 +111,6 @@ function materialNames(productId: number, identityId: number): Array<{ name: str
     productId,
     identityId,
   );
-}
-
-/** Server-rendered markup is inert until React hydrates; wait for the client router. */
-async function hydrated(page: Page) {
-  await page.waitForFunction(() => (window as unknown as { __reactRouterRouteModules?: unknown }).__reactRouterRouteModules !== undefined);
-  await page.waitForLoadState('networkidle');
 }
 
 async function open(page: Page, id: number) {

@@ -4,7 +4,7 @@
 // hashed build files are cached for a year. (API answers: server/web/security-headers.test.ts.)
 import { expect, type APIResponse, test } from '@playwright/test';
 import SQLite from 'better-sqlite3';
-import { loggedInTest } from './support';
+import { hydrated, loggedInTest } from './support';
 
 /** A listed product: its page is kept in the guest page cache. */
 function productPath(): string {
@@ -123,8 +123,7 @@ test('no public page has anything of its own refused by the policy', async ({ pa
     productPath(),
   ]) {
     await page.goto(path);
-    await page.waitForFunction(() => (window as unknown as { __reactRouterRouteModules?: unknown }).__reactRouterRouteModules !== undefined);
-    await page.waitForLoadState('networkidle');
+    await hydrated(page);
   }
   expect(violations).toEqual([]);
 });

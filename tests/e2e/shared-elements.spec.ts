@@ -1,18 +1,12 @@
 // The shared elements of spec §2.6 / §4 / §5 in a real browser, on the /dev/components showcase.
 import { expect, test, type Page } from '@playwright/test';
-import { animationsSettled, snap } from './support';
+import { animationsSettled, hydrated, snap } from './support';
 
 test.beforeEach(async ({ page }) => {
   await page.goto('/dev/components');
   await expect(page).toHaveTitle('组件示例 - 易签通');
   await hydrated(page);
 });
-
-/** Server-rendered markup is inert until React hydrates; wait for the client router. */
-async function hydrated(page: Page) {
-  await page.waitForFunction(() => (window as unknown as { __reactRouterRouteModules?: unknown }).__reactRouterRouteModules !== undefined);
-  await page.waitForLoadState('networkidle');
-}
 
 async function openDialog(page: Page) {
   await page.getByTestId('open-dialog').click();
