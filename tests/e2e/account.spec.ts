@@ -137,7 +137,19 @@ loggedInTest('an expired session shows the 401 toast, then logs out', async ({ p
   const db = e2eDatabase();
   db.prepare('update account_session set revoked_at = ? where revoked_at is null and account_id = ?').run(Date.now(), customer.accountId);
   db.close();
-  await chooseFromUserMenu(page, '我的订单', () => expect(page.getByText('登录已过期，请重新登录')).toBeVisible({ timeout: 3_000 }));
+  // The toast shows for 2 s only, so it is watched for from before the click. The menu is
+  // chosen again only until the order list's data has been asked for: on a slow machine the
+  // refusal and its toast can take longer than one try's wait, and choosing again would
+  // restart the navigation every time.
+  const toastShown = page.getByText('登录已过期，请重新登录').waitFor({ timeout: 30_000 });
+  const refused = page.waitForResponse((r) => new URL(r.url()).pathname.startsWith('/order/order-list') && r.status() === 401, { timeout: 30_000 });
+  let asked = false;
+  page.on('request', (r) => {
+    if (new URL(r.url()).pathname.startsWith('/order/order-list')) asked = true;
+  });
+  await chooseFromUserMenu(page, '我的订单', () => expect.poll(() => asked, { timeout: 3_000 }).toBe(true));
+  await refused;
+  await toastShown;
   await snap(page, 'session-expired-toast');
   await page.waitForURL((url) => url.pathname === '/', { timeout: 5_000 });
   await expect(page.getByTestId('header-login')).toBeVisible();
