@@ -57,6 +57,26 @@ export default tseslint.config(
       // Kysely's generic builders and a few test doubles need `any` where the types cannot follow.
       '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/no-non-null-assertion': 'off',
+      // The only two antd icons whose SVG carries an inline <style>, which the CSP refuses
+      // (decision 0013): app/components/login-icon.tsx draws LoginOutlined without it.
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@ant-design/icons',
+              importNames: ['LoginOutlined', 'RestOutlined'],
+              message: 'Its SVG carries an inline <style> that the CSP refuses: use app/components/login-icon.tsx (or draw the icon without its <defs>).',
+            },
+          ],
+          patterns: [
+            {
+              group: ['@ant-design/icons/**/LoginOutlined', '@ant-design/icons/**/RestOutlined'],
+              message: 'Its SVG carries an inline <style> that the CSP refuses: use app/components/login-icon.tsx.',
+            },
+          ],
+        },
+      ],
     },
   },
 );
