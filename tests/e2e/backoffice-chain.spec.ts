@@ -11,7 +11,7 @@ import { expect, test } from '@playwright/test';
 import { sha256Hex } from '../../common/signing';
 import { FIXTURES } from '../fixtures/index';
 import { e2eCall } from './interview-support';
-import { asOperator, DEMO, DEMO_STAFF, e2eDatabase, logIn, signedApiHeaders } from './support';
+import { asOperator, DEMO, DEMO_STAFF, e2eDatabase, hydrated, logIn, signedApiHeaders } from './support';
 
 interface SlotList {
   dates: Array<{ date: string; slots: Array<{ interview_slot_id: number; full: boolean }> }>;
@@ -94,6 +94,8 @@ test('paid order → review → self-express mailing → page check → intervie
   const staff = await staffContext.newPage();
   await asOperator(staff, DEMO_STAFF.operator.account, baseURL!);
   await staff.goto(`/admin/orders?q=${id}`);
+  // 领取 is a button of the hydrated page: a click before React has hydrated it does nothing.
+  await hydrated(staff);
   const row = staff.locator('tr', { has: staff.getByRole('link', { name: String(id), exact: true }) });
   await expect(row).toContainText('资料审核中');
   await row.getByTestId('queue-take').click();

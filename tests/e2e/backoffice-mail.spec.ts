@@ -10,7 +10,7 @@
 // Screenshots at 1280 and 390 px.
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import { orderAwaitingMail } from './mail-support';
-import { asOperator, DEMO_STAFF, logIn, snap } from './support';
+import { asOperator, DEMO_STAFF, hydrated, logIn, snap } from './support';
 
 async function operatorPage(browser: Browser, baseURL: string): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
@@ -122,6 +122,8 @@ test('self-express → operator notes a missing item → customer sends again �
   // The operator: 缺少资料 with a note.
   const staff = await operatorPage(browser, baseURL!);
   await staff.goto(`/admin/orders/${id}`);
+  // 缺少资料 opens a dialog of the hydrated page: a click before React has hydrated it does nothing.
+  await hydrated(staff);
   const panel = staff.getByTestId('workbench-mail');
   await panel.getByTestId('mail-missing').click();
   await staff.getByTestId('mail-missing-note').fill('缺少林寄件的在职证明原件');

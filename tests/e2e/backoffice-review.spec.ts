@@ -133,6 +133,8 @@ test('customer pays → operator takes and fails a file → customer re-uploads 
   await staff.goto('/admin/orders');
   await snap(staff, 'backoffice/queue');
   await staff.goto(`/admin/orders?q=${userOrderId}`);
+  // 领取 is a button of the hydrated page: a click before React has hydrated it does nothing.
+  await hydrated(staff);
   await row.getByTestId('queue-take').click();
   await expect(staff).toHaveURL(new RegExp(`/admin/orders/${userOrderId}$`));
 
