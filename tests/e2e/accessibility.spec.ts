@@ -1,5 +1,6 @@
 // axe-core (WCAG 2.2 A and AA rules) over every screen, guest and logged in,
-// at 1280 and 390 px: any violation fails, listed with the rule and the nodes.
+// at 1280 and 390 px: any violation fails, listed with the rule and the nodes;
+// so does anything the page's Content-Security-Policy refused.
 //
 // Adding a screen is one row in SCREENS: its path (or a function that makes
 // what the screen needs and returns the path), whether it needs a logged-in
@@ -123,6 +124,13 @@ for (const screen of SCREENS) {
     if (screen.loggedIn) await logInBySession(page, baseURL!);
     if (screen.operator) await asOperator(page, screen.operator, baseURL!);
     const problems: string[] = [];
+    // Each screen is also read for what its Content-Security-Policy refused (an
+    // inline style or script without the nonce, a foreign origin): the public
+    // pages have their own test (security.spec.ts); here every screen, logged in
+    // and back office too, is held to it.
+    page.on('console', (message) => {
+      if (/Content Security Policy/.test(message.text())) problems.push(`CSP refused on ${page.url()}: ${message.text()}`);
+    });
     for (const width of screen.widths ?? WIDTHS) {
       await page.setViewportSize({ width, height: 900 });
       await page.goto(path);
