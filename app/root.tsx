@@ -93,8 +93,10 @@ function LoginDialogWhenOpened() {
 export default function App({ loaderData }: Route.ComponentProps) {
   const { transparentHeader, hideFooter, bare } = useLayoutFlags();
   configureApiClient(loaderData.publicConfig);
-  // Hydrated: a page painted before its JavaScript (app/lib/paint-first.ts) clicks again what was clicked meanwhile.
+  // Hydrated: a page painted before its JavaScript (app/lib/paint-first.ts) clicks again what was clicked meanwhile;
+  // the end-to-end tests read the flag before they click (tests/e2e/support.ts, hydrated()).
   useEffect(() => {
+    (window as { __appHydrated?: boolean }).__appHydrated = true;
     document.dispatchEvent(new Event('app:hydrated'));
   }, []);
   useEffect(() => {

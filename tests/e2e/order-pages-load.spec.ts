@@ -5,7 +5,7 @@
 // shows the page once the data can be read again.
 import { type APIRequestContext, expect, type Page } from '@playwright/test';
 import { addDays, chinaDate } from '../../common/order';
-import { e2eDatabase, loggedInTest, signedApiHeaders, snap } from './support';
+import { e2eDatabase, hydrated, loggedInTest, signedApiHeaders, snap } from './support';
 
 /** A draft order with two applicants of a product that needs an interview, made through the API. */
 async function interviewDraft(request: APIRequestContext, token: string): Promise<number> {
@@ -92,7 +92,7 @@ loggedInTest(
         withoutApplicantTable(false);
       }
       // The retry re-runs the loaders in place.
-      await page.waitForFunction(() => (window as unknown as { __reactRouterRouteModules?: unknown }).__reactRouterRouteModules !== undefined);
+      await hydrated(page);
       await page.getByTestId('load-retry').click();
       await expect(page.getByTestId(ready)).toBeVisible();
       await expect(page.getByTestId('load-failed')).toHaveCount(0);

@@ -253,8 +253,13 @@ export async function logInBySession(page: Page, baseURL: string, account = DEMO
   await page.addInitScript(([key, value]) => window.localStorage.setItem(key, value), [STORAGE_KEYS.loginData, JSON.stringify(login)] as const);
 }
 
-/** Waits until React has hydrated the page (a field filled before that can be reset by it) and the network is quiet. */
+/**
+ * Waits until React has hydrated the page (the root's first effect has run, app/root.tsx) and the
+ * network is quiet: a button clicked before does nothing on the logged-in and back-office screens,
+ * and a field filled before can be reset. (React Router's module global, waited for until
+ * 2026-11-27, is set before hydration ends: a click right after it could still be lost.)
+ */
 export async function hydrated(page: Page): Promise<void> {
-  await page.waitForFunction(() => (window as unknown as { __reactRouterRouteModules?: unknown }).__reactRouterRouteModules !== undefined);
+  await page.waitForFunction(() => (window as unknown as { __appHydrated?: boolean }).__appHydrated === true);
   await page.waitForLoadState('networkidle');
 }
