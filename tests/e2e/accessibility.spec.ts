@@ -11,7 +11,7 @@ import { sha256Hex } from '../../common/signing';
 import { orderAwaitingMail } from './mail-support';
 import { fire, orderInReview } from './notice-support';
 import { publishedPageCheck } from './page-check-support';
-import { animationsSettled, asOperator, DEMO, DEMO_STAFF, e2eDatabase, logInBySession, openLoginDialog, signedApiHeaders } from './support';
+import { animationsSettled, asOperator, DEMO, DEMO_STAFF, e2eDatabase, logInBySession, openLoginDialog, signedApiHeaders, watchCsp } from './support';
 import { interviewStepOrder } from './interview-support';
 
 const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
@@ -128,9 +128,7 @@ for (const screen of SCREENS) {
     // inline style or script without the nonce, a foreign origin): the public
     // pages have their own test (security.spec.ts); here every screen, logged in
     // and back office too, is held to it.
-    page.on('console', (message) => {
-      if (/Content Security Policy/.test(message.text())) problems.push(`CSP refused on ${page.url()}: ${message.text()}`);
-    });
+    const refused = watchCsp(page);
     for (const width of screen.widths ?? WIDTHS) {
       await page.setViewportSize({ width, height: 900 });
       await page.goto(path);
@@ -147,6 +145,7 @@ for (const screen of SCREENS) {
         problems.push(`${width}px ${violation.id} (${violation.impact}, ${violation.nodes.length} nodes): ${violation.help}\n      ${nodes.join('\n      ')}`);
       }
     }
+    problems.push(...refused.map((report) => `CSP refused on ${report}`));
     expect(problems, `${path}\n    ${problems.join('\n    ')}`).toEqual([]);
   });
 }

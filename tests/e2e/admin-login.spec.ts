@@ -5,15 +5,7 @@
 // never indexed; no CSP violation.
 import { expect, type Page, test } from '@playwright/test';
 import { totpCode } from '../../server/modules/operator/totp';
-import { asOperator, DEMO_STAFF, freshTotpCode, hydrated, snap } from './support';
-
-function watchCsp(page: Page): string[] {
-  const violations: string[] = [];
-  page.on('console', (message) => {
-    if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
-  });
-  return violations;
-}
+import { asOperator, DEMO_STAFF, freshTotpCode, hydrated, snap, watchCsp } from './support';
 
 async function logInAsStaff(page: Page, account: string, password: string, code: string) {
   await hydrated(page);

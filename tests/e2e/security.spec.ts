@@ -4,7 +4,7 @@
 // hashed build files are cached for a year. (API answers: server/web/security-headers.test.ts.)
 import { expect, type APIResponse, test } from '@playwright/test';
 import SQLite from 'better-sqlite3';
-import { hydrated, loggedInTest } from './support';
+import { hydrated, loggedInTest, watchCsp } from './support';
 
 /** A listed product: its page is kept in the guest page cache. */
 function productPath(): string {
@@ -75,10 +75,7 @@ loggedInTest('a logged-in page carries the headers too', async ({ page }) => {
 });
 
 test('an injected inline script without the nonce does not run; one with it does', async ({ page }) => {
-  const violations: string[] = [];
-  page.on('console', (message) => {
-    if (/Content Security Policy/.test(message.text())) violations.push(message.text());
-  });
+  const violations = watchCsp(page);
   // The page as the server sent it (headers included), with two scripts added
   // the way an injection would add them: one without a nonce, one with it.
   await page.route('**/about', async (route) => {
@@ -106,10 +103,7 @@ test('no public page has anything of its own refused by the policy', async ({ pa
   // The enterprise page's login icon carried an empty <style> (antd's icon
   // source) that the policy refused on every visit; each page is opened and
   // hydrated, and the browser's reports are read.
-  const violations: string[] = [];
-  page.on('console', (message) => {
-    if (/Content Security Policy/.test(message.text())) violations.push(`${page.url()}: ${message.text()}`);
-  });
+  const violations = watchCsp(page);
   for (const path of [
     '/',
     '/about',

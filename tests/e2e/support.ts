@@ -253,6 +253,15 @@ export async function logInBySession(page: Page, baseURL: string, account = DEMO
   await page.addInitScript(([key, value]) => window.localStorage.setItem(key, value), [STORAGE_KEYS.loginData, JSON.stringify(login)] as const);
 }
 
+/** The browser's Content-Security-Policy reports on this page from now on ("<page url>: <message>"), as they arrive. */
+export function watchCsp(page: Page): string[] {
+  const reports: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) reports.push(`${page.url()}: ${message.text()}`);
+  });
+  return reports;
+}
+
 /**
  * Waits until React has hydrated the page (the root's first effect has run, app/root.tsx) and the
  * network is quiet: a button clicked before does nothing on the logged-in and back-office screens,
