@@ -51,6 +51,7 @@ import type { AuthenticatedAccount } from './modules/account/account.types.ts';
 import { provinceList } from './modules/system/address-library.ts';
 import { registerAddressLibraryFile, systemOperations } from './modules/system/system.routes.ts';
 import { installErrorHandling, installJsonParser } from './platform/error-handler.ts';
+import { installHealth } from './platform/health.ts';
 import { AppError } from './platform/errors.ts';
 import { isStaffAuth, type OperationAuth, registerOperation } from './platform/operation.ts';
 import { operatorOperations } from './modules/operator/operator.routes.ts';
@@ -115,6 +116,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The notices' e-mail outbox worker (tests drain it by hand). */
     noticeOutbox: OutboxWorker;
+    /** From now on /readyz answers 503 {"status":"draining"}; every other route keeps answering (server/platform/health.ts). */
+    startDraining(): void;
   }
   interface FastifyContextConfig {
     auth?: OperationAuth;
@@ -225,6 +228,12 @@ export async function buildApp({
         ? createSqliteReplayStore(':memory:')
         : createLogReplayStore(replayDirOf(config.database.file), { windowMs: 2 * skewMs })
       : createDatabaseReplayStore(database.db);
+  // GET /healthz, GET /readyz (database, migrations, uploads, Redis on the replay store's connection) and app.startDraining().
+  installHealth(app, {
+    database,
+    uploads: config.S3_BUCKET ? { kind: 's3' } : { kind: 'local', dir: config.UPLOAD_DIR },
+    redisPing: replayStore.ping ? () => replayStore.ping!() : undefined,
+  });
   const verifySignature = createSignatureCheck({ clients: config.API_CLIENTS, maxSkewMs: skewMs, replayStore, now });
   const purge = setInterval(() => {
     // Twice the window: an id must be remembered as long as its X-Date is accepted.

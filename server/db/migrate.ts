@@ -1,6 +1,6 @@
 // Applies the migrations in server/db/migrations at start-up. The list is
 // static so the migrator works the same from sources and from tests.
-import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
+import { DEFAULT_MIGRATION_TABLE, type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
 import * as accounts from './migrations/2026-11-21-001-accounts.ts';
 import * as catalogue from './migrations/2026-11-21-002-catalogue.ts';
 import * as rateLimit from './migrations/2026-11-21-003-rate-limit.ts';
@@ -53,4 +53,16 @@ export async function migrateToLatest({ db, schema }: { db: Kysely<any>; schema?
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/**
+ * The migrations this code knows that the database has not applied: one
+ * select of the bookkeeping table (readiness, server/platform/health.ts). A
+ * database never migrated has no such table: the query fails.
+ */
+export async function missingMigrations({ db, schema }: { db: Kysely<any>; schema?: string }): Promise<string[]> {
+  const table = schema ? sql.table(`${schema}.${DEFAULT_MIGRATION_TABLE}`) : sql.table(DEFAULT_MIGRATION_TABLE);
+  const { rows } = await sql<{ name: string }>`select name from ${table}`.execute(db);
+  const applied = new Set(rows.map((row) => row.name));
+  return Object.keys(migrations).filter((name) => !applied.has(name));
 }

@@ -29,6 +29,8 @@ export interface ReplayStore {
   remember(requestId: string, platform: string, at: number): Promise<boolean>;
   /** Forgets ids older than the window in which their X-Date is still accepted. */
   purgeBefore(at: number): Promise<void>;
+  /** Redis only: a PING on the store's own connection (readiness, server/platform/health.ts). */
+  ping?(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -367,6 +369,10 @@ export async function createRedisReplayStore(url: string, windowMs: number): Pro
       REDIS_BATCHES_IN_FLIGHT,
     ),
     async purgeBefore() {},
+    async ping() {
+      const [reply] = await redis.send([['PING']]);
+      if (reply instanceof RedisReplyError) throw reply;
+    },
     async close() {
       await redis.close();
     },
