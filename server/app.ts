@@ -52,6 +52,7 @@ import { provinceList } from './modules/system/address-library.ts';
 import { registerAddressLibraryFile, systemOperations } from './modules/system/system.routes.ts';
 import { installErrorHandling, installJsonParser } from './platform/error-handler.ts';
 import { installHealth } from './platform/health.ts';
+import { installMetrics } from './platform/metrics.ts';
 import { AppError } from './platform/errors.ts';
 import { isStaffAuth, type OperationAuth, registerOperation } from './platform/operation.ts';
 import { operatorOperations } from './modules/operator/operator.routes.ts';
@@ -183,6 +184,8 @@ export async function buildApp({
   installErrorHandling(app);
   installJsonParser(app);
   installSecurityHeaders(app, { appEnv: config.APP_ENV, analyticsScriptUrl: config.ANALYTICS_SCRIPT_URL ?? null });
+  // GET /metrics and the HTTP metrics' hook: before the routes it measures.
+  installMetrics(app, { database, now, token: config.METRICS_TOKEN });
   // zod validates payloads (with Chinese messages); the JSON schemas on the
   // routes are there for the API reference only.
   app.setValidatorCompiler(() => () => true);

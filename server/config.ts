@@ -137,6 +137,8 @@ const schema = z.object({
   // this many days after the order became completed or refunded; the job runs every N minutes (0: never, the CLI only).
   RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   RETENTION_INTERVAL_MINUTES: z.coerce.number().int().min(0).max(1440).default(60),
+  // Operations (issue 23): GET /metrics answers a loopback caller no proxy forwarded, or one with `Authorization: Bearer <METRICS_TOKEN>`.
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
 });
 
 export type RawConfig = z.infer<typeof schema>;

@@ -20,6 +20,8 @@ export interface DatabaseHandle {
   schema?: string;
   /** The SQLite file (absent for PostgreSQL). */
   file?: string;
+  /** PostgreSQL's connection pool, read by /metrics (absent for SQLite: one connection, nothing pooled). */
+  pool?: Pick<pg.Pool, 'totalCount' | 'idleCount' | 'waitingCount'>;
   destroy(): Promise<void>;
 }
 
@@ -41,7 +43,7 @@ export function openDatabase(config: AppConfig['database'], options: DatabaseOpt
     // The pool drops that connection and opens another for the next query.
     pool.on('error', (error) => console.warn(`PostgreSQL closed an idle connection: ${error.message}`));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, kind: 'postgres', schema: options.pgSchema ?? 'public', destroy: () => db.destroy() };
+    return { db, kind: 'postgres', schema: options.pgSchema ?? 'public', pool, destroy: () => db.destroy() };
   }
   if (config.file !== ':memory:') mkdirSync(dirname(config.file), { recursive: true });
   const sqlite = new SQLite(config.file);
