@@ -46,13 +46,9 @@ function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
-function wait(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
 export function createAccountService(db: Kysely<Database>, policy: SessionPolicy, now: () => number = Date.now) {
   const repo = createAccountRepository(db);
-  const throttle = createLoginThrottle(db);
+  const throttle = createLoginThrottle(db, 'customer');
 
   return {
     async createEnterpriseWithAdmin(input: NewEnterpriseInput) {
@@ -80,11 +76,8 @@ export function createAccountService(db: Kysely<Database>, policy: SessionPolicy
 
     async login(request: LoginRequest): Promise<{ token: string; expires_at: number }> {
       const at = now();
-      const lockedUntil = await throttle.lockedUntil(request.account, request.ip, at);
-      if (lockedUntil) {
-        const minutes = Math.max(1, Math.ceil((lockedUntil - at) / 60_000));
-        throw new AppError(ErrorCode.LOGIN_THROTTLED, `登录失败次数过多，请${minutes}分钟后再试`);
-      }
+      // Counted before the password is checked, so parallel guesses cannot outrun the limit.
+      const attempt = await throttle.reserve(request.account, request.ip, at);
       const found = await repo.findByAccount(request.account);
       const digestValid = SHA256_HEX.test(request.passwordDigest);
       let passwordOk = false;
@@ -92,12 +85,11 @@ export function createAccountService(db: Kysely<Database>, policy: SessionPolicy
       else await spendEqualTime(request.passwordDigest);
 
       if (!found || !passwordOk) {
-        const delay = await throttle.recordFailure(request.account, request.ip, at);
-        if (delay > 0) await wait(delay);
+        await throttle.failAndWait(attempt);
         throw new AppError(ErrorCode.LOGIN_FAILED);
       }
+      await attempt.succeeded();
       if (found.status !== 0) throw new AppError(ErrorCode.ACCOUNT_DISABLED);
-      await throttle.recordSuccess(request.account, request.ip);
 
       const token = randomBytes(32).toString('base64url');
       const absoluteExpiresAt = at + policy.absoluteMs;

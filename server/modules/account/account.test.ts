@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../../common/signing.ts';
 import { createTestApp, type TestApp } from '../../test-support/test-app.ts';
+import { createLoginThrottle } from './login-throttle.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -86,10 +87,58 @@ describe(`login (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLite'})`, (
     // An attacker at another address has locked this account there.
     await t.db
       .insertInto('login_throttle')
-      .values({ throttle_key: `account_ip:${account}|203.0.113.9`, failures: 0, window_started_at: t.clock.now, locked_until: t.clock.now + 15 * 60_000 })
+      .values({
+        throttle_key: `customer:account_ip:${account}|203.0.113.9`,
+        failures: 0,
+        window_started_at: t.clock.now,
+        locked_until: t.clock.now + 15 * 60_000,
+      })
       .execute();
     expect((await t.call('/www/account_login', { account, password: sha256Hex(password) })).body.ret).toBe(0);
     expect((await t.call('/www/account_login', wrong)).body.ret).toBe(1301);
+  });
+});
+
+describe(`login throttling under parallel requests (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLite'})`, () => {
+  it('checks at most 5 of 25 parallel wrong passwords from one address, and refuses the rest before any check', async () => {
+    const { account, password } = await t.createAccount();
+    const address = '198.51.100.25';
+    const answers = await Promise.all(
+      Array.from({ length: 25 }, () => t.call('/www/account_login', { account, password: sha256Hex('wrong-guess') }, { remoteAddress: address })),
+    );
+    const rets = answers.map((answer) => answer.body.ret);
+    expect(rets.filter((ret) => ret === 1301).length).toBeLessThanOrEqual(5);
+    expect(rets.filter((ret) => ret === 1302).length).toBeGreaterThanOrEqual(20);
+    expect(rets.every((ret) => ret === 1301 || ret === 1302)).toBe(true);
+    // Locked now: even the right password is refused from that address.
+    expect((await t.call('/www/account_login', { account, password: sha256Hex(password) }, { remoteAddress: address })).body.ret).toBe(1302);
+  });
+
+  it('gives a good login its attempt back: an office logging in more often than the address limit is never throttled', async () => {
+    const throttle = createLoginThrottle(t.db, 'customer');
+    const address = '198.51.100.26';
+    // 35 good logins of different accounts from one address (its limit counts 30 attempts).
+    for (let i = 0; i < 35; i += 1) await (await throttle.reserve(`office${i}`, address, t.clock.now)).succeeded();
+    const rows = await t.db.selectFrom('login_throttle').select(['throttle_key', 'failures']).where('throttle_key', 'like', `%${address}%`).execute();
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.every((row) => Number(row.failures) === 0)).toBe(true);
+  });
+
+  it('keeps a burst of customer logins from locking operators out of the same office address', async () => {
+    const address = '198.51.100.27';
+    const throttle = createLoginThrottle(t.db, 'customer');
+    // 30 failed customer logins (different accounts) fill the address's customer limit …
+    for (let i = 0; i < 30; i += 1) await (await throttle.reserve(`guess${i}`, address, t.clock.now)).failed();
+    const { account, password } = await t.createAccount();
+    expect((await t.call('/www/account_login', { account, password: sha256Hex(password) }, { remoteAddress: address })).body.ret).toBe(1302);
+    // … and an operator at the same address still logs in.
+    const op = await t.operator();
+    const staff = await t.call(
+      '/admin-api/operator_login',
+      { account: op.account, password: sha256Hex(op.password), code: op.code(t.clock.now) },
+      { remoteAddress: address },
+    );
+    expect(staff.body.ret).toBe(0);
   });
 });
 

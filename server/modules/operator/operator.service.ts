@@ -50,15 +50,9 @@ export interface NewOperatorInput {
 
 /** Sessions are touched at most this often, so reads stay reads. */
 const TOUCH_INTERVAL_MS = 60_000;
-/** Operators' throttle keys never meet a customer account of the same name. */
-const THROTTLE_PREFIX = 'operator:';
 
 export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
-}
-
-function wait(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /** What an authenticator app needs: the secret, its otpauth URI and that URI as a QR code image. */
@@ -73,7 +67,8 @@ function infoOf(row: { id: number; account: string; name: string; role: Operator
 
 export function createOperatorService(db: Kysely<Database>, policy: OperatorSessionPolicy, now: () => number = Date.now) {
   const repo = createOperatorRepository(db);
-  const throttle = createLoginThrottle(db);
+  // Operators' keys never meet a customer's, by account or by address.
+  const throttle = createLoginThrottle(db, 'operator');
 
   async function openSession(operatorId: number, ip: string | null, userAgent: string | null): Promise<{ token: string; expires_at: number }> {
     const at = now();
@@ -116,15 +111,10 @@ export function createOperatorService(db: Kysely<Database>, policy: OperatorSess
 
     async login(request: OperatorLoginRequest): Promise<OperatorLoginResult> {
       const at = now();
-      const throttleKey = THROTTLE_PREFIX + request.account;
-      const lockedUntil = await throttle.lockedUntil(throttleKey, request.ip, at);
-      if (lockedUntil) {
-        const minutes = Math.max(1, Math.ceil((lockedUntil - at) / 60_000));
-        throw new AppError(ErrorCode.LOGIN_THROTTLED, `登录失败次数过多，请${minutes}分钟后再试`);
-      }
+      // Counted before the password or code is checked, so parallel guesses cannot outrun the limit.
+      const attempt = await throttle.reserve(request.account, request.ip, at);
       const fail = async (): Promise<never> => {
-        const delay = await throttle.recordFailure(throttleKey, request.ip, at);
-        if (delay > 0) await wait(delay);
+        await throttle.failAndWait(attempt);
         throw new AppError(ErrorCode.OPERATOR_LOGIN_FAILED);
       };
 
@@ -133,14 +123,18 @@ export function createOperatorService(db: Kysely<Database>, policy: OperatorSess
       if (found && SHA256_HEX.test(request.passwordDigest)) passwordOk = await verifyPasswordDigest(request.passwordDigest, found.password_hash);
       else await spendEqualTime(request.passwordDigest);
       if (!found || !passwordOk) return fail();
-      if (found.status !== 'active') throw new AppError(ErrorCode.OPERATOR_DISABLED);
+      if (found.status !== 'active') {
+        // The password was right: not a guess to count.
+        await attempt.succeeded();
+        throw new AppError(ErrorCode.OPERATOR_DISABLED);
+      }
 
       if (found.totp_secret === null) {
         // Enrolment: the password alone shows the (same) pending secret until a code from it is confirmed.
         if (!request.code) {
           const secret = found.totp_pending_secret ?? newTotpSecret();
           if (!found.totp_pending_secret) await repo.setPendingSecret(found.id, secret, at);
-          await throttle.recordSuccess(throttleKey, request.ip);
+          await attempt.succeeded();
           return { next: 'enroll', ...(await enrolment(secret, found.account)) };
         }
         const pending = found.totp_pending_secret;
@@ -152,7 +146,7 @@ export function createOperatorService(db: Kysely<Database>, policy: OperatorSess
         if (step === null || !(await repo.useStep(found.id, step))) return fail();
       }
 
-      await throttle.recordSuccess(throttleKey, request.ip);
+      await attempt.succeeded();
       const session = await openSession(found.id, request.ip, request.userAgent);
       await repo.setLastLogin(found.id, at);
       return { next: 'done', ...session, operator: infoOf(found) };

@@ -91,6 +91,18 @@ describe(`operator login (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLi
     expect((await login(op, op.code(t.clock.now), address)).body.ret).toBe(0);
   });
 
+  it('checks at most 5 of 50 parallel logins with the right password and wrong codes', async () => {
+    const op = await insertOperator(t.db);
+    nextStep();
+    const right = op.code(t.clock.now);
+    const wrong = right === '000000' ? '111111' : '000000';
+    const answers = await Promise.all(Array.from({ length: 50 }, () => login(op, wrong, '203.0.113.78')));
+    const rets = answers.map((answer) => answer.body.ret);
+    expect(rets.filter((ret) => ret === 2001).length).toBeLessThanOrEqual(5);
+    expect(rets.filter((ret) => ret === 1302).length).toBeGreaterThanOrEqual(45);
+    expect((await login(op, right, '203.0.113.78')).body.ret).toBe(1302);
+  });
+
   it('refuses a disabled operator at login and ends their sessions', async () => {
     const disabled = await insertOperator(t.db, { status: 'disabled' });
     nextStep();
