@@ -43,6 +43,35 @@ describe('configuration', () => {
     ).toBe('prod');
   });
 
+  it('listens on the loopback in dev and test, on every interface in demo and prod, unless HOST says', () => {
+    expect(loadConfig({}).HOST).toBe('127.0.0.1');
+    expect(loadConfig({ APP_ENV: 'test' }).HOST).toBe('127.0.0.1');
+    expect(loadConfig({ APP_ENV: 'demo' }).HOST).toBe('0.0.0.0');
+    const prod = {
+      APP_ENV: 'prod',
+      API_CLIENTS: '4:prod-key:a-long-production-secret',
+      PAYMENT_SANDBOX_IN_PROD: 'true',
+      PAYMENT_SANDBOX_SECRET: 'a-staging-notify-secret-0123',
+      COURIER_SANDBOX_IN_PROD: 'true',
+      COURIER_SANDBOX_CHECK_WORD: 'a-staging-check-word-0123',
+    };
+    expect(loadConfig(prod).HOST).toBe('0.0.0.0');
+    expect(loadConfig({ HOST: '0.0.0.0' }).HOST).toBe('0.0.0.0');
+    expect(loadConfig({ ...prod, HOST: '10.0.0.5' }).HOST).toBe('10.0.0.5');
+  });
+
+  it('points PUBLIC_SITE_URL at its own PORT when unset (sandbox callbacks reach this instance)', () => {
+    expect(loadConfig({}).PUBLIC_SITE_URL).toBe('http://localhost:3000');
+    expect(loadConfig({ PORT: '3101' }).PUBLIC_SITE_URL).toBe('http://localhost:3101');
+    expect(loadConfig({ PORT: '3101', PUBLIC_SITE_URL: 'https://visa.example' }).PUBLIC_SITE_URL).toBe('https://visa.example');
+  });
+
+  it('drains for 5 s on SIGTERM unless SHUTDOWN_DRAIN_MS says (0 allowed)', () => {
+    expect(loadConfig({}).SHUTDOWN_DRAIN_MS).toBe(5000);
+    expect(loadConfig({ SHUTDOWN_DRAIN_MS: '0' }).SHUTDOWN_DRAIN_MS).toBe(0);
+    expect(() => loadConfig({ SHUTDOWN_DRAIN_MS: '-1' })).toThrow(/SHUTDOWN_DRAIN_MS/);
+  });
+
   it('needs an API client for the web platform', () => {
     expect(() => loadConfig({ API_CLIENTS: '1:app-key:0123456789abcdef' })).toThrow(/WEB_PLATFORM=4/);
   });

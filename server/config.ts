@@ -34,8 +34,11 @@ const flag = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' |
 
 const schema = z.object({
   APP_ENV: z.enum(['dev', 'demo', 'test', 'prod']).default('dev'),
-  HOST: z.string().min(1).default('0.0.0.0'),
+  /** Unset: 127.0.0.1 in dev and test (a developer's machine), 0.0.0.0 in demo and prod (loadConfig). */
+  HOST: z.string().min(1).optional(),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  /** After SIGTERM: how long /readyz answers 503 while the server still serves, before it stops (server/main.ts). */
+  SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(600_000).default(5_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATABASE_URL: z
     .string()
@@ -91,7 +94,8 @@ const schema = z.object({
   // How often the notices' e-mail outbox is swept for rows no poke announced (0: never; decision 0018).
   NOTICE_OUTBOX_SWEEP_SECONDS: z.coerce.number().int().min(0).max(3600).default(15),
   MINI_PROGRAM_LINK_BASE: z.url().default('https://m.yiqiantong.example/mp/'),
-  PUBLIC_SITE_URL: z.url().default('http://localhost:3000'),
+  /** Unset: http://localhost:<PORT> (loadConfig), so a second instance on another port calls itself back. */
+  PUBLIC_SITE_URL: z.url().optional(),
   // Uploaded materials: local disk outside the web root, or an S3-compatible bucket when S3_BUCKET is set.
   UPLOAD_DIR: z.string().min(1).default('data/uploads'),
   UPLOAD_MAX_BYTES: z.coerce
@@ -143,7 +147,9 @@ const schema = z.object({
 
 export type RawConfig = z.infer<typeof schema>;
 
-export interface AppConfig extends RawConfig {
+export interface AppConfig extends Omit<RawConfig, 'HOST' | 'PUBLIC_SITE_URL'> {
+  HOST: string;
+  PUBLIC_SITE_URL: string;
   database: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
   webClient: { platform: string; accessKey: string; secret: string };
 }
@@ -176,6 +182,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   return {
     ...raw,
+    HOST: raw.HOST ?? (raw.APP_ENV === 'dev' || raw.APP_ENV === 'test' ? '127.0.0.1' : '0.0.0.0'),
+    PUBLIC_SITE_URL: raw.PUBLIC_SITE_URL ?? `http://localhost:${raw.PORT}`,
     database: raw.DATABASE_URL ? { kind: 'postgres', url: raw.DATABASE_URL } : { kind: 'sqlite', file: raw.SQLITE_FILE },
     webClient: { platform: raw.WEB_PLATFORM, ...web },
   };
