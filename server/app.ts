@@ -238,11 +238,14 @@ export async function buildApp({
     redisPing: replayStore.ping ? () => replayStore.ping!() : undefined,
   });
   const verifySignature = createSignatureCheck({ clients: config.API_CLIENTS, maxSkewMs: skewMs, replayStore, now });
+  let purging: Promise<unknown> = Promise.resolve();
   const purge = setInterval(() => {
-    // Twice the window: an id must be remembered as long as its X-Date is accepted.
-    replayStore.purgeBefore(now() - 2 * skewMs).catch((error) => app.log.warn({ err: error }, 'nonce purge failed'));
-    // The longest rate-limit window in use is an hour.
-    rateLimiter.purgeStartedBefore(now() - 2 * 3_600_000).catch((error) => app.log.warn({ err: error }, 'rate-limit purge failed'));
+    purging = Promise.all([
+      // Twice the window: an id must be remembered as long as its X-Date is accepted.
+      replayStore.purgeBefore(now() - 2 * skewMs).catch((error) => app.log.warn({ err: error }, 'nonce purge failed')),
+      // The longest rate-limit window in use is an hour.
+      rateLimiter.purgeStartedBefore(now() - 2 * 3_600_000).catch((error) => app.log.warn({ err: error }, 'rate-limit purge failed')),
+    ]);
   }, 60_000);
   purge.unref();
   // Unpaid orders expire after 24 h; safe with several instances (conditional updates).
@@ -260,8 +263,8 @@ export async function buildApp({
   const stopNoticeOutbox = noticeOutbox.start();
   app.addHook('onClose', async () => {
     clearInterval(purge);
-    stopOrderExpiry();
-    await stopNoticeOutbox();
+    // Each stop waits for the tick under way (graceful stop, server/main.ts).
+    await Promise.all([purging, stopOrderExpiry(), stopNoticeOutbox()]);
     mailer.close();
     await replayStore.close();
   });

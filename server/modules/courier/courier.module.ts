@@ -46,24 +46,24 @@ export async function installCourier(app: FastifyInstance, options: { config: Ap
   await registerPushRoute(app, sandbox.provider.name, service);
 
   // Every instance sweeps: each query and each announcement is claimed first.
-  let sweeping = false;
+  let sweeping: Promise<void> | null = null;
   const sweep = setInterval(() => {
     if (sweeping) return;
-    sweeping = true;
-    (async () => {
+    sweeping = (async () => {
       await service.reconcileDue();
       await service.announceDue();
     })()
       .catch((error: unknown) => app.log.warn({ err: error }, 'courier sweep failed'))
       .finally(() => {
-        sweeping = false;
+        sweeping = null;
       });
   }, COURIER_SWEEP_INTERVAL_MS);
   sweep.unref();
   app.addHook('onReady', async () => sandbox.start());
   app.addHook('onClose', async () => {
     clearInterval(sweep);
-    sandbox.close();
+    // The sweep and the sandbox's pushes under way finish first (graceful stop).
+    await Promise.all([sweeping, sandbox.close()]);
   });
 
   const courier: Courier = { service, sandbox };

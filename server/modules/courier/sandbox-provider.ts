@@ -155,8 +155,9 @@ export function createSandboxCourier(options: SandboxCourierOptions) {
     start(): void {
       pusher.start();
     },
-    close(): void {
-      pusher.stop();
+    /** Stops the pushing; resolves once a run under way has finished. */
+    close(): Promise<void> {
+      return pusher.stop();
     },
   };
 }

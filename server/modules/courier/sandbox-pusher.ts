@@ -188,11 +188,12 @@ export function createSandboxPusher(options: SandboxPusherOptions) {
     setDuplicateRate(rate: number): void {
       duplicateRate = rate;
     },
-    /** Stops the background pushing (app shutdown, or a test that drives runDue). */
-    stop(): void {
+    /** Stops the background pushing (app shutdown, or a test that drives runDue); resolves once a run under way has finished. */
+    async stop(): Promise<void> {
       stopped = true;
       if (timer) clearTimeout(timer);
       timer = null;
+      await running?.catch(() => 0);
     },
   };
 }

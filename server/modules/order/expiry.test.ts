@@ -133,8 +133,9 @@ describe(`unpaid order expiry (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 
     try {
       const stop = startOrderExpiry(ctx.t.db, () => ctx.t.clock.now, log as never);
       vi.advanceTimersByTime(EXPIRY_INTERVAL_MS);
-      await vi.waitFor(() => expect(log.info).toHaveBeenCalledWith({ expired: 1 }, 'unpaid orders expired'));
-      stop();
+      // stop() waits for the sweep under way (graceful stop): it has finished when stop resolves.
+      await stop();
+      expect(log.info).toHaveBeenCalledWith({ expired: 1 }, 'unpaid orders expired');
       expect((await rowsOf([id]))[0]!.status).toBe('cancelled');
       expect(vi.getTimerCount()).toBe(0);
       expect(log.warn).not.toHaveBeenCalled();

@@ -17,23 +17,27 @@ export function expireUnpaidOrders(db: Kysely<Database>, now: number, scope: Ord
   return createOrderLifecycle(db, { now: () => now }).expireDue(now, scope);
 }
 
-/** Sweeps every minute (never two sweeps of this instance at once); returns stop(). */
-export function startOrderExpiry(db: Kysely<Database>, now: () => number, log: Pick<FastifyBaseLogger, 'info' | 'warn'>): () => void {
+/** Sweeps every minute (never two sweeps of this instance at once); returns stop(), which waits for a sweep under way. */
+export function startOrderExpiry(db: Kysely<Database>, now: () => number, log: Pick<FastifyBaseLogger, 'info' | 'warn'>): () => Promise<void> {
   const lifecycle = createOrderLifecycle(db, { now });
-  let running = false;
+  let running: Promise<void> | null = null;
   const sweep = async () => {
-    if (running) return;
-    running = true;
     try {
       const expired = await lifecycle.expireDue(now());
       if (expired > 0) log.info({ expired }, 'unpaid orders expired');
     } catch (error) {
       log.warn({ err: error }, 'order expiry failed');
-    } finally {
-      running = false;
     }
   };
-  const timer = setInterval(() => void sweep(), EXPIRY_INTERVAL_MS);
+  const timer = setInterval(() => {
+    if (running) return;
+    running = sweep().finally(() => {
+      running = null;
+    });
+  }, EXPIRY_INTERVAL_MS);
   timer.unref();
-  return () => clearInterval(timer);
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
 }

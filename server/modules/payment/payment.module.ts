@@ -46,21 +46,24 @@ export async function installPayments(app: FastifyInstance, options: { config: A
   await registerNotifyRoute(app, sandbox.provider.name, service);
 
   // Every instance sweeps; settling is idempotent and closing conditional.
-  let sweeping = false;
+  let sweeping: Promise<void> | null = null;
   const sweep = setInterval(() => {
     if (sweeping) return;
-    sweeping = true;
-    service
+    sweeping = service
       .reconcileDue()
-      .catch((error: unknown) => app.log.warn({ err: error }, 'payment reconciliation failed'))
+      .then(
+        () => undefined,
+        (error: unknown) => app.log.warn({ err: error }, 'payment reconciliation failed'),
+      )
       .finally(() => {
-        sweeping = false;
+        sweeping = null;
       });
   }, RECONCILE_INTERVAL_MS);
   sweep.unref();
   app.addHook('onClose', async () => {
     clearInterval(sweep);
-    sandbox.close();
+    // The sweep and the sandbox's notifications under way finish first (graceful stop).
+    await Promise.all([sweeping, sandbox.close()]);
   });
 
   const payments: Payments = { service, sandbox, operations: paymentOperations(service) };

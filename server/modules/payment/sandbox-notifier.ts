@@ -84,7 +84,14 @@ export function createSandboxNotifier(options: SandboxNotifierOptions) {
   let transport = options.transport ?? fetchTransport;
   const retryDelays = options.retryDelaysMs ?? SANDBOX_RETRY_DELAYS_MS;
   const timers = new Set<NodeJS.Timeout>();
+  /** Sendings under way (their timer fired): close() waits for them. */
+  const sending = new Set<Promise<void>>();
   let closed = false;
+
+  function track(work: Promise<void>): void {
+    sending.add(work);
+    void work.finally(() => sending.delete(work));
+  }
 
   /** Sends the notification once; true when the merchant answered success. */
   async function sendOnce(outTradeNo: string, onFailure: 'pending' | 'failed' | 'keep'): Promise<boolean> {
@@ -108,11 +115,13 @@ export function createSandboxNotifier(options: SandboxNotifierOptions) {
     const timer = setTimeout(() => {
       timers.delete(timer);
       const final = attempt >= retryDelays.length;
-      sendOnce(outTradeNo, final ? 'failed' : 'pending')
-        .then((delivered) => {
-          if (!delivered && !final) schedule(outTradeNo, attempt + 1, retryDelays[attempt]!);
-        })
-        .catch((error: unknown) => log.warn({ err: error, outTradeNo }, 'sandbox notification failed'));
+      track(
+        sendOnce(outTradeNo, final ? 'failed' : 'pending')
+          .then((delivered) => {
+            if (!delivered && !final) schedule(outTradeNo, attempt + 1, retryDelays[attempt]!);
+          })
+          .catch((error: unknown) => log.warn({ err: error, outTradeNo }, 'sandbox notification failed')),
+      );
     }, delayMs);
     timer.unref();
     timers.add(timer);
@@ -142,11 +151,13 @@ export function createSandboxNotifier(options: SandboxNotifierOptions) {
     const timer = setTimeout(() => {
       timers.delete(timer);
       const final = attempt >= retryDelays.length;
-      sendRefundOnce(outRefundNo, final ? 'failed' : 'pending')
-        .then((delivered) => {
-          if (!delivered && !final) scheduleRefund(outRefundNo, attempt + 1, retryDelays[attempt]!);
-        })
-        .catch((error: unknown) => log.warn({ err: error, outRefundNo }, 'sandbox refund notification failed'));
+      track(
+        sendRefundOnce(outRefundNo, final ? 'failed' : 'pending')
+          .then((delivered) => {
+            if (!delivered && !final) scheduleRefund(outRefundNo, attempt + 1, retryDelays[attempt]!);
+          })
+          .catch((error: unknown) => log.warn({ err: error, outRefundNo }, 'sandbox refund notification failed')),
+      );
     }, delayMs);
     timer.unref();
     timers.add(timer);
@@ -172,11 +183,12 @@ export function createSandboxNotifier(options: SandboxNotifierOptions) {
     setTransport(next: NotifyTransport): void {
       transport = next;
     },
-    /** Stops every pending sending (app shutdown). */
-    close(): void {
+    /** Stops every pending sending (app shutdown); resolves once those under way have finished. */
+    async close(): Promise<void> {
       closed = true;
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
+      await Promise.all(sending);
     },
   };
 }

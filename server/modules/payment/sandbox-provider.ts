@@ -196,8 +196,9 @@ export function createSandboxProvider(options: SandboxProviderOptions) {
       return { ok: false, reason: current.state === 'CLOSED' ? 'closed' : 'expired' };
     },
 
-    close(): void {
-      notifier.close();
+    /** Stops the notifications; resolves once those under way have finished. */
+    close(): Promise<void> {
+      return notifier.close();
     },
   };
 }

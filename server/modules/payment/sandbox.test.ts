@@ -83,6 +83,29 @@ describe('sandbox provider', () => {
     sandbox.close();
   });
 
+  it('closes after the sending under way has been recorded, and sends nothing more (graceful stop)', async () => {
+    const { outTradeNo } = await newTrade();
+    let release!: () => void;
+    let calls = 0;
+    const sandbox = provider(async () => {
+      calls += 1;
+      await new Promise<void>((resolve) => (release = resolve));
+      return { status: 503, body: '' };
+    });
+    await sandbox.confirm(outTradeNo);
+    await eventually(async () => expect(calls).toBe(1));
+    let closed = false;
+    const closing = sandbox.close().then(() => (closed = true));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(closed).toBe(false);
+    release();
+    await closing;
+    // The refused sending was written down before close() resolved; its retry was not scheduled.
+    expect((await sandbox.ledger.find(outTradeNo))!.notify_attempts).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(calls).toBe(1);
+  });
+
   it('gives up after a few tries (the query fallback takes over) and marks the notification failed', async () => {
     const { outTradeNo, userOrderId } = await newTrade();
     let calls = 0;
