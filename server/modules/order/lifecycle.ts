@@ -412,6 +412,12 @@ export interface Change {
    * uploads serialise instead of failing; `within` re-checks what it depends on).
    */
   concurrency?: 'version' | 'place';
+  /**
+   * For a record (a rule `from: 'any'`): also move the order's version, under the version it was
+   * decided on, so that one submission makes one record — a second one decided on the same version
+   * is a LifecycleConflict (a supervisor's refund_create: twenty clicks, one refund).
+   */
+  claimVersion?: true;
   /** Writes of other modules' tables that belong to the change, run right after the order row is won. */
   within?: (trx: Transaction<Database>, order: OrderState) => Promise<void>;
 }
@@ -454,9 +460,20 @@ export async function apply(trx: Transaction<Database>, order: OrderState, chang
   const next = placeParts(to);
   const moved = next.status !== order.status || next.step !== order.step;
   if (rule.from === 'any') {
-    // A record only: the order itself does not change.
-    await insertEvent(trx, order, order, change, caller, at, rule);
-    return order;
+    // A record only: the order's state does not change (its version does when the change claims it).
+    let after = order;
+    if (change.claimVersion) {
+      const claimed = await trx
+        .updateTable('user_order')
+        .set((eb) => ({ version: eb('version', '+', 1), updated_at: at }))
+        .where('user_order_id', '=', order.user_order_id)
+        .where('version', '=', order.version)
+        .executeTakeFirst();
+      if (Number(claimed.numUpdatedRows) !== 1) throw new LifecycleConflict(`order ${order.user_order_id} moved on`);
+      after = { ...order, version: order.version + 1 };
+    }
+    await insertEvent(trx, order, after, change, caller, at, rule);
+    return after;
   }
 
   // A new step starts its clock here, and only here: when it was entered and when it is due.

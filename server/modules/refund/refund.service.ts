@@ -16,7 +16,7 @@ import { REFUND_LIMITS } from '../../../common/refund.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { Operator } from '../../platform/principal.ts';
-import { apply, createOrderLifecycle, type OrderRow } from '../order/lifecycle.ts';
+import { apply, createOrderLifecycle, LifecycleConflict, type OrderRow } from '../order/lifecycle.ts';
 import { pokeOutbox } from '../notification/outbox.ts';
 import type { HeaderBag, NotificationAnswer, PaymentProvider } from '../payment/provider.ts';
 import type { OperatorDirectory } from '../review/operators.ts';
@@ -103,7 +103,8 @@ export function createRefundService(db: Kysely<Database>, deps: RefundServiceDep
       const reason = cleanRefundReason(input.reason);
       if (reason === null) throw new AppError(ErrorCode.REFUND_REASON_INVALID);
       const at = now();
-      await db.transaction().execute(async (trx) => {
+      const committed = db.transaction().execute(async (trx) => {
+        // Under the order's row lock (PostgreSQL) or the write lock (SQLite): a refund made since is seen here.
         const locked = await lockOrder(trx, order.user_order_id);
         if (!locked) throw new AppError(ErrorCode.ORDER_NOT_FOUND);
         if (locked.version !== input.version) throw new AppError(ErrorCode.REFUND_ORDER_STALE);
@@ -129,10 +130,15 @@ export function createRefundService(db: Kysely<Database>, deps: RefundServiceDep
         await apply(
           trx,
           { ...locked, need_interview: locked.need_interview === 1 },
-          { event: 'refund_create', detail: { kind: 'manual', amount: input.amount, reason, refunds: made } },
+          // The order's version moves: the same panel (same version) submitted again makes no second refund.
+          { event: 'refund_create', claimVersion: true, detail: { kind: 'manual', amount: input.amount, reason, refunds: made } },
           operator,
           at,
         );
+      });
+      // The version claimed by another submission between the lock and the write (cannot happen under the lock; never a 500).
+      await committed.catch((error: unknown) => {
+        throw error instanceof LifecycleConflict ? new AppError(ErrorCode.REFUND_ORDER_STALE) : error;
       });
       pokeOutbox();
       pokeRefunds();

@@ -224,17 +224,21 @@ describe(`refunds (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLite'})`,
     expect(made.result).toMatchObject({ refunded_total: 1_000, refundable: total - 1_000, list: [{ kind: 'manual', amount: 1_000, created_by: boss.name }] });
     // The same form sent again (a double click): the refund list moved on, refused.
     expect((await ask(boss, 1_000, '客户取消部分服务', { last_refund_id: 0 })).body.ret).toBe(ErrorCode.REFUND_ORDER_STALE);
+    // A refund moves the order's version: the panel seen before it is stale.
+    const after = made.result!.version;
+    expect(after).toBe(seen.version + 1);
+    expect((await ask(boss, 1_000)).body.ret).toBe(ErrorCode.REFUND_ORDER_STALE);
     // Never more than what remains, pending refunds included.
-    expect((await ask(boss, total - 1_000 + 1, '退回剩余款项', { last_refund_id: made.result!.last_refund_id })).body.ret).toBe(
+    expect((await ask(boss, total - 1_000 + 1, '退回剩余款项', { version: after, last_refund_id: made.result!.last_refund_id })).body.ret).toBe(
       ErrorCode.REFUND_AMOUNT_EXCEEDS,
     );
-    // Two at the same time for the whole rest: one wins, the other finds nothing left.
+    // Two at the same time for the whole rest, from the same panel: one wins, the other is stale.
     const rest = total - 1_000;
-    const both = await Promise.all([ask(boss, rest, '退回剩余款项'), ask(boss, rest, '退回剩余款项')]);
-    expect(both.map((answer) => answer.body.ret).sort()).toEqual([0, ErrorCode.REFUND_NOTHING_PAID].sort());
+    const both = await Promise.all([ask(boss, rest, '退回剩余款项', { version: after }), ask(boss, rest, '退回剩余款项', { version: after })]);
+    expect(both.map((answer) => answer.body.ret).sort()).toEqual([0, ErrorCode.REFUND_ORDER_STALE].sort());
     const all = await refunds(id);
     expect(all.reduce((sum, refund) => sum + refund.amount, 0)).toBe(total);
-    expect((await ask(boss, 1)).body.ret).toBe(ErrorCode.REFUND_NOTHING_PAID);
+    expect((await ask(boss, 1, '退回剩余款项', { version: (await panel(id)).version })).body.ret).toBe(ErrorCode.REFUND_NOTHING_PAID);
     // A refused applicant now gets nothing more: nothing is left of the payment.
     const [first] = await applicantsOf(id);
     expect(await rejectTwiceAtOnce(id, first!.applicant_id)).toEqual([null, null]);
@@ -248,6 +252,19 @@ describe(`refunds (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLite'})`,
     expect(
       (await boss.callContract(adminRefundCreate, { user_order_id: unpaid, version: unpaidPanel.version, amount: 100, reason: '测试退款' })).body.ret,
     ).toBe(ErrorCode.REFUND_ORDER_STATE);
+  });
+
+  it('makes one refund of twenty parallel submissions of the same panel (same version)', async () => {
+    const { id } = await paidOrder();
+    const seen = await panel(id);
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => boss.callContract(adminRefundCreate, { user_order_id: id, version: seen.version, amount: 100, reason: '重复提交测试' })),
+    );
+    const rets = answers.map((answer) => answer.body.ret);
+    expect(rets.filter((ret) => ret === 0)).toHaveLength(1);
+    expect(rets.filter((ret) => ret === ErrorCode.REFUND_ORDER_STALE)).toHaveLength(19);
+    expect(await refunds(id)).toHaveLength(1);
+    expect(await ctx.events(id, 'refund_create')).toHaveLength(1);
   });
 
   it('closes an order with a full refund before submission only (supervisor), and it shows under 已取消/已退款', async () => {
