@@ -41,6 +41,9 @@ const migrations: Record<string, Migration> = {
   '2026-11-24-019-partial-queue-indexes': partialQueueIndexes,
 };
 
+/** The migrations this code knows, oldest first (a backup names the last one its database had). */
+export const MIGRATION_NAMES: readonly string[] = Object.keys(migrations);
+
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
 /**
