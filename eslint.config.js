@@ -42,7 +42,20 @@ const zones = [
 ];
 
 export default tseslint.config(
-  { ignores: ['build/**', '.react-router/**', 'node_modules/**', 'data/**', 'coverage/**', 'test-results/**', 'playwright-report/**', 'public/**'] },
+  {
+    ignores: [
+      'build/**',
+      'builds/**',
+      '*.builds/**',
+      '.react-router/**',
+      'node_modules/**',
+      'data/**',
+      'coverage/**',
+      'test-results/**',
+      'playwright-report/**',
+      'public/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -26,7 +26,7 @@ function antdRouteStyles(): Plugin {
 }
 
 /**
- * With BUNDLE_STATS=1, writes build/bundle-stats.json: for each client chunk,
+ * With BUNDLE_STATS=1, writes bundle-stats.json into the build: for each client chunk,
  * its modules and their rendered sizes (read by bench/js-breakdown.ts).
  */
 function bundleStats(): Plugin {
@@ -47,9 +47,11 @@ function bundleStats(): Plugin {
         const info = this.getModuleInfo(id);
         if (info) importers[relative(process.cwd(), id)] = info.importers.map((importer) => relative(process.cwd(), importer));
       }
-      mkdirSync('build', { recursive: true });
-      writeFileSync('build/bundle-stats.json', JSON.stringify(chunks));
-      writeFileSync('build/bundle-importers.json', JSON.stringify(importers));
+      // Into the folder being built (scripts/build.ts sets BUILD_DIR); `build` points to it once the build is done.
+      const dir = process.env.BUILD_DIR ?? 'build';
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(`${dir}/bundle-stats.json`, JSON.stringify(chunks));
+      writeFileSync(`${dir}/bundle-importers.json`, JSON.stringify(importers));
     },
   };
 }
