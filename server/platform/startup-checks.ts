@@ -6,6 +6,7 @@
 // exits 1. URLs are shown without their password.
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
@@ -134,7 +135,10 @@ export async function checkRedis(url: string, timeoutMs = STARTUP_CHECK_TIMEOUT_
 export async function startupChecks(config: AppConfig): Promise<string[]> {
   const problems: Array<string | null> = [];
   if (config.database.kind === 'sqlite') problems.push(checkSqlite(config.database.file));
-  if (!config.S3_BUCKET) problems.push(checkWritableFolder('UPLOAD_DIR', config.UPLOAD_DIR));
+  // Uploads go to UPLOAD_DIR, or are spooled to the OS temp folder before their PUT to the bucket (storage-s3.ts).
+  problems.push(
+    config.S3_BUCKET ? checkWritableFolder('TMPDIR (S3 uploads are spooled there)', tmpdir()) : checkWritableFolder('UPLOAD_DIR', config.UPLOAD_DIR),
+  );
   if (!config.SMTP_URL) problems.push(checkWritableFolder('OUTBOX_DIR', config.OUTBOX_DIR));
   const [postgres, redis] = await Promise.all([
     config.database.kind === 'postgres' ? checkPostgres(config.database.url) : null,
