@@ -206,6 +206,7 @@ export const adminFileReview = defineContract({
     reasons: z.array(z.enum(REVIEW_REASON_VALUES)).max(REVIEW_REASON_VALUES.length).default([]),
     memo: z.string().max(REVIEW_LIMITS.memoMaxLength).nullable().optional(),
   }),
+  multiline: ['memo'],
   result: z.object({
     file_id: z.number(),
     review_status: z.enum(MATERIAL_REVIEW_STATUS_VALUES),

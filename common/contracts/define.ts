@@ -13,6 +13,13 @@ export interface Contract<Path extends string = string, P extends z.ZodType = z.
   payload: P;
   result: R;
   body: B;
+  /**
+   * The payload's multi-line text fields (a form's text area): paths as
+   * common/contracts/text.ts findRefusedText names them (`reason`,
+   * `comments[].comment`). Only there may a text hold line breaks and tabs;
+   * every other text field refuses them with the other control characters.
+   */
+  multiline?: readonly string[];
 }
 
 export function defineContract<const Path extends string, P extends z.ZodType, R extends z.ZodType, const B extends BodyKind = 'json'>(contract: {
@@ -20,6 +27,7 @@ export function defineContract<const Path extends string, P extends z.ZodType, R
   payload: P;
   result: R;
   body?: B;
+  multiline?: readonly string[];
 }): Contract<Path, P, R, B> {
   return { ...contract, body: contract.body ?? ('json' as B) };
 }

@@ -86,6 +86,7 @@ export const interviewChangeRequest = defineContract({
     interview_slot_id: rowId,
     reason: z.string().trim().max(INTERVIEW_NOTICE_LIMITS.reasonMax).optional(),
   }),
+  multiline: ['reason'],
   result: z.object({ change_request_id: z.number(), version: z.number() }),
 });
 
@@ -117,6 +118,7 @@ export const adminInterviewPanel = defineContract({
 export const adminInterviewNoticePublish = defineContract({
   path: '/admin-api/order/interview_notice_publish',
   payload: noticeFields.extend({ user_order_id: rowId, applicant_id: rowId, version: z.number().int().min(0) }),
+  multiline: ['process', 'attention', 'telephone'],
   result: z.object({ interview_notice_id: z.number(), version: z.number() }),
 });
 

@@ -100,6 +100,7 @@ export const adminMailReceive = defineContract({
 export const adminMailMissing = defineContract({
   path: '/admin-api/order/mail_missing',
   payload: z.object({ user_order_id: rowId, version, note: z.string().max(MAIL_LIMITS.noteMaxLength * 2) }),
+  multiline: ['note'],
   result: z.object({ version: z.number(), step: z.enum(ORDER_STEP_VALUES).nullable() }),
 });
 

@@ -112,6 +112,7 @@ export const pageCheckCorrection = defineContract({
       )
       .max(PAGE_CHECK_LIMITS.maxCommentsPerRequest),
   }),
+  multiline: ['comments[].comment'],
   result: decided,
 });
 

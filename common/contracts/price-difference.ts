@@ -48,6 +48,7 @@ export const adminPriceDifferenceRequest = defineContract({
     amount: z.number().describe('金额（分），1 分到 10 万元'),
     reason: z.string().max(1000).describe('原因，2–200 字，例如“使馆签证费上调”'),
   }),
+  multiline: ['reason'],
   result: panel,
 });
 

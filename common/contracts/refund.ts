@@ -55,12 +55,14 @@ export const adminRefundCreate = defineContract({
     amount: z.number().describe('金额（分），不超过可退金额'),
     reason,
   }),
+  multiline: ['reason'],
   result: panel,
 });
 
 export const adminRefundClose = defineContract({
   path: '/admin-api/order/close_refund',
   payload: z.object({ user_order_id: rowId, version, reason }),
+  multiline: ['reason'],
   result: panel,
 });
 

@@ -100,6 +100,7 @@ export const adminResultReject = defineContract({
     note: z.string().max(2000).default('').describe('说明，0–500 字'),
     letter_file_id: rowId.nullable().optional().describe('已上传的使馆拒签信（可选）'),
   }),
+  multiline: ['note'],
   result: recorded,
 });
 
