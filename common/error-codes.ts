@@ -201,7 +201,11 @@ export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
 /** Default Chinese message and meaning of each code, for the API reference and the server. */
 export const ERROR_CATALOGUE: Record<ErrorCodeValue, { msg: string; meaning: string; http: number }> = {
   0: { msg: 'ok', meaning: '成功', http: 200 },
-  1001: { msg: '参数错误', meaning: '请求参数缺失、类型错误或取值不合法', http: 200 },
+  1001: {
+    msg: '参数错误',
+    meaning: '请求参数缺失、类型错误或取值不合法，或文本含有不允许的字符（控制字符、文字方向控制符、不成对的代理项；msg 为“参数错误：含有不允许的字符…”）',
+    http: 200,
+  },
   1002: { msg: '请求数据格式错误', meaning: '请求体不是合法的 JSON 对象', http: 200 },
   1003: { msg: '请求数据过大', meaning: '请求体超过服务器允许的大小', http: 200 },
   1004: { msg: '请求数据格式错误，请使用 JSON', meaning: 'Content-Type 不是 application/json', http: 200 },

@@ -12,6 +12,12 @@ const FASTIFY_CLIENT_ERRORS: Record<string, ErrorCodeValue> = {
   FST_ERR_CTP_EMPTY_JSON_BODY: ErrorCode.MALFORMED_BODY,
   FST_ERR_CTP_INVALID_JSON_BODY: ErrorCode.MALFORMED_BODY,
   FST_ERR_VALIDATION: ErrorCode.INVALID_PARAMS,
+  // PostgreSQL refusing a text it cannot store: 22021 invalid byte sequence (a NUL),
+  // 22P05 untranslatable character. The text rule (common/contracts/text.ts) refuses
+  // these before any query; this is the net for a text that reaches the database
+  // some other way: the caller's mistake, not a failure of ours.
+  '22021': ErrorCode.INVALID_PARAMS,
+  '22P05': ErrorCode.INVALID_PARAMS,
 };
 
 function envelopeOf(ret: ErrorCodeValue, msg?: string) {

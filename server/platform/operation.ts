@@ -15,6 +15,7 @@ import { z } from 'zod';
 import type { Contract } from '../../common/contracts/define.ts';
 import { ERROR_CATALOGUE, ErrorCode, type ErrorCodeValue } from '../../common/error-codes.ts';
 import { AppError } from './errors.ts';
+import { parsePayload } from './payload.ts';
 import type { Customer, Operator } from './principal.ts';
 
 /**
@@ -131,8 +132,12 @@ export function registerOperation(app: FastifyInstance, op: Operation<z.ZodType,
         if (op.auth === 'supervisor' && request.operator.role !== 'supervisor') throw new AppError(ErrorCode.OPERATOR_FORBIDDEN);
         caller = { kind: 'operator', operatorId: request.operator.operatorId, role: request.operator.role };
       }
-      const parsed = op.payload.safeParse(request.body ?? {});
-      if (!parsed.success) throw new AppError(ErrorCode.INVALID_PARAMS);
+      // The text rule (every string and key, line breaks only in the contract's multi-line fields), then the schema.
+      const parsed = parsePayload(op, request.body ?? {});
+      if (!parsed.success) {
+        if (parsed.refused) request.log.info({ field: parsed.refused.path, problem: parsed.refused.problem, key: parsed.refused.key }, 'text refused');
+        throw parsed.error;
+      }
       const body = await op.handle(parsed.data, { request, reply, caller: caller as CallerOf<typeof op.auth> });
       return { ret: 0, msg: 'ok', body };
     },

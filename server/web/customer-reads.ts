@@ -2,7 +2,7 @@
 // signed calls' own steps, in process, for the customer of the page
 // request's `token` cookie — the payload parsed by the call's contract, then
 // the same service method its operation calls, answering its contract's
-// result. A refusal (AppError, or a payload the contract refuses: 1001)
+// result. A refusal (AppError, or a payload the text rule or the contract refuses: 1001)
 // becomes the answer the call would give; anything else rejects, and the
 // page shows "failed".
 import type { Contract, ParsedPayloadOf, PayloadOf, ResultOf } from '../../common/contracts/define.ts';
@@ -16,7 +16,6 @@ import { noticeList, noticeUnreadCount } from '../../common/contracts/notice.ts'
 import { orderDetailGet, orderList } from '../../common/contracts/order.ts';
 import { pageCheckDetail } from '../../common/contracts/page-check.ts';
 import { returnParcel } from '../../common/contracts/ship-back.ts';
-import { ErrorCode } from '../../common/error-codes.ts';
 import type { CustomerReads, ReadAnswer } from '../../common/web-context.ts';
 import type { AddressService } from '../modules/address/address.service.ts';
 import type { InsuranceService } from '../modules/insurance/insurance.service.ts';
@@ -29,6 +28,7 @@ import type { OrderService } from '../modules/order/order.service.ts';
 import type { PageCheckService } from '../modules/page-check/page-check.service.ts';
 import type { ShipBackService } from '../modules/ship-back/ship-back.service.ts';
 import { AppError } from '../platform/errors.ts';
+import { parsePayload } from '../platform/payload.ts';
 import type { Customer } from '../platform/principal.ts';
 
 export interface ReadServices {
@@ -49,8 +49,9 @@ async function read<C extends Contract>(
   payload: PayloadOf<C>,
   run: (parsed: ParsedPayloadOf<C>) => Promise<ResultOf<C>>,
 ): Promise<ReadAnswer<ResultOf<C>>> {
-  const parsed = contract.payload.safeParse(payload);
-  if (!parsed.success) return { ok: false, ret: ErrorCode.INVALID_PARAMS, msg: new AppError(ErrorCode.INVALID_PARAMS).message };
+  // The call's own reading: the text rule, then the contract (1001 either way).
+  const parsed = parsePayload(contract, payload);
+  if (!parsed.success) return { ok: false, ret: parsed.error.ret, msg: parsed.error.message };
   try {
     return { ok: true, body: await run(parsed.data as ParsedPayloadOf<C>) };
   } catch (error) {

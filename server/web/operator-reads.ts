@@ -18,6 +18,7 @@ import type { OperatorService } from '../modules/operator/operator.service.ts';
 import type { ReviewModule } from '../modules/review/review.module.ts';
 import type { PageCheckService } from '../modules/page-check/page-check.service.ts';
 import { AppError } from '../platform/errors.ts';
+import { parsePayload } from '../platform/payload.ts';
 import type { Operator } from '../platform/principal.ts';
 
 export interface OperatorReadServices {
@@ -29,10 +30,11 @@ export interface OperatorReadServices {
   refunds: RefundService;
 }
 
-/** A read whose payload the call's contract parses first (a bad page parameter answers 1001, as the call would). */
+/** A read whose payload is read as its call reads it first (a bad page parameter answers 1001, as the call would). */
 async function readParsed<C extends Contract, T>(contract: C, payload: PayloadOf<C>, run: (parsed: ParsedPayloadOf<C>) => Promise<T>): Promise<ReadAnswer<T>> {
-  const parsed = contract.payload.safeParse(payload);
-  if (!parsed.success) return { ok: false, ret: ErrorCode.INVALID_PARAMS, msg: new AppError(ErrorCode.INVALID_PARAMS).message };
+  // The call's own reading: the text rule (a search text from the page's URL, say), then the contract.
+  const parsed = parsePayload(contract, payload);
+  if (!parsed.success) return { ok: false, ret: parsed.error.ret, msg: parsed.error.message };
   return read(() => run(parsed.data as ParsedPayloadOf<C>));
 }
 

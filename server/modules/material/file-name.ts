@@ -1,8 +1,10 @@
 // The client's file name is only a label: kept for display, cleaned of
-// paths, control and direction-override characters, bounded in length, and
+// paths, control and direction-override characters (all the text rule
+// refuses, and zero-width ones), bounded in length, and
 // never used as a storage key. When served back, the name ends with the
 // extension of the detected type, so "cv.html" that is really a PDF is
 // offered as "cv.html.pdf".
+import { withoutRefusedCharacters } from '../../../common/contracts/text.ts';
 import { MATERIAL_LIMITS, type MaterialContentType } from '../../../common/material.ts';
 import { EXTENSIONS } from './file-type.ts';
 
@@ -13,7 +15,8 @@ export const UNNAMED = '未命名文件';
 
 export function cleanFileName(raw: string | undefined | null): string {
   const base = (raw ?? '').normalize('NFC').split(/[\\/]/).pop() ?? '';
-  const name = base.replace(UNSAFE, '').replace(/\s+/g, ' ').trim().replace(/^\.+/, '');
+  // What the text rule refuses (common/contracts/text.ts: U+061C and lone surrogates too) is dropped: a name is cleaned, not refused.
+  const name = withoutRefusedCharacters(base.replace(UNSAFE, '')).replace(/\s+/g, ' ').trim().replace(/^\.+/, '');
   if (name === '') return UNNAMED;
   const chars = [...name];
   if (chars.length <= MATERIAL_LIMITS.fileNameMaxLength) return name;

@@ -51,6 +51,9 @@ describe('file names', () => {
     expect(cleanFileName('C:\\Users\\王\\Desktop\\护照.jpg')).toBe('护照.jpg');
     expect(cleanFileName('../../etc/passwd')).toBe('passwd');
     expect(cleanFileName('bad\u0000name\u202egpj.exe')).toBe('badnamegpj.exe');
+    // Whatever else the text rule refuses (common/contracts/text.ts): the Arabic letter mark, C1 controls, lone surrogates.
+    expect(cleanFileName('a\u061Cb\u0085c\ud800d\udc00.pdf')).toBe('abcd.pdf');
+    expect(cleanFileName('护照😀.jpg')).toBe('护照😀.jpg');
     expect(cleanFileName('...hidden')).toBe('hidden');
     expect(cleanFileName('  ')).toBe(UNNAMED);
     expect(cleanFileName(undefined)).toBe(UNNAMED);

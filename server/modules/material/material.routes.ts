@@ -12,11 +12,13 @@ import type { Kysely } from 'kysely';
 import type { ResultOf } from '../../../common/contracts/define.ts';
 import { effectDateSet, materialDelete, materialList, materialUpload, reuploadSubmit } from '../../../common/contracts/material.ts';
 import { STORAGE_KEYS } from '../../../common/constants.ts';
+import { textProblem } from '../../../common/contracts/text.ts';
 import { ErrorCode } from '../../../common/error-codes.ts';
 import type { MaterialContentType } from '../../../common/material.ts';
 import type { AppConfig } from '../../config.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
+import { refusedTextError } from '../../platform/payload.ts';
 import { customer as principalCustomer } from '../../platform/principal.ts';
 import { defineOperation } from '../../platform/operation.ts';
 import { cookieValue } from '../../web/cookies.ts';
@@ -276,8 +278,8 @@ export function drainRequest(request: FastifyRequest, reply: FastifyReply): Prom
 }
 
 /**
- * Reads a multipart upload up to its file: the text fields sent before it (trimmed) and the file
- * part. A stream that breaks, a field over its limit and no file at all answer in the envelope.
+ * Reads a multipart upload up to its file: the text fields sent before it (held to the text rule,
+ * then trimmed) and the file part. A stream that breaks, a field over its limit and no file at all answer in the envelope.
  * The customers' material upload and the operators' page-check upload both read this way.
  */
 export async function fieldsThenFile(request: FastifyRequest): Promise<{ fields: Record<string, string>; part: MultipartFile }> {
@@ -295,7 +297,14 @@ export async function fieldsThenFile(request: FastifyRequest): Promise<{ fields:
     const part = next.value;
     if (part.type === 'field') {
       if (part.valueTruncated || part.fieldnameTruncated) throw new AppError(ErrorCode.INVALID_PARAMS, '上传参数过长');
-      fields[part.fieldname] = String(part.value ?? '').trim();
+      const value = String(part.value ?? '');
+      // The text rule of every payload (common/contracts/text.ts), on the field as sent: no upload field is multi-line.
+      const problem = textProblem(part.fieldname) ?? textProblem(value);
+      if (problem) {
+        request.log.info({ field: part.fieldname, problem }, 'text refused');
+        throw refusedTextError();
+      }
+      fields[part.fieldname] = value.trim();
       continue;
     }
     return { fields, part };

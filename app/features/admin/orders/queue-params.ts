@@ -3,6 +3,7 @@
 // that does not fit is dropped.
 import type { PayloadOf } from '../../../../common/contracts/define';
 import type { adminOrderQueue } from '../../../../common/contracts/admin-order';
+import { isAcceptableText } from '../../../../common/contracts/text';
 import { ORDER_STEP_VALUES, type OrderStep } from '../../../../common/order';
 import { QUEUE_REFUND_FILTER_VALUES, type QueueRefundFilter } from '../../../../common/review';
 
@@ -13,7 +14,14 @@ const positive = (value: string | null) => (value && /^[1-9]\d{0,9}$/.test(value
 export function queueQueryOf(params: URLSearchParams): QueueQuery {
   const step = params.get('step');
   const assignee = params.get('assignee');
-  const q = params.get('q')?.trim().slice(0, 30);
+  // A search text the API's text rule refuses (a NUL, a direction override…) is dropped too;
+  // the cut at 30 does not split an emoji (that would leave half of it, a lone surrogate).
+  const typed = params
+    .get('q')
+    ?.trim()
+    .slice(0, 30)
+    .replace(/[\uD800-\uDBFF]$/, '');
+  const q = typed && isAcceptableText(typed) ? typed : undefined;
   const refund = params.get('refund');
   return {
     ...(step && (ORDER_STEP_VALUES as string[]).includes(step) ? { step: step as OrderStep } : {}),
