@@ -34,9 +34,13 @@ function clearAdminToken(): void {
   document.cookie = `${STORAGE_KEYS.adminTokenCookie}=; path=/; expires=Thu, 01 Jan 1970 00:00:00 GMT; SameSite=Lax`;
 }
 
-/** Where to go after login: an /admin path only (never another site). */
+/**
+ * Where to go after login: an /admin path only (never another site), in visible ASCII only —
+ * it becomes a Location header, which cannot carry anything else (a crafted `next` with a NUL,
+ * a line break or an unencoded character made the login page's redirect throw: HTTP 500).
+ */
 export function safeNext(next: string | null | undefined): string {
-  return next && /^\/admin(?:[/?#]|$)/.test(next) && !next.startsWith('//') ? next : ADMIN_HOME;
+  return next && /^\/admin(?:[/?#][\x21-\x7E]*)?$/.test(next) && !next.startsWith('//') ? next : ADMIN_HOME;
 }
 
 function toLogin(): void {
