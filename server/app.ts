@@ -290,7 +290,9 @@ export async function buildApp({
   app.addHook('onClose', async () => stopRetention());
 
   await app.register(async (api) => {
-    api.addHook('onRequest', async (request) => {
+    api.addHook('onRequest', async (request, reply) => {
+      // Answers for a caller, never kept by a browser or a proxy.
+      reply.header('cache-control', 'no-store');
       await verifySignature(request);
       const auth = request.routeOptions.config.auth;
       const token = typeof request.headers['x-token'] === 'string' ? request.headers['x-token'] : undefined;
@@ -300,7 +302,9 @@ export async function buildApp({
         if (!account) throw new AppError(ErrorCode.NOT_LOGGED_IN);
         request.account = account;
       } else if (isStaffAuth(auth)) {
-        const operator = await services.operator.authenticate(token);
+        // The back office's pages hold no token (HttpOnly admin_token, SameSite=Strict: decision 0032);
+        // an API client that kept the cookie's value may send it as X-Token instead.
+        const operator = await services.operator.authenticate(token ?? cookieValue(request, STORAGE_KEYS.adminTokenCookie));
         if (!operator) throw new AppError(ErrorCode.NOT_LOGGED_IN);
         request.operator = operator;
       }

@@ -1,6 +1,8 @@
-// The client session of spec §4: the token lives in memory, in localStorage
-// 'login_data' and in the cookie 'token' (path /), so server-rendered pages
-// know the user too. Browser-only: the server never imports the store state.
+// The client session of spec §4: the token lives in memory and in
+// localStorage 'login_data', which the signed calls read; the cookie 'token'
+// (path /) that lets server-rendered pages know the user is set and cleared by
+// the login and logout answers themselves, HttpOnly, so no script can read it
+// (decision 0032). Browser-only: the server never imports the store state.
 import { useSyncExternalStore } from 'react';
 import type { LoginInfo, UserInfo } from '../../common/contracts/account';
 import { STORAGE_KEYS, isLoginOnlyPath } from '../../common/constants';
@@ -49,16 +51,6 @@ export function useSession(): SessionState {
   );
 }
 
-function readCookieToken(): string | null {
-  const match = document.cookie.split('; ').find((part) => part.startsWith(`${STORAGE_KEYS.tokenCookie}=`));
-  return match ? decodeURIComponent(match.slice(STORAGE_KEYS.tokenCookie.length + 1)) : null;
-}
-
-function writeCookieToken(token: string, expiresAt: number): void {
-  const secure = location.protocol === 'https:' ? '; Secure' : '';
-  document.cookie = `${STORAGE_KEYS.tokenCookie}=${encodeURIComponent(token)}; path=/; expires=${new Date(expiresAt).toUTCString()}; SameSite=Lax${secure}`;
-}
-
 function readStoredLogin(): LoginInfo | null {
   try {
     const stored = JSON.parse(localStorage.getItem(STORAGE_KEYS.loginData) ?? 'null') as LoginInfo | null;
@@ -68,27 +60,18 @@ function readStoredLogin(): LoginInfo | null {
   }
 }
 
-/**
- * The login as this browser keeps it: localStorage 'login_data', or else the
- * 'token' cookie alone (the server renders pages from the cookie, so a page
- * that shows the user logged in must also send that token with its calls).
- */
+/** The login as this browser keeps it: localStorage 'login_data'. */
 function readLogin(): LoginInfo | null {
-  const stored = readStoredLogin();
-  if (stored) return stored;
-  const token = readCookieToken();
-  return token ? { token, expires_at: 0 } : null;
+  return readStoredLogin();
 }
 
 function storeLogin(info: LoginInfo): void {
   localStorage.setItem(STORAGE_KEYS.loginData, JSON.stringify(info));
-  writeCookieToken(info.token, info.expires_at);
 }
 
-/** Forgets the login in memory, in localStorage and in the cookie. */
+/** Forgets the login in memory and in localStorage (the cookie is the logout answer's to clear). */
 function clearStoredLogin(): void {
   localStorage.removeItem(STORAGE_KEYS.loginData);
-  document.cookie = `${STORAGE_KEYS.tokenCookie}=; path=/; expires=Thu, 01 Jan 1970 00:00:00 GMT`;
   setState({ token: null, user: null });
 }
 
@@ -110,19 +93,25 @@ export async function startSession(serverUser: UserInfo | null): Promise<void> {
     sessionStorage.removeItem(LOGIN_TOAST_FLAG);
     toast.success('登录成功');
   }
-  if (!stored) return;
+  if (!stored) {
+    // The page was rendered for the cookie's session, but this browser lost its stored login:
+    // no script can read the HttpOnly cookie, so the session is ended rather than left half-used.
+    if (serverUser) await logout();
+    return;
+  }
   try {
     const user = await fetchUserInfo({ silent: true });
     setState({ user });
-    // The cookie may have been cleared while localStorage kept the login (a
-    // cookie-only login has no expiry of its own to write back).
-    if (readCookieToken() !== stored.token && stored.expires_at > 0) writeCookieToken(stored.token, stored.expires_at);
   } catch (error) {
     // Only the server's 401 says the login is bad. A request cut off by leaving
     // the page, a dropped connection, a server error or an answer whose body
     // was cut short must not log the user out: the page goes on with the login
-    // it was rendered with, and the next call asks again.
-    if (error instanceof ApiError && error.httpStatus === 401) clearStoredLogin();
+    // it was rendered with, and the next call asks again. A bad login's cookie
+    // is cleared by the logout answer.
+    if (error instanceof ApiError && error.httpStatus === 401) {
+      await endServerSession();
+      clearStoredLogin();
+    }
   }
 }
 
@@ -143,12 +132,14 @@ export async function login(account: string, password: string, signal: AbortSign
   window.location.reload();
 }
 
-/** Revokes the token on the server, forgets it here, then leaves login-only pages. */
+/** Ends the session on the server; its answer clears the HttpOnly cookie (it needs no live session). */
+function endServerSession(): Promise<unknown> {
+  return api('/www/account_logout', {}, { toast: false, logoutOnUnauthorized: false }).catch(() => undefined);
+}
+
+/** Revokes the token on the server and clears its cookie, forgets it here, then leaves login-only pages. */
 export async function logout(): Promise<void> {
-  const hadToken = state.token;
-  if (hadToken) {
-    await api('/www/account_logout', {}, { toast: false, logoutOnUnauthorized: false }).catch(() => undefined);
-  }
+  await endServerSession();
   clearStoredLogin();
   if (isLoginOnlyPath(window.location.pathname)) window.location.assign('/');
   else window.location.reload();

@@ -31,9 +31,8 @@ export const operatorLogin = defineContract({
   }),
   result: z.discriminatedUnion('next', [
     z.object({
-      next: z.literal('done').describe('登录成功'),
-      token: z.string(),
-      expires_at: z.number().describe('令牌的绝对过期时间（毫秒时间戳）'),
+      next: z.literal('done').describe('登录成功；令牌只在 HttpOnly Cookie admin_token 中（Set-Cookie），不在应答体里'),
+      expires_at: z.number().describe('会话的绝对过期时间（毫秒时间戳）'),
       operator: operatorInfo,
     }),
     z.object({

@@ -26,16 +26,34 @@ function acceptEncoding(request: FastifyRequest): string | undefined {
   return typeof accept === 'string' ? accept : undefined;
 }
 
-function sendHead(reply: FastifyReply, status: number, headers: Array<[string, string]>, cacheState: string) {
+/** Pages only a session may see, whoever asks (the login-only pages, the notices, the personal centre, the back office). */
+const PERSONAL_PATH = /^\/(?:order|ordering|notice|user|admin)(?:[/?#]|$)/;
+
+/**
+ * A page rendered for a session (either side's cookie) or on a personal path:
+ * never kept by a browser's back-forward store of another user, a shared
+ * proxy or a CDN. Guest pages keep today's caching (none set here).
+ */
+export function isPersonalPage(request: FastifyRequest): boolean {
+  const pathname = request.url.split('?')[0] ?? '/';
+  return (
+    PERSONAL_PATH.test(pathname) ||
+    cookieValue(request, STORAGE_KEYS.tokenCookie) !== undefined ||
+    cookieValue(request, STORAGE_KEYS.adminTokenCookie) !== undefined
+  );
+}
+
+function sendHead(request: FastifyRequest, reply: FastifyReply, status: number, headers: Array<[string, string]>, cacheState: string) {
   reply.status(status);
   for (const [name, value] of headers) reply.header(name, value);
+  if (isPersonalPage(request)) reply.header('cache-control', 'private, no-store');
   reply.header('x-page-cache', cacheState);
   reply.header('vary', 'Accept-Encoding, Cookie');
 }
 
 /** A page rendered for this response: it already carries this response's nonce. */
 function sendRendered(request: FastifyRequest, reply: FastifyReply, status: number, headers: Array<[string, string]>, body: Buffer, cacheState: string) {
-  sendHead(reply, status, headers, cacheState);
+  sendHead(request, reply, status, headers, cacheState);
   const { body: sent, encoding } = encodedBody({ identity: body }, negotiateEncoding(acceptEncoding(request)));
   if (encoding !== 'identity') reply.header('content-encoding', encoding);
   return reply.send(sent);
@@ -43,7 +61,7 @@ function sendRendered(request: FastifyRequest, reply: FastifyReply, status: numb
 
 /** A cached page, filled with this response's nonce. */
 function sendCached(request: FastifyRequest, reply: FastifyReply, page: CachedPage) {
-  sendHead(reply, page.status, page.headers, 'hit');
+  sendHead(request, reply, page.status, page.headers, 'hit');
   const nonce = cspNonce(request);
   // gzip is the compression that can be spliced around the nonce (page-template.ts).
   if (acceptsEncoding(acceptEncoding(request), 'gzip')) {

@@ -86,8 +86,10 @@ test('login succeeds, survives a reload and logs out from an order page to /', a
   await expect(headerUser(page)).toContainText(DEMO.name);
   await expect(headerUser(page)).toContainText(DEMO.enterprise);
   expect(JSON.parse((await page.evaluate(() => localStorage.getItem('login_data'))) ?? '{}').token).toBeTruthy();
+  // The login answer set the cookie itself: HttpOnly, so no script reads it (decision 0032).
   const cookie = (await context.cookies()).find((c) => c.name === 'token');
-  expect(cookie?.path).toBe('/');
+  expect(cookie).toMatchObject({ path: '/', httpOnly: true, sameSite: 'Lax' });
+  expect(await page.evaluate(() => document.cookie)).not.toContain(cookie!.value);
 
   await headerUser(page).hover();
   for (const item of ['个人中心', '我的订单', '退出']) await expect(page.getByRole('menuitem', { name: item })).toBeVisible();
@@ -107,23 +109,38 @@ test('login succeeds, survives a reload and logs out from an order page to /', a
   expect((await context.cookies()).find((c) => c.name === 'token')).toBeUndefined();
 });
 
-loggedInTest('an order page opened directly sends the token at once, even with only the cookie left', async ({ page, customer }) => {
+loggedInTest('an order page opened directly sends the token at once', async ({ page, customer }) => {
   // React runs the page's effects before the root starts the session: the first call must still carry the token.
+  const asked = page.waitForResponse((response) => response.url().endsWith('/www/user/user_info_query'));
   await page.goto('/order/order-list');
   await expect(page.getByTestId('order-list-page')).toBeVisible();
   await expect(headerUser(page)).toContainText(customer.name);
-  // The server renders from the cookie (the orders are read by the page's loader); a browser that lost
-  // localStorage's copy still sends that token with its first signed call (the session's user info).
-  await page.evaluate(() => localStorage.removeItem('login_data'));
-  const listed = page.waitForResponse((response) => response.url().endsWith('/www/user/user_info_query'));
-  await page.goto('/order/order-list?tab=unpaid');
-  await expect(page.getByTestId('order-list-page')).toBeVisible();
-  const response = await listed;
+  const response = await asked;
   expect(response.status()).toBe(200);
-  expect(response.request().headers()['x-token']).toBeTruthy();
-  await expect(headerUser(page)).toContainText(customer.name);
-  expect(new URL(page.url()).pathname).toBe('/order/order-list');
+  expect(response.request().headers()['x-token']).toBe(customer.token);
 });
+
+loggedInTest(
+  'the session cookie is HttpOnly, and a browser that lost its stored login is logged out, not half logged in',
+  async ({ page, context, customer }) => {
+    await page.goto('/order/order-list');
+    await expect(page.getByTestId('order-list-page')).toBeVisible();
+    // No script of the page can read the session cookie (decision 0032).
+    expect(await page.evaluate(() => document.cookie)).not.toContain(customer.token);
+    // localStorage's copy lost, the cookie still there: the page ends the session on the server and leaves.
+    await page.evaluate(() => localStorage.removeItem('login_data'));
+    const loggedOut = page.waitForResponse((r) => r.url().endsWith('/www/account_logout'));
+    await page.goto('/order/order-list?tab=unpaid');
+    expect((await loggedOut).status()).toBe(200);
+    await page.waitForURL((url) => url.pathname === '/');
+    await expect(page.getByTestId('header-login')).toBeVisible();
+    expect((await context.cookies()).find((c) => c.name === 'token')).toBeUndefined();
+    const db = e2eDatabase();
+    const live = db.prepare('select count(*) as n from account_session where account_id = ? and revoked_at is null').get(customer.accountId) as { n: number };
+    db.close();
+    expect(live.n).toBe(0);
+  },
+);
 
 loggedInTest('logout elsewhere reloads the same page', async ({ page }) => {
   await chooseFromUserMenu(page, '退出', () => expect(page.getByTestId('header-login')).toBeVisible({ timeout: 3_000 }));

@@ -57,9 +57,16 @@ test('an operator logs in with password and TOTP code, sees the admin layout, lo
   await page.goto('/admin');
   await snap(page, 'admin-home');
 
+  // The login answer set the session cookie itself: HttpOnly and SameSite=Strict, so no script holds the token (decision 0032).
+  const session = (await page.context().cookies()).find((c) => c.name === 'admin_token');
+  expect(session).toMatchObject({ path: '/', httpOnly: true, sameSite: 'Strict' });
+  expect(await page.evaluate(() => document.cookie)).not.toContain(session!.value);
+
   await page.getByRole('button', { name: '退出' }).click();
   await expect(page).toHaveURL(/\/admin\/login$/);
-  // The session is over on the server too.
+  // The logout answer cleared the cookie, and the session is over on the server too: the old cookie put back opens nothing.
+  expect((await page.context().cookies()).find((c) => c.name === 'admin_token')).toBeUndefined();
+  await page.context().addCookies([{ ...session! }]);
   await page.goto('/admin');
   await expect(page).toHaveURL(/\/admin\/login$/);
   expect(csp).toEqual([]);

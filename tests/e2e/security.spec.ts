@@ -67,11 +67,23 @@ test('every page answer carries the headers and its own nonce, the cached produc
   expect(nonces.size).toBe(10);
 });
 
-loggedInTest('a logged-in page carries the headers too', async ({ page }) => {
+loggedInTest('a logged-in page carries the headers too, and no cache may keep it', async ({ page }) => {
   const response = await page.goto('/order/order-list');
   const headers = await response!.allHeaders();
   expect(headers['content-security-policy']).toMatch(/script-src 'self' 'nonce-/);
   expect(headers['x-frame-options']).toBe('DENY');
+  expect(headers['cache-control']).toBe('private, no-store');
+  // A public page rendered for this session (its header names the user) is personal too.
+  expect((await (await page.goto('/about'))!.allHeaders())['cache-control']).toBe('private, no-store');
+});
+
+test("a guest's public pages keep their caching; personal paths never are cached", async ({ request }) => {
+  for (const path of ['/', '/visa/country/1', productPath(), '/about']) {
+    expect((await request.get(path)).headers()['cache-control'], path).toBeUndefined();
+  }
+  for (const path of ['/order/order-list', '/notice', '/user/personal-center', '/admin/login', '/admin']) {
+    expect((await request.get(path, { maxRedirects: 0 })).headers()['cache-control'], path).toBe('private, no-store');
+  }
 });
 
 test('an injected inline script without the nonce does not run; one with it does', async ({ page }) => {

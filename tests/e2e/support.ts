@@ -161,7 +161,8 @@ export function operatorSessionToken(account: string): string {
 
 /** Logs the page's browser context in as an operator through the cookie (for screens, not for testing login). */
 export async function asOperator(page: Page, account: string, baseURL: string): Promise<void> {
-  await page.context().addCookies([{ name: 'admin_token', value: operatorSessionToken(account), url: baseURL }]);
+  // As the login answer sets it (decision 0032).
+  await page.context().addCookies([{ name: 'admin_token', value: operatorSessionToken(account), url: baseURL, httpOnly: true, sameSite: 'Strict' }]);
 }
 /** The factories (server/test-support/factories.ts) on the e2e server's database. */
 async function onE2eDatabase<T>(work: (db: ReturnType<typeof openDatabase>['db']) => Promise<T>): Promise<T> {
@@ -227,7 +228,8 @@ export const loggedInTest = test.extend<{ customer: LoggedInCustomer }>({
           domain: hostname,
           path: '/',
           expires: Math.floor(customer.login.expires_at / 1000),
-          httpOnly: false,
+          // As the login answer sets it (decision 0032).
+          httpOnly: true,
           secure: false,
           sameSite: 'Lax',
         },
@@ -245,11 +247,16 @@ export const loggedInTest = test.extend<{ customer: LoggedInCustomer }>({
  */
 export async function logInBySession(page: Page, baseURL: string, account = DEMO.account, password = DEMO.password): Promise<void> {
   const login = await apiLogin(baseURL, account, password);
-  await page
-    .context()
-    .addCookies([
-      { name: STORAGE_KEYS.tokenCookie, value: encodeURIComponent(login.token), url: baseURL, expires: Math.floor(login.expires_at / 1000), sameSite: 'Lax' },
-    ]);
+  await page.context().addCookies([
+    {
+      name: STORAGE_KEYS.tokenCookie,
+      value: encodeURIComponent(login.token),
+      url: baseURL,
+      expires: Math.floor(login.expires_at / 1000),
+      httpOnly: true,
+      sameSite: 'Lax',
+    },
+  ]);
   await page.addInitScript(([key, value]) => window.localStorage.setItem(key, value), [STORAGE_KEYS.loginData, JSON.stringify(login)] as const);
 }
 

@@ -2,6 +2,7 @@ import { accountLogin, accountLogout, userCsQuery, userInfoQuery } from '../../.
 import { ErrorCode } from '../../../common/error-codes.ts';
 import type { AppConfig } from '../../config.ts';
 import { defineOperation } from '../../platform/operation.ts';
+import { clearSessionCookie, cookieValue, CUSTOMER_COOKIE, setSessionCookie } from '../../web/cookies.ts';
 import type { AccountService } from './account.service.ts';
 
 export function accountOperations(service: AccountService, config: AppConfig) {
@@ -13,22 +14,30 @@ export function accountOperations(service: AccountService, config: AppConfig) {
       description: 'password 为用户输入密码的 SHA-256 十六进制摘要（64 位小写），绝不发送明文。每次登录签发新的令牌。',
       auth: 'none',
       errors: [ErrorCode.LOGIN_FAILED, ErrorCode.LOGIN_THROTTLED, ErrorCode.ACCOUNT_DISABLED],
-      handle: (payload, { request }) =>
-        service.login({
+      handle: async (payload, { request, reply }) => {
+        const login = await service.login({
           account: payload.account,
           passwordDigest: payload.password,
           ip: request.ip,
           userAgent: typeof request.headers['user-agent'] === 'string' ? request.headers['user-agent'] : null,
-        }),
+        });
+        // The page cookie is the server's to write (HttpOnly); scripts keep the token in login_data (spec §3).
+        setSessionCookie(request, reply, CUSTOMER_COOKIE, login.token, login.expires_at);
+        return login;
+      },
     }),
     defineOperation({
       ...accountLogout,
       tag: '账号',
-      summary: '退出登录（服务器端吊销当前令牌）',
-      auth: 'customer',
+      summary: '退出登录（服务器端吊销当前令牌并清除 Cookie）',
+      description: '吊销 X-Token（或 Cookie token）对应的会话；令牌已失效时也成功，并清除 token Cookie。',
+      // No session needed: an expired login still clears its cookie.
+      auth: 'none',
       errors: [],
-      handle: async (_payload, { request }) => {
-        await service.logout(request.account!.sessionId);
+      handle: async (_payload, { request, reply }) => {
+        const header = request.headers['x-token'];
+        await service.logoutToken(typeof header === 'string' && header !== '' ? header : cookieValue(request, CUSTOMER_COOKIE.name));
+        clearSessionCookie(request, reply, CUSTOMER_COOKIE);
         return {};
       },
     }),

@@ -127,6 +127,12 @@ export function createAccountService(db: Kysely<Database>, policy: SessionPolicy
       await repo.revokeSession(sessionId, now());
     },
 
+    /** Ends the session of a token, when it is still live (logout needs no live session). */
+    async logoutToken(token: string | undefined): Promise<void> {
+      const session = await this.authenticate(token);
+      if (session) await repo.revokeSession(session.sessionId, now());
+    },
+
     async userInfo(accountId: number) {
       const profile = await repo.findProfile(accountId);
       if (!profile) throw new AppError(ErrorCode.NOT_LOGGED_IN);

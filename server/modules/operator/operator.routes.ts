@@ -9,6 +9,7 @@ import {
 } from '../../../common/contracts/operator.ts';
 import { ErrorCode } from '../../../common/error-codes.ts';
 import { defineOperation } from '../../platform/operation.ts';
+import { clearSessionCookie, cookieValue, OPERATOR_COOKIE, setSessionCookie } from '../../web/cookies.ts';
 import type { OperatorService } from './operator.service.ts';
 
 const TAG = '后台 · 操作员';
@@ -24,23 +25,33 @@ export function operatorOperations(service: OperatorService) {
         '尚未绑定（新账号经主管重置后）时，不带 code 返回 next=enroll 和新的密钥，用身份验证器 App 绑定后带上 code 再次调用即完成绑定并登录。失败次数过多时暂时拒绝登录（1302）。',
       auth: 'none',
       errors: [ErrorCode.OPERATOR_LOGIN_FAILED, ErrorCode.LOGIN_THROTTLED, ErrorCode.OPERATOR_DISABLED],
-      handle: (payload, { request }) =>
-        service.login({
+      handle: async (payload, { request, reply }) => {
+        const result = await service.login({
           account: payload.account,
           passwordDigest: payload.password,
           code: payload.code,
           ip: request.ip,
           userAgent: typeof request.headers['user-agent'] === 'string' ? request.headers['user-agent'] : null,
-        }),
+        });
+        if (result.next !== 'done') return result;
+        // The token exists only in the HttpOnly cookie: no script of the back office ever holds it (decision 0032).
+        const { token, ...answer } = result;
+        setSessionCookie(request, reply, OPERATOR_COOKIE, token, answer.expires_at);
+        return answer;
+      },
     }),
     defineOperation({
       ...operatorLogout,
       tag: TAG,
-      summary: '后台退出登录（服务器端吊销当前令牌）',
-      auth: 'operator',
+      summary: '后台退出登录（服务器端吊销当前令牌并清除 Cookie）',
+      description: '吊销 Cookie admin_token（或 X-Token）对应的会话；令牌已失效时也成功，并清除 Cookie。',
+      // No session needed: an expired login still clears its cookie.
+      auth: 'none',
       errors: [],
-      handle: async (_payload, { request }) => {
-        await service.logout(request.operator!.sessionId);
+      handle: async (_payload, { request, reply }) => {
+        const header = request.headers['x-token'];
+        await service.logoutToken(typeof header === 'string' && header !== '' ? header : cookieValue(request, OPERATOR_COOKIE.name));
+        clearSessionCookie(request, reply, OPERATOR_COOKIE);
         return {};
       },
     }),

@@ -48,6 +48,9 @@ export interface NewOperatorInput {
   totpSecret?: string;
 }
 
+/** What a login decides: the contract's answer, and on success the session's token (the routes put it in the cookie only). */
+export type OperatorLoginOutcome = Exclude<OperatorLoginResult, { next: 'done' }> | (Extract<OperatorLoginResult, { next: 'done' }> & { token: string });
+
 /** Sessions are touched at most this often, so reads stay reads. */
 const TOUCH_INTERVAL_MS = 60_000;
 
@@ -109,7 +112,7 @@ export function createOperatorService(db: Kysely<Database>, policy: OperatorSess
       return { operator_id: id, ...(await enrolment(secret, input.account)) };
     },
 
-    async login(request: OperatorLoginRequest): Promise<OperatorLoginResult> {
+    async login(request: OperatorLoginRequest): Promise<OperatorLoginOutcome> {
       const at = now();
       // Counted before the password or code is checked, so parallel guesses cannot outrun the limit.
       const attempt = await throttle.reserve(request.account, request.ip, at);
@@ -167,6 +170,12 @@ export function createOperatorService(db: Kysely<Database>, policy: OperatorSess
 
     /** A session for an operator, as a successful login opens (the login itself and test support). */
     openSession,
+
+    /** Ends the session of a token, when it is still live (logout needs no live session). */
+    async logoutToken(token: string | undefined): Promise<void> {
+      const session = await this.authenticate(token);
+      if (session) await this.logout(session.sessionId);
+    },
 
     async logout(sessionId: number): Promise<void> {
       await repo.revokeSession(sessionId, now());

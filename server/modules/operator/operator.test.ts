@@ -36,9 +36,14 @@ describe(`operator login (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLi
       next: 'done',
       operator: { operator_id: op.operatorId, account: op.account, name: '张操作', role: 'operator', role_label: '操作员' },
     });
-    const token = answer.body.body.token as string;
-    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    const me = await t.call('/admin-api/operator_me', {}, { token });
+    // The token is in the HttpOnly, SameSite=Strict cookie only, never in the answer a script reads.
+    expect(answer.body.body).not.toHaveProperty('token');
+    expect(JSON.stringify(answer.body)).not.toMatch(/[A-Za-z0-9_-]{43}/);
+    const cookie = String(answer.raw.headers['set-cookie']);
+    expect(cookie).toMatch(/^admin_token=[A-Za-z0-9_-]{43}; Expires=[^;]+; Path=\/; HttpOnly; SameSite=Strict$/);
+    const token = /^admin_token=([^;]+)/.exec(cookie)![1]!;
+    // The browser's calls carry the cookie, not X-Token.
+    const me = await t.call('/admin-api/operator_me', {}, { headers: { cookie: `admin_token=${token}` } });
     expect(me.body).toMatchObject({ ret: 0, body: { operator_id: op.operatorId, role: 'operator' } });
     // Only hashes are stored.
     const row = await t.db.selectFrom('operator').select(['password_hash', 'last_login_at']).where('id', '=', op.operatorId).executeTakeFirstOrThrow();
@@ -148,22 +153,27 @@ describe('customer and operator tokens never cross', () => {
   it('refuses a customer token on every kind of /admin-api call', async () => {
     const { account, password } = await t.createAccount();
     const token = await t.login(account, password);
-    for (const path of ['/admin-api/operator_me', '/admin-api/operator_logout', '/admin-api/operator/operator_list']) {
+    for (const path of ['/admin-api/operator_me', '/admin-api/operator/operator_list']) {
       const answer = await t.call(path, {}, { token });
       expect(answer.status, path).toBe(401);
       expect(answer.body).toEqual({ ret: 1201, msg: '登录已过期，请重新登录', body: null });
     }
+    // The back office's logout needs no session (it clears its cookie), and ends no customer's.
+    expect((await t.call('/admin-api/operator_logout', {}, { token })).body.ret).toBe(0);
+    expect((await t.call('/www/user/user_info_query', {}, { token })).body.ret).toBe(0);
   });
 
   it('refuses an operator token (even a supervisor’s) on customer calls', async () => {
     for (const role of ['operator', 'supervisor'] as const) {
       const op = await t.operator({ role });
-      for (const path of ['/www/user/user_info_query', '/www/order/order_list', '/www/account_logout']) {
+      for (const path of ['/www/user/user_info_query', '/www/order/order_list']) {
         const answer = await op.call(path, {});
         expect(answer.status, path).toBe(401);
         expect(answer.body.ret).toBe(1201);
       }
-      // The token still works where it belongs (the logout above was refused, not performed).
+      // The customer's logout needs no session (it clears its cookie) and ends no operator's.
+      expect((await op.call('/www/account_logout', {})).body.ret).toBe(0);
+      // The token still works where it belongs.
       expect((await op.call('/admin-api/operator_me')).body.ret).toBe(0);
     }
   });
