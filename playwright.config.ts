@@ -83,7 +83,9 @@ export default defineConfig({
         API_CLIENTS: '4:visa-web-e2e-prod:e2e-prod-secret-0123456789',
         // Production refuses the sandbox payment and courier providers unless told it is a staging site.
         PAYMENT_SANDBOX_IN_PROD: 'true',
+        PAYMENT_SANDBOX_SECRET: 'e2e-prod-sandbox-notify-secret',
         COURIER_SANDBOX_IN_PROD: 'true',
+        COURIER_SANDBOX_CHECK_WORD: 'e2e-prod-sandbox-check-word',
         ANALYTICS_SCRIPT_URL: 'https://analytics.example/script.js',
         OUTBOX_DIR: join(E2E_DIR, 'prod-outbox'),
       },

@@ -207,8 +207,11 @@ export async function buildApp({
       },
     },
   });
-  await app.register(fastifySwaggerUi, { routePrefix: '/docs/api' });
-  app.get('/docs/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  // The reference is public in development; a production site shows it only when asked to (API_DOCS=1).
+  if (config.apiDocs) {
+    await app.register(fastifySwaggerUi, { routePrefix: '/docs/api' });
+    app.get('/docs/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  }
 
   const rateLimiter = createRateLimiter(database.db);
   // Visa results per applicant (issue 11): files stored like the customers' uploads; the visa infos e-mail throttled like the checklist's.

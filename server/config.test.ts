@@ -1,5 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, DEV_API_CLIENTS, loadConfig } from './config.ts';
+import { ConfigError, DEV_API_CLIENTS, DEV_COURIER_SANDBOX_CHECK_WORD, DEV_PAYMENT_SANDBOX_SECRET, loadConfig } from './config.ts';
 
 describe('configuration', () => {
   it('starts with development defaults on SQLite', () => {
@@ -37,10 +38,45 @@ describe('configuration', () => {
     expect(() => loadConfig({ APP_ENV: 'prod', API_CLIENTS: '4:prod-key:a-long-production-secret', PAYMENT_SANDBOX_IN_PROD: 'true' })).toThrow(
       /COURIER_PROVIDER/,
     );
-    expect(
-      loadConfig({ APP_ENV: 'prod', API_CLIENTS: '4:prod-key:a-long-production-secret', PAYMENT_SANDBOX_IN_PROD: 'true', COURIER_SANDBOX_IN_PROD: 'true' })
-        .APP_ENV,
-    ).toBe('prod');
+    const staging = {
+      APP_ENV: 'prod',
+      API_CLIENTS: '4:prod-key:a-long-production-secret',
+      PAYMENT_SANDBOX_IN_PROD: 'true',
+      PAYMENT_SANDBOX_SECRET: 'a-staging-notify-secret-0123',
+      COURIER_SANDBOX_IN_PROD: 'true',
+      COURIER_SANDBOX_CHECK_WORD: 'a-staging-check-word-0123',
+    };
+    expect(loadConfig(staging).APP_ENV).toBe('prod');
+    // The development pair, set explicitly (copied from .env.example), alone or beside a real one: refused, naming the variable.
+    for (const clients of [DEV_API_CLIENTS, `1:app-key:an-app-production-secret,${DEV_API_CLIENTS}`, '4:visa-web-dev:another-secret-0123456789']) {
+      expect(() => loadConfig({ ...staging, API_CLIENTS: clients })).toThrow(/API_CLIENTS: platform 4 uses the development pair/);
+    }
+    // A sandbox enabled in prod with its published secret: refused, naming the variable.
+    expect(() => loadConfig({ ...staging, PAYMENT_SANDBOX_SECRET: undefined })).toThrow(/PAYMENT_SANDBOX_SECRET/);
+    expect(() => loadConfig({ ...staging, PAYMENT_SANDBOX_SECRET: DEV_PAYMENT_SANDBOX_SECRET })).toThrow(/PAYMENT_SANDBOX_SECRET/);
+    expect(() => loadConfig({ ...staging, COURIER_SANDBOX_CHECK_WORD: undefined })).toThrow(/COURIER_SANDBOX_CHECK_WORD/);
+    expect(() => loadConfig({ ...staging, COURIER_SANDBOX_CHECK_WORD: DEV_COURIER_SANDBOX_CHECK_WORD })).toThrow(/COURIER_SANDBOX_CHECK_WORD/);
+    // The .env.example file carries the same published values the check knows.
+    const example = readFileSync(new URL('../.env.example', import.meta.url), 'utf8');
+    expect(example).toContain(`API_CLIENTS=${DEV_API_CLIENTS}`);
+    expect(example).toContain(`PAYMENT_SANDBOX_SECRET=${DEV_PAYMENT_SANDBOX_SECRET}`);
+    expect(example).toContain(`COURIER_SANDBOX_CHECK_WORD=${DEV_COURIER_SANDBOX_CHECK_WORD}`);
+  });
+
+  it('serves the API reference everywhere but in prod, where API_DOCS=1 turns it on', () => {
+    const staging = {
+      APP_ENV: 'prod',
+      API_CLIENTS: '4:prod-key:a-long-production-secret',
+      PAYMENT_SANDBOX_IN_PROD: 'true',
+      PAYMENT_SANDBOX_SECRET: 'a-staging-notify-secret-0123',
+      COURIER_SANDBOX_IN_PROD: 'true',
+      COURIER_SANDBOX_CHECK_WORD: 'a-staging-check-word-0123',
+    };
+    expect(loadConfig({}).apiDocs).toBe(true);
+    expect(loadConfig({ APP_ENV: 'demo' }).apiDocs).toBe(true);
+    expect(loadConfig(staging).apiDocs).toBe(false);
+    expect(loadConfig({ ...staging, API_DOCS: '1' }).apiDocs).toBe(true);
+    expect(loadConfig({ API_DOCS: '0' }).apiDocs).toBe(false);
   });
 
   it('listens on the loopback in dev and test, on every interface in demo and prod, unless HOST says', () => {

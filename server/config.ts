@@ -5,6 +5,9 @@ import { z } from 'zod';
 
 /** Development pair for the web client (platform 4). Refused when APP_ENV=prod. */
 export const DEV_API_CLIENTS = '4:visa-web-dev:dev-secret-change-me-4f8a1c2e9b7d';
+/** The sandboxes' published secrets (.env.example): refused in prod, where a staging sandbox needs its own. */
+export const DEV_PAYMENT_SANDBOX_SECRET = 'sandbox-notify-secret-change-me-71c3';
+export const DEV_COURIER_SANDBOX_CHECK_WORD = 'sandbox-courier-checkword-change-me-5d2e';
 
 const apiClients = z.string().transform((value, ctx) => {
   const clients = new Map<string, { accessKey: string; secret: string }>();
@@ -111,7 +114,7 @@ const schema = z.object({
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   // Payments: only the sandbox provider exists so far (WeChat Pay / Alipay style).
   PAYMENT_PROVIDER: z.enum(['sandbox']).default('sandbox'),
-  PAYMENT_SANDBOX_SECRET: z.string().min(16).default('sandbox-notify-secret-change-me-71c3'),
+  PAYMENT_SANDBOX_SECRET: z.string().min(16).default(DEV_PAYMENT_SANDBOX_SECRET),
   /** How long the sandbox waits after "paying" before it sends the notification. */
   PAYMENT_SANDBOX_NOTIFY_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(800),
   /** The sandbox lets anyone "pay" without money: production refuses it unless this says otherwise (a staging site). */
@@ -123,7 +126,7 @@ const schema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_]{4,64}$/)
     .default('YQT_SANDBOX'),
-  COURIER_SANDBOX_CHECK_WORD: z.string().min(16).default('sandbox-courier-checkword-change-me-5d2e'),
+  COURIER_SANDBOX_CHECK_WORD: z.string().min(16).default(DEV_COURIER_SANDBOX_CHECK_WORD),
   /** Time between two tracking events of a sandbox parcel (揽收 → … → 签收 is five steps). */
   COURIER_SANDBOX_STEP_MS: z.coerce.number().int().min(0).max(86_400_000).default(4_000),
   /** Share of the sandbox's pushes it sends twice (exercises idempotency). */
@@ -140,6 +143,8 @@ const schema = z.object({
   // Retention of travellers' data (issue 11, server/modules/retention): uploaded scans are deleted
   // this many days after the order became completed or refunded; the job runs every N minutes (0: never, the CLI only).
   RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  /** The API reference (/docs/api, /docs/openapi.json): on everywhere but prod, where it takes API_DOCS=1. */
+  API_DOCS: flag.optional(),
   RETENTION_INTERVAL_MINUTES: z.coerce.number().int().min(0).max(1440).default(60),
   // Operations (issue 23): GET /metrics answers a loopback caller no proxy forwarded, or one with `Authorization: Bearer <METRICS_TOKEN>`.
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
@@ -152,9 +157,19 @@ export interface AppConfig extends Omit<RawConfig, 'HOST' | 'PUBLIC_SITE_URL'> {
   PUBLIC_SITE_URL: string;
   database: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
   webClient: { platform: string; accessKey: string; secret: string };
+  /** Whether the API reference is served (API_DOCS, or any APP_ENV but prod). */
+  apiDocs: boolean;
 }
 
 export class ConfigError extends Error {}
+
+/** The development pairs of DEV_API_CLIENTS. */
+function parseDevPairs(): Array<{ accessKey: string; secret: string }> {
+  return DEV_API_CLIENTS.split(',').map((entry) => {
+    const [, accessKey = '', ...secret] = entry.split(':');
+    return { accessKey, secret: secret.join(':') };
+  });
+}
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
   const parsed = schema.safeParse(env);
@@ -180,11 +195,32 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       'Invalid configuration:\n  COURIER_PROVIDER: the sandbox books no courier; configure a real provider for production (or COURIER_SANDBOX_IN_PROD=true for a staging site)',
     );
   }
+  if (raw.APP_ENV === 'prod') {
+    // Secrets that are public (they are in .env.example and this file) sign nothing in production.
+    const devSecrets = new Set([...parseDevPairs()].map((pair) => pair.secret));
+    const devKeys = new Set([...parseDevPairs()].map((pair) => pair.accessKey));
+    for (const [platform, client] of raw.API_CLIENTS) {
+      if (devSecrets.has(client.secret) || devKeys.has(client.accessKey)) {
+        throw new ConfigError(
+          `Invalid configuration:\n  API_CLIENTS: platform ${platform} uses the development pair published in .env.example; set a production access key and secret`,
+        );
+      }
+    }
+    if (raw.PAYMENT_PROVIDER === 'sandbox' && raw.PAYMENT_SANDBOX_SECRET === DEV_PAYMENT_SANDBOX_SECRET) {
+      throw new ConfigError('Invalid configuration:\n  PAYMENT_SANDBOX_SECRET: the sandbox in production needs a secret of its own, not the published default');
+    }
+    if (raw.COURIER_PROVIDER === 'sandbox' && raw.COURIER_SANDBOX_CHECK_WORD === DEV_COURIER_SANDBOX_CHECK_WORD) {
+      throw new ConfigError(
+        'Invalid configuration:\n  COURIER_SANDBOX_CHECK_WORD: the sandbox in production needs a check word of its own, not the published default',
+      );
+    }
+  }
   return {
     ...raw,
     HOST: raw.HOST ?? (raw.APP_ENV === 'dev' || raw.APP_ENV === 'test' ? '127.0.0.1' : '0.0.0.0'),
     PUBLIC_SITE_URL: raw.PUBLIC_SITE_URL ?? `http://localhost:${raw.PORT}`,
     database: raw.DATABASE_URL ? { kind: 'postgres', url: raw.DATABASE_URL } : { kind: 'sqlite', file: raw.SQLITE_FILE },
     webClient: { platform: raw.WEB_PLATFORM, ...web },
+    apiDocs: raw.API_DOCS ?? raw.APP_ENV !== 'prod',
   };
 }

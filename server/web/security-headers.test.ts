@@ -74,8 +74,11 @@ describe('security headers on every answer', () => {
       TRUST_PROXY: 'true',
       API_CLIENTS: '4:visa-web-prod:prod-secret-0123456789',
       PAYMENT_SANDBOX_IN_PROD: 'true',
+      PAYMENT_SANDBOX_SECRET: 'staging-notify-secret-0123',
       COURIER_SANDBOX_IN_PROD: 'true',
+      COURIER_SANDBOX_CHECK_WORD: 'staging-check-word-0123',
       ANALYTICS_SCRIPT_URL: 'https://analytics.example/script.js',
+      API_DOCS: '1',
     });
     const { app } = await buildApp({ config: { ...config, database: testDb.config.database }, database: handle });
     try {
@@ -90,6 +93,29 @@ describe('security headers on every answer', () => {
       await app.close();
       await handle.destroy();
     }
+  });
+});
+
+describe('the API reference in production', () => {
+  it('is not served unless API_DOCS=1', async () => {
+    const handle = testDb.open();
+    const config = testConfig({
+      APP_ENV: 'prod',
+      API_CLIENTS: '4:visa-web-prod:prod-secret-0123456789',
+      PAYMENT_SANDBOX_IN_PROD: 'true',
+      PAYMENT_SANDBOX_SECRET: 'staging-notify-secret-0123',
+      COURIER_SANDBOX_IN_PROD: 'true',
+      COURIER_SANDBOX_CHECK_WORD: 'staging-check-word-0123',
+    });
+    const { app } = await buildApp({ config: { ...config, database: testDb.config.database }, database: handle });
+    try {
+      for (const url of ['/docs/api', '/docs/api/', '/docs/openapi.json']) expect((await app.inject({ method: 'GET', url })).statusCode, url).toBe(404);
+    } finally {
+      await app.close();
+      await handle.destroy();
+    }
+    // Development keeps it (the suite's own app).
+    expect((await t.app.inject({ method: 'GET', url: '/docs/openapi.json' })).statusCode).toBe(200);
   });
 });
 
