@@ -27,6 +27,8 @@ export const GROUPS = [
 ] as const;
 export type Group = (typeof GROUPS)[number];
 
+export const TIMELINE_SLICE_MS = 5_000;
+
 interface GroupStats {
   times: number[];
   errors: number;
@@ -44,6 +46,14 @@ export class Recorder {
   counts = { warmup: 0, measured: 0 };
   /** Measured times by call (method and path, ids and asset names folded, no query). */
   readonly byLabel = new Map<string, number[]>();
+  /** Measured times by the slice of the window the call started in (TIMELINE_SLICE_MS each). */
+  readonly timeline: number[][] = [];
+  measureStartedAt = 0;
+
+  startMeasuring(): void {
+    this.measureStartedAt = performance.now();
+    this.measuring = true;
+  }
 
   record(group: Group, ms: number, outcome: 'ok' | 'expected' | 'error', detail = '', startedWhileMeasuring = this.measuring, label?: string): void {
     if (!startedWhileMeasuring) {
@@ -55,6 +65,8 @@ export class Recorder {
       return;
     }
     this.counts.measured += 1;
+    const slice = Math.max(0, Math.floor((performance.now() - ms - this.measureStartedAt) / TIMELINE_SLICE_MS));
+    (this.timeline[slice] ??= []).push(ms);
     if (label) {
       const folded = label
         .split('?')[0]!

@@ -55,7 +55,7 @@ import { createOperatorService } from '../server/modules/operator/operator.servi
 import { totpCode } from '../server/modules/operator/totp.ts';
 import { openRedisConnection, type RedisConnection } from '../server/platform/redis-connection.ts';
 import { replayKey } from '../server/platform/replay-store.ts';
-import { Client, GROUPS, percentile, Recorder, sentRequestIds, setCookie } from './day-client.ts';
+import { Client, GROUPS, percentile, Recorder, sentRequestIds, setCookie, TIMELINE_SLICE_MS } from './day-client.ts';
 import { type Customer, customer, learnAssets, type Life, type Operator, operator, placeOrder, visitor, type World } from './day-users.ts';
 
 const SECONDS = Number(process.env.BENCH_DAY_SECONDS ?? 60);
@@ -455,17 +455,24 @@ async function main(): Promise<number> {
   await sleep(WARMUP_SECONDS * 1000);
 
   const tallyBefore = { ...life.tally };
-  const cpuBefore = await cpuSnapshot(instances, admin, databaseName, redis);
   const activity = sampleDatabase(admin, databaseName);
   const tablesBefore = await tableScans(DATABASE_URL);
   const loadAtStart = loadavg();
-  recorder.measuring = true;
+  // Every slice of the window: the CPU of each process and of the machine, and each instance's
+  // /metrics (event-loop delay since the last scrape, GC, the PostgreSQL pool) — a scrape resets
+  // prom-client's event-loop histogram, so the first one here starts the window's.
+  const slices: Slice[] = [await takeSlice(instances, admin, databaseName, redis)];
+  recorder.startMeasuring();
   const measureStart = performance.now();
   console.log(`  measuring ${SECONDS} s …`);
-  await sleep(SECONDS * 1000);
+  while (performance.now() - measureStart < SECONDS * 1000 - 50) {
+    await sleep(Math.min(TIMELINE_SLICE_MS, SECONDS * 1000 - (performance.now() - measureStart)));
+    slices.push(await takeSlice(instances, admin, databaseName, redis));
+  }
   recorder.measuring = false;
   const measured = (performance.now() - measureStart) / 1000;
-  const cpuAfter = await cpuSnapshot(instances, admin, databaseName, redis);
+  const cpuBefore = slices[0]!.cpu;
+  const cpuAfter = slices.at(-1)!.cpu;
   const loadAtEnd = loadavg();
   const waits = await activity.stop();
   const tables = scanDelta(tablesBefore, await tableScans(DATABASE_URL));
@@ -489,6 +496,7 @@ async function main(): Promise<number> {
     tally,
     instances,
     crashed,
+    slices,
   });
   return 0;
 }
@@ -518,6 +526,40 @@ async function cpuSnapshot(instances: Instance[], admin: pg.Client, databaseName
     driver: (driver.user + driver.system) / 1e6,
     machine: machineJiffies(),
   };
+}
+
+/** An instance's /metrics as series → value (the Prometheus text format: `name{labels} value`). */
+async function scrapeMetrics(instance: Instance): Promise<Map<string, number>> {
+  const series = new Map<string, number>();
+  try {
+    const response = await fetch(`http://127.0.0.1:${instance.port}/metrics`, { signal: AbortSignal.timeout(5_000) });
+    if (!response.ok) return series;
+    for (const line of (await response.text()).split('\n')) {
+      if (line === '' || line.startsWith('#')) continue;
+      const at = line.lastIndexOf(' ');
+      series.set(line.slice(0, at), Number(line.slice(at + 1)));
+    }
+  } catch {
+    // no /metrics (an older build of the server): the columns stay empty
+  }
+  return series;
+}
+
+/** The sum of every series of a metric (all label sets). */
+function metricSum(series: Map<string, number>, name: string): number {
+  let sum = 0;
+  for (const [key, value] of series) if (key === name || key.startsWith(`${name}{`)) sum += value;
+  return sum;
+}
+
+interface Slice {
+  cpu: CpuSnapshot;
+  metrics: Array<Map<string, number>>;
+}
+
+async function takeSlice(instances: Instance[], admin: pg.Client, databaseName: string, redis: RedisConnection): Promise<Slice> {
+  const [cpu, ...metrics] = await Promise.all([cpuSnapshot(instances, admin, databaseName, redis), ...instances.map(scrapeMetrics)]);
+  return { cpu: cpu as CpuSnapshot, metrics: metrics as Array<Map<string, number>> };
 }
 
 /** Samples our database's backends every 100 ms: how many run a query, and what those wait on. */
@@ -602,6 +644,7 @@ function report(r: {
   tally: Record<string, number>;
   instances: Instance[];
   crashed: Instance[];
+  slices: Slice[];
 }) {
   const { recorder } = r;
   const ms = (x: number) => (Number.isNaN(x) ? '—' : x.toFixed(0));
@@ -648,7 +691,9 @@ function report(r: {
   console.log(
     `throughput: ${(all.length / seconds).toFixed(1)} requests/s; errors: ${errors}${recorder.warmupErrors ? ` (and ${recorder.warmupErrors} outside the measured window)` : ''}`,
   );
-  console.log(`expected refusals (counted apart, not errors): ${expected}`);
+  console.log(
+    `expected refusals (counted apart, not errors): ${expected}; mean time of a call as the driver measured it: ${(all.reduce((a, b) => a + b, 0) / Math.max(1, all.length)).toFixed(1)} ms`,
+  );
   console.log(
     `done in the window: ${
       Object.entries(r.tally)
@@ -697,6 +742,50 @@ function report(r: {
         .join('; ') || 'none'
     }`,
   );
+
+  // The window slice by slice: when calls were slow, was the machine busy, and with whose work?
+  console.log(
+    `\nslice by slice (${TIMELINE_SLICE_MS / 1000} s each; calls by the time they started; CPU in % of the ${cores}-core machine; event-loop delay max and PostgreSQL pool waiters per instance):`,
+  );
+  console.log(
+    `  ${'from s'.padStart(6)} ${'calls'.padStart(6)} ${'p50'.padStart(5)} ${'p99'.padStart(5)} ${'max'.padStart(5)}   busy  ours others   ${r.instances.map((i) => `${i.name}: lag ms, pool waiting`).join('   ')}`,
+  );
+  for (let i = 1; i < r.slices.length; i += 1) {
+    const before = r.slices[i - 1]!;
+    const after = r.slices[i]!;
+    const times = [...(recorder.timeline[i - 1] ?? [])].sort((a, b) => a - b);
+    const jiffies = after.cpu.machine.busy - before.cpu.machine.busy + (after.cpu.machine.idle - before.cpu.machine.idle);
+    const busy = (after.cpu.machine.busy - before.cpu.machine.busy) / jiffies;
+    const ours =
+      (after.cpu.instances.reduce((a, b) => a + b, 0) -
+        before.cpu.instances.reduce((a, b) => a + b, 0) +
+        (after.cpu.postgres - before.cpu.postgres) +
+        (after.cpu.redis - before.cpu.redis) +
+        (after.cpu.driver - before.cpu.driver)) /
+      ((after.cpu.at - before.cpu.at) / 1000) /
+      cores;
+    const perInstance = after.metrics
+      .map(
+        (m) =>
+          `${(metricSum(m, 'nodejs_eventloop_lag_max_seconds') * 1000).toFixed(0).padStart(5)} ${String(metricSum(m, 'db_pool_connections_waiting')).padStart(3)}`,
+      )
+      .join('              ');
+    console.log(
+      `  ${String(((i - 1) * TIMELINE_SLICE_MS) / 1000).padStart(6)} ${String(times.length).padStart(6)} ${ms(percentile(times, 50)).padStart(5)} ${ms(percentile(times, 99)).padStart(5)} ${ms(times.at(-1) ?? NaN).padStart(5)}   ${(busy * 100).toFixed(0).padStart(3)} % ${(ours * 100).toFixed(0).padStart(3)} % ${(Math.max(0, busy - ours) * 100).toFixed(0).padStart(4)} %   ${perInstance}`,
+    );
+  }
+  const first = r.slices[0]!;
+  const last = r.slices.at(-1)!;
+  for (const [i, instance] of r.instances.entries()) {
+    const gc = metricSum(last.metrics[i]!, 'nodejs_gc_duration_seconds_sum') - metricSum(first.metrics[i]!, 'nodejs_gc_duration_seconds_sum');
+    const served = metricSum(last.metrics[i]!, 'http_request_duration_seconds_count') - metricSum(first.metrics[i]!, 'http_request_duration_seconds_count');
+    const serverSeconds = metricSum(last.metrics[i]!, 'http_request_duration_seconds_sum') - metricSum(first.metrics[i]!, 'http_request_duration_seconds_sum');
+    if (served > 0) {
+      console.log(
+        `instance ${instance.name}: ${served} answers, mean ${((serverSeconds / served) * 1000).toFixed(1)} ms from request to end of answer as the server counts it; GC ${gc.toFixed(2)} s`,
+      );
+    }
+  }
 
   // Errors.
   if (errors > 0 || recorder.warmupErrors > 0) {
