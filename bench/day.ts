@@ -457,6 +457,7 @@ async function main(): Promise<number> {
   const tallyBefore = { ...life.tally };
   const activity = sampleDatabase(admin, databaseName);
   const tablesBefore = await tableScans(DATABASE_URL);
+  const transactionsBefore = await transactions(admin, databaseName);
   const loadAtStart = loadavg();
   // Every slice of the window: the CPU of each process and of the machine, and each instance's
   // /metrics (event-loop delay since the last scrape, GC, the PostgreSQL pool) — a scrape resets
@@ -476,6 +477,7 @@ async function main(): Promise<number> {
   const loadAtEnd = loadavg();
   const waits = await activity.stop();
   const tables = scanDelta(tablesBefore, await tableScans(DATABASE_URL));
+  const committed = (await transactions(admin, databaseName)) - transactionsBefore;
   life.stopping = true;
   await Promise.race([Promise.all(users), sleep(45_000)]);
   const crashed = instances.filter((i) => i.exited);
@@ -497,6 +499,7 @@ async function main(): Promise<number> {
     instances,
     crashed,
     slices,
+    committed,
   });
   return 0;
 }
@@ -590,6 +593,12 @@ function sampleDatabase(admin: pg.Client, databaseName: string) {
   };
 }
 
+/** Transactions committed in the database so far (every autocommitted statement is one). */
+async function transactions(admin: pg.Client, databaseName: string): Promise<number> {
+  const { rows } = await admin.query<{ n: number }>('select xact_commit::float8 as n from pg_stat_database where datname = $1', [databaseName]);
+  return rows[0]?.n ?? 0;
+}
+
 interface TableScans {
   relname: string;
   seq_scan: number;
@@ -645,6 +654,7 @@ function report(r: {
   instances: Instance[];
   crashed: Instance[];
   slices: Slice[];
+  committed: number;
 }) {
   const { recorder } = r;
   const ms = (x: number) => (Number.isNaN(x) ? '—' : x.toFixed(0));
@@ -733,6 +743,9 @@ function report(r: {
       .slice(0, 6)
       .map(([wait, n]) => `${wait} ${((n / Math.max(1, r.waits.samples * r.waits.meanActive)) * 100).toFixed(0)} %`)
       .join(', ')}`,
+  );
+  console.log(
+    `PostgreSQL committed ${r.committed} transactions in the window (${(r.committed / seconds).toFixed(0)}/s, ${(r.committed / Math.max(1, all.length)).toFixed(1)} per call of the driver; each autocommitted statement is one)`,
   );
   console.log(
     `sequential scans in the window (most rows read first): ${
