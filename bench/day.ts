@@ -179,6 +179,7 @@ async function startInstance(name: string, port: number, env: Record<string, str
 
 async function waitReady(instance: Instance, timeoutMs: number): Promise<void> {
   const giveUpAt = Date.now() + timeoutMs;
+  let last = 'no answer';
   while (Date.now() < giveUpAt) {
     if (instance.exited) {
       throw new SetupError(`instance ${instance.name} exited during its start:\n${readFileSync(instance.logFile, 'utf8').slice(-3000)}`);
@@ -186,13 +187,15 @@ async function waitReady(instance: Instance, timeoutMs: number): Promise<void> {
     try {
       const response = await fetch(`http://127.0.0.1:${instance.port}/favicon.svg`, { signal: AbortSignal.timeout(2_000) });
       if (response.ok) return;
-    } catch {
+      last = `HTTP ${response.status} ${(await response.text()).slice(0, 200)}`;
+    } catch (error) {
       // not listening yet (migrations, seeding)
+      last = `${(error as Error).message} ${String((error as { cause?: Error }).cause?.message ?? '')}`;
     }
     await sleep(250);
   }
   throw new SetupError(
-    `instance ${instance.name} did not answer within ${timeoutMs / 1000} s; its log:\n${readFileSync(instance.logFile, 'utf8').slice(-3000)}`,
+    `instance ${instance.name} did not answer within ${timeoutMs / 1000} s (last: ${last}; its CPU so far ${cpuSeconds(instance.child.pid!).toFixed(1)} s); its log:\n${readFileSync(instance.logFile, 'utf8').slice(-3000)}`,
   );
 }
 
@@ -272,7 +275,7 @@ async function main(): Promise<number> {
     APP_ENV: 'demo',
     NODE_ENV: 'production',
     HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
+    LOG_LEVEL: process.env.BENCH_DAY_LOG_LEVEL ?? 'warn',
     DATABASE_URL,
     REDIS_URL,
     API_CLIENTS: DEV_API_CLIENTS,
@@ -285,7 +288,18 @@ async function main(): Promise<number> {
   for (const [i, port] of ports.entries()) instances.push(await startInstance(String.fromCharCode(65 + i), port, env, join(dir, `instance-${i}.log`)));
   const started = performance.now();
   const slow = setTimeout(() => console.log('  (still starting: migrations and the demo seed, one instance after the other …)'), 30_000);
-  await Promise.all(instances.map((instance) => waitReady(instance, 180_000))).finally(() => clearTimeout(slow));
+  try {
+    await Promise.all(instances.map((instance) => waitReady(instance, 180_000))).finally(() => clearTimeout(slow));
+  } catch (error) {
+    // What the instances' database sessions were doing (a lock wait shows here).
+    const { rows } = await admin.query<{ pid: number; state: string; wait: string | null; query: string }>(
+      `select pid, state, wait_event_type || ':' || wait_event as wait, left(query, 160) as query from pg_stat_activity where datname = $1`,
+      [databaseName],
+    );
+    throw new SetupError(
+      `${(error as Error).message}\nsessions on ${databaseName}:\n${rows.map((r) => `  ${r.pid} ${r.state} ${r.wait ?? ''} ${r.query}`).join('\n') || '  none'}`,
+    );
+  }
   console.log(
     `  instances ${instances.map((i) => `${i.name} :${i.port} (pid ${i.child.pid})`).join(', ')} ready in ${((performance.now() - started) / 1000).toFixed(1)} s`,
   );
