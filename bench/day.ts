@@ -18,6 +18,12 @@
 //   - 5 % operators (at least 2): back-office staff logged in once with a
 //     TOTP code, working the queue of paid orders in material review: take
 //     one, open each file, pass or refuse it.
+// Why these shares: most people on a visa site never log in (they compare
+// destinations, prices and checklists); those who order here are businesses
+// ordering for others, so they come back often and each order brings many
+// writes (an upload per required document and applicant, ~10 an order);
+// staff are few. At 120 users that is ~45 paid orders and ~600 uploads a
+// minute against ~110 file reviews: the queue grows, as in a morning rush.
 // Think times are those of a busy hour compressed about five times (pages
 // read in 1.5–4 s, a file checked in 1.5–4 s, an upload every 0.5–1.5 s):
 // the point is the servers' load with the real mix of reads, renders and
@@ -33,10 +39,20 @@
 // orders are placed and paid before the warm-up so that the operators'
 // queue has work from the start.
 //
+// A copy of the build outside the repository needs node_modules reachable
+// from it (its server bundle imports react and antd): symlink it beside.
+//
 // Prints p50 / p99 per group of calls, throughput, errors (network errors,
-// unexpected HTTP ≥ 400, unexpected ret ≠ 0) and where the CPU went. Goal on
-// this machine: 0 errors and p99 ≤ 500 ms in every group. A benchmark, not a
-// test: exits 0 whether the goal is met or not, 1 only when the set-up failed.
+// unexpected HTTP ≥ 400, unexpected ret ≠ 0, a page redirecting to a login),
+// expected refusals apart, the slowest calls, where the CPU went (each
+// instance, PostgreSQL's backends, Redis, the driver, the rest of the
+// machine), what PostgreSQL waited on, and the window slice by slice (calls'
+// p99 next to the machine's CPU and each instance's event-loop delay and pool
+// waiters from its /metrics) — on a shared machine the tail follows what else
+// runs. BENCH_DAY_CPU_PROF=<dir> writes instance A's CPU profile there;
+// BENCH_DAY_LOG_LEVEL (warn) is the instances' LOG_LEVEL. Goal on this
+// machine: 0 errors and p99 ≤ 500 ms in every group. A benchmark, not a test:
+// exits 0 whether the goal is met or not, 1 only when the set-up failed.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
