@@ -714,7 +714,8 @@ function report(r: {
   );
   console.log(`${seconds.toFixed(1)} s measured after a ${WARMUP_SECONDS} s warm-up; think times × ${THINK}; ${cores} cores`);
   console.log(
-    "mix: 75 % visitors (HTML pages, .data navigation, assets of new visitors, 1 in 5 on the app's catalogue calls), 20 % customers (order, upload, confirm, pay, follow, re-upload), 5 % operators (queue, take, open and review each file)",
+    "mix: 75 % visitors (HTML pages, .data navigation, assets of new visitors, 1 in 5 on the app's catalogue calls), 20 % customers (order, upload, confirm, pay, follow, re-upload), 5 % operators (queue, take, open and review each file)\n" +
+      'why: most people on a visa site only browse; those who order are businesses ordering for others (about 10 uploads an order); staff are few (the queue grows, as in a morning rush)',
   );
   console.log(
     `load average: before set-up ${r.loadBefore.map((x) => x.toFixed(2)).join(' ')}, at start ${r.loadAtStart.map((x) => x.toFixed(2)).join(' ')}, at end ${r.loadAtEnd.map((x) => x.toFixed(2)).join(' ')}`,
