@@ -2,6 +2,16 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, DEV_API_CLIENTS, DEV_COURIER_SANDBOX_CHECK_WORD, DEV_PAYMENT_SANDBOX_SECRET, loadConfig } from './config.ts';
 
+/** A production configuration that starts: its own signing pair, both sandboxes allowed (a staging site) with their own secrets. */
+const staging = {
+  APP_ENV: 'prod',
+  API_CLIENTS: '4:prod-key:a-long-production-secret',
+  PAYMENT_SANDBOX_IN_PROD: 'true',
+  PAYMENT_SANDBOX_SECRET: 'a-staging-notify-secret-0123',
+  COURIER_SANDBOX_IN_PROD: 'true',
+  COURIER_SANDBOX_CHECK_WORD: 'a-staging-check-word-0123',
+};
+
 describe('configuration', () => {
   it('starts with development defaults on SQLite', () => {
     const config = loadConfig({});
@@ -38,14 +48,6 @@ describe('configuration', () => {
     expect(() => loadConfig({ APP_ENV: 'prod', API_CLIENTS: '4:prod-key:a-long-production-secret', PAYMENT_SANDBOX_IN_PROD: 'true' })).toThrow(
       /COURIER_PROVIDER/,
     );
-    const staging = {
-      APP_ENV: 'prod',
-      API_CLIENTS: '4:prod-key:a-long-production-secret',
-      PAYMENT_SANDBOX_IN_PROD: 'true',
-      PAYMENT_SANDBOX_SECRET: 'a-staging-notify-secret-0123',
-      COURIER_SANDBOX_IN_PROD: 'true',
-      COURIER_SANDBOX_CHECK_WORD: 'a-staging-check-word-0123',
-    };
     expect(loadConfig(staging).APP_ENV).toBe('prod');
     // The development pair, set explicitly (copied from .env.example), alone or beside a real one: refused, naming the variable.
     for (const clients of [DEV_API_CLIENTS, `1:app-key:an-app-production-secret,${DEV_API_CLIENTS}`, '4:visa-web-dev:another-secret-0123456789']) {
@@ -64,14 +66,6 @@ describe('configuration', () => {
   });
 
   it('serves the API reference everywhere but in prod, where API_DOCS=1 turns it on', () => {
-    const staging = {
-      APP_ENV: 'prod',
-      API_CLIENTS: '4:prod-key:a-long-production-secret',
-      PAYMENT_SANDBOX_IN_PROD: 'true',
-      PAYMENT_SANDBOX_SECRET: 'a-staging-notify-secret-0123',
-      COURIER_SANDBOX_IN_PROD: 'true',
-      COURIER_SANDBOX_CHECK_WORD: 'a-staging-check-word-0123',
-    };
     expect(loadConfig({}).apiDocs).toBe(true);
     expect(loadConfig({ APP_ENV: 'demo' }).apiDocs).toBe(true);
     expect(loadConfig(staging).apiDocs).toBe(false);
@@ -83,14 +77,7 @@ describe('configuration', () => {
     expect(loadConfig({}).HOST).toBe('127.0.0.1');
     expect(loadConfig({ APP_ENV: 'test' }).HOST).toBe('127.0.0.1');
     expect(loadConfig({ APP_ENV: 'demo' }).HOST).toBe('0.0.0.0');
-    const prod = {
-      APP_ENV: 'prod',
-      API_CLIENTS: '4:prod-key:a-long-production-secret',
-      PAYMENT_SANDBOX_IN_PROD: 'true',
-      PAYMENT_SANDBOX_SECRET: 'a-staging-notify-secret-0123',
-      COURIER_SANDBOX_IN_PROD: 'true',
-      COURIER_SANDBOX_CHECK_WORD: 'a-staging-check-word-0123',
-    };
+    const prod = staging;
     expect(loadConfig(prod).HOST).toBe('0.0.0.0');
     expect(loadConfig({ HOST: '0.0.0.0' }).HOST).toBe('0.0.0.0');
     expect(loadConfig({ ...prod, HOST: '10.0.0.5' }).HOST).toBe('10.0.0.5');

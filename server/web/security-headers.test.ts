@@ -7,6 +7,16 @@ import { createTestApp, createTestDatabase, testConfig, type TestApp, type TestD
 import { buildApp } from '../app.ts';
 import { HSTS, PERMISSIONS_POLICY, isBackOffice } from './security-headers.ts';
 
+/** A production site that starts: its own signing pair, the sandboxes allowed (staging) with their own secrets. */
+const STAGING = {
+  APP_ENV: 'prod',
+  API_CLIENTS: '4:visa-web-prod:prod-secret-0123456789',
+  PAYMENT_SANDBOX_IN_PROD: 'true',
+  PAYMENT_SANDBOX_SECRET: 'staging-notify-secret-0123',
+  COURIER_SANDBOX_IN_PROD: 'true',
+  COURIER_SANDBOX_CHECK_WORD: 'staging-check-word-0123',
+};
+
 let testDb: TestDatabase;
 let t: TestApp;
 
@@ -69,17 +79,7 @@ describe('security headers on every answer', () => {
 
   it('in production: HSTS over HTTPS only, and the analytics origin allowed', async () => {
     const handle = testDb.open();
-    const config = testConfig({
-      APP_ENV: 'prod',
-      TRUST_PROXY: 'true',
-      API_CLIENTS: '4:visa-web-prod:prod-secret-0123456789',
-      PAYMENT_SANDBOX_IN_PROD: 'true',
-      PAYMENT_SANDBOX_SECRET: 'staging-notify-secret-0123',
-      COURIER_SANDBOX_IN_PROD: 'true',
-      COURIER_SANDBOX_CHECK_WORD: 'staging-check-word-0123',
-      ANALYTICS_SCRIPT_URL: 'https://analytics.example/script.js',
-      API_DOCS: '1',
-    });
+    const config = testConfig({ ...STAGING, TRUST_PROXY: 'true', ANALYTICS_SCRIPT_URL: 'https://analytics.example/script.js', API_DOCS: '1' });
     const { app } = await buildApp({ config: { ...config, database: testDb.config.database }, database: handle });
     try {
       const plain = await app.inject({ method: 'GET', url: '/docs/openapi.json' });
@@ -99,14 +99,7 @@ describe('security headers on every answer', () => {
 describe('the API reference in production', () => {
   it('is not served unless API_DOCS=1', async () => {
     const handle = testDb.open();
-    const config = testConfig({
-      APP_ENV: 'prod',
-      API_CLIENTS: '4:visa-web-prod:prod-secret-0123456789',
-      PAYMENT_SANDBOX_IN_PROD: 'true',
-      PAYMENT_SANDBOX_SECRET: 'staging-notify-secret-0123',
-      COURIER_SANDBOX_IN_PROD: 'true',
-      COURIER_SANDBOX_CHECK_WORD: 'staging-check-word-0123',
-    });
+    const config = testConfig(STAGING);
     const { app } = await buildApp({ config: { ...config, database: testDb.config.database }, database: handle });
     try {
       for (const url of ['/docs/api', '/docs/api/', '/docs/openapi.json']) expect((await app.inject({ method: 'GET', url })).statusCode, url).toBe(404);
