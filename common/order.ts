@@ -98,6 +98,8 @@ export const ORDER_EVENTS = {
   retention_purge: '删除已到保留期限的资料扫描件',
 } as const;
 export type OrderEventName = keyof typeof ORDER_EVENTS;
+/** Every event name, for contracts' enums (the views' allowed_events). */
+export const ORDER_EVENT_VALUES = Object.keys(ORDER_EVENTS) as [OrderEventName, ...OrderEventName[]];
 
 export type OrderActor = 'customer' | 'operator' | 'system';
 

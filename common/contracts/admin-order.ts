@@ -4,7 +4,7 @@
 // ("Work queue and service levels", "Material review").
 import { z } from 'zod';
 import { MATERIAL_CONTENT_TYPES, MATERIAL_REVIEW_STATUS_VALUES } from '../material.ts';
-import { ORDER_STATUS_VALUES, ORDER_STEP_VALUES } from '../order.ts';
+import { ORDER_EVENT_VALUES, ORDER_STATUS_VALUES, ORDER_STEP_VALUES } from '../order.ts';
 import { QUEUE_REFUND_FILTER_VALUES, REVIEW_LIMITS, REVIEW_REASON_VALUES } from '../review.ts';
 import { defineContract, type ResultOf } from './define.ts';
 import { pageField, rowId } from './fields.ts';
@@ -124,6 +124,7 @@ export const adminOrderWorkbench = defineContract({
       step: z.enum(ORDER_STEP_VALUES).nullable(),
       step_label: z.string().nullable(),
       version: z.number(),
+      allowed_events: z.array(z.enum(ORDER_EVENT_VALUES)).describe('按订单生命周期表，当前操作员此刻可以发起的事件'),
       review_round: z.number(),
       enterprise_name: z.string(),
       account_name: z.string(),

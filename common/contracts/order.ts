@@ -4,7 +4,7 @@
 // its own (dates, names, phone numbers, the number of applicants: rules.ts).
 import { z } from 'zod';
 import { ADDRESS_KIND_VALUES } from '../address.ts';
-import { ORDER_ACTIONS, ORDER_LIST_TAB_KEYS, ORDER_STATUS_VALUES, ORDER_STEP_VALUES } from '../order.ts';
+import { ORDER_ACTIONS, ORDER_EVENT_VALUES, ORDER_LIST_TAB_KEYS, ORDER_STATUS_VALUES, ORDER_STEP_VALUES } from '../order.ts';
 import { ORDERING_STEP_VALUES, PAYMENT_CHANNEL_VALUES, PAYMENT_STATUS_VALUES } from '../ordering.ts';
 import { visaResultView } from './visa-result.ts';
 import { defineContract, type ParsedPayloadOf, type ResultOf } from './define.ts';
@@ -170,6 +170,7 @@ const orderDetail = z.object({
   cancelled_at: z.number().nullable(),
   cancel_reason: z.string().nullable(),
   version: z.number().describe('每次状态变化加一（乐观并发）'),
+  allowed_events: z.array(z.enum(ORDER_EVENT_VALUES)).describe('按订单生命周期表，客户此刻可以发起的事件（页面只显示这些操作）'),
   applicants: z.array(orderApplicant),
   events: z
     .array(

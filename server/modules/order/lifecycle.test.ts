@@ -7,7 +7,20 @@ import { ErrorCode } from '../../../common/error-codes.ts';
 import { ORDER_EVENTS, ORDER_STATUSES, ORDER_STEP_VALUES, type OrderEventName } from '../../../common/order.ts';
 import { AppError } from '../../platform/errors.ts';
 import { type Customer, type Operator, SYSTEM } from '../../platform/principal.ts';
-import { apply, type Change, createOrderLifecycle, LIFECYCLE, LifecycleConflict, type OrderState, type Place, placeOf, ruleOf } from './lifecycle.ts';
+import {
+  allowedEvents,
+  apply,
+  type Change,
+  createOrderLifecycle,
+  eventsFrom,
+  LIFECYCLE,
+  LifecycleConflict,
+  type OrderState,
+  type Place,
+  placeOf,
+  refusalOf,
+  ruleOf,
+} from './lifecycle.ts';
 import { renderLifecycleDoc } from './lifecycle-doc.ts';
 import { applicant, newCustomer, type OrderTestContext, orderTestContext, T0 } from './order-fixtures.ts';
 
@@ -83,6 +96,64 @@ describe('the table', () => {
   it('is the diagram and table of docs/order-rules.md (npm run docs:lifecycle)', () => {
     const document = readFileSync(new URL('../../../docs/order-rules.md', import.meta.url), 'utf8');
     expect(document).toContain(renderLifecycleDoc());
+  });
+});
+
+describe('what each side may do now (allowedEvents)', () => {
+  const supervisor: Operator = { kind: 'operator', operatorId: 8, role: 'supervisor' };
+  const customer: Customer = { kind: 'customer', accountId: 1, enterpriseId: 1 };
+  const at = T0;
+  const orderAt = (place: Place, extra: Partial<OrderState> = {}): OrderState => {
+    const [status, step] = place.split(':') as [OrderState['status'], OrderState['step'] | undefined];
+    return { user_order_id: 1, status, step: step ?? null, version: 3, expires_at: null, departure_date: '2026-12-28', need_interview: true, ...extra };
+  };
+
+  it("a draft: the customer's ordering steps and cancel; nothing for staff, nothing of the system's", () => {
+    const draftOrder = orderAt('draft', { expires_at: at + 3_600_000 });
+    expect(allowedEvents(draftOrder, customer, at).sort()).toEqual(
+      ['cancel', 'confirm', 'departure_date_update', 'effect_date', 'interview_choose', 'material_delete', 'material_replace', 'material_upload'].sort(),
+    );
+    expect(allowedEvents(draftOrder, operator, at)).toEqual([]);
+    expect(allowedEvents(draftOrder, supervisor, at)).toEqual([]);
+    // Past its 24 h: the uploads' guard refuses, with the message a page shows.
+    const late = orderAt('draft', { expires_at: at - 1 });
+    expect(allowedEvents(late, customer, at)).not.toContain('material_upload');
+    expect(refusalOf('material_upload', late, customer, at)?.ret).toBe(ErrorCode.ORDER_ALREADY_CANCELLED);
+  });
+
+  it('in review: the operator reviews; only a supervisor may refund or close; the customer may move the departure date', () => {
+    const review = orderAt('processing:material_review');
+    const byOperator = allowedEvents(review, operator, at);
+    for (const event of ['assign', 'material_review', 'material_review_passed', 'material_review_failed', 'price_difference_request'] as const)
+      expect(byOperator).toContain(event);
+    expect(byOperator).not.toContain('refund_create');
+    expect(byOperator).not.toContain('close_refund');
+    expect(byOperator).not.toContain('submit');
+    expect(allowedEvents(review, supervisor, at)).toEqual(expect.arrayContaining(['refund_create', 'close_refund', 'material_review']));
+    expect(allowedEvents(review, customer, at)).toEqual(['departure_date_update']);
+    // The refusal's message names the state.
+    expect(refusalOf('submit', review, operator, at)?.message).toBe('订单办理中（资料审核中），不能递交使馆');
+    expect(refusalOf('refund_create', review, operator, at)?.ret).toBe(ErrorCode.ORDER_ACTION_FORBIDDEN);
+  });
+
+  it('never offers a person a system event, in any place', () => {
+    const systemOnly = LIFECYCLE.filter((rule) => rule.by.length === 1 && rule.by[0] === 'system').map((rule) => rule.event);
+    const places: Place[] = [
+      'draft',
+      'pending_payment',
+      'cancelled',
+      'completed',
+      'refunded',
+      ...ORDER_STEP_VALUES.map((step) => `processing:${step}` as Place),
+    ];
+    for (const place of places)
+      for (const caller of [customer, operator, supervisor]) {
+        const allowed = allowedEvents(orderAt(place), caller, at);
+        for (const event of systemOnly) expect(allowed, `${place}: ${event}`).not.toContain(event);
+        // Whatever is allowed now, the table lists for that place and side.
+        const side = caller.kind === 'customer' ? 'customer' : caller.role;
+        for (const event of allowed) expect(eventsFrom(place, side), `${place}: ${event}`).toContain(event);
+      }
   });
 });
 

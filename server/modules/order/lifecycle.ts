@@ -450,6 +450,48 @@ export function checkAllowed(event: OrderEventName, order: GuardedOrder, caller:
   return rule;
 }
 
+/**
+ * What the table says of firing `event` on this order now, for `caller`: null
+ * when it may, else the refusal it would get (its Chinese message is the
+ * reason a page shows beside a disabled button). The service may still refuse
+ * on data the order row does not hold (a file still pending, an address).
+ */
+export function refusalOf(event: OrderEventName, order: GuardedOrder, caller: Principal, at: number): AppError | null {
+  const rule = ruleOf(event);
+  if (rule.from === 'new') return new AppError(ErrorCode.ORDER_STATE_INVALID);
+  try {
+    checkAllowed(event, order, caller, at);
+    return null;
+  } catch (error) {
+    if (error instanceof AppError) return error;
+    throw error;
+  }
+}
+
+/**
+ * The events `caller` may fire on this order now, by the table: each side's
+ * order view carries them (allowed_events), and pages show an action only
+ * when its event is among them. System events are never a person's to fire.
+ */
+export function allowedEvents(order: GuardedOrder, caller: Principal, at: number): OrderEventName[] {
+  return LIFECYCLE.filter((rule) => rule.from !== 'new' && mayFire(rule, caller) && refusalOf(rule.event, order, caller, at) === null).map(
+    (rule) => rule.event,
+  );
+}
+
+/** Who may fire an event from a place, by the table alone (the docs' per-side table; guards aside). */
+export function eventsFrom(place: Place, actor: 'customer' | 'operator' | 'supervisor'): OrderEventName[] {
+  return LIFECYCLE.filter((rule) => {
+    if (rule.from === 'new') return false;
+    const by = actor === 'supervisor' ? rule.by.includes('supervisor') || rule.by.includes('operator') : rule.by.includes(actor);
+    if (!by) return false;
+    if (rule.from !== 'any') return rule.from.includes(place);
+    // A record's places are its guard's (refund_create: processing or completed), read on the state alone.
+    const { status, step } = placeParts(place);
+    return !rule.guard || rule.guard({ user_order_id: 0, status, step, version: 0, expires_at: null, departure_date: '', need_interview: false }, 0) === null;
+  }).map((rule) => rule.event);
+}
+
 export async function apply(trx: Transaction<Database>, order: OrderState, change: Change, caller: Principal, at: number): Promise<OrderState> {
   const rule = checkAllowed(change.event, order, caller, at);
   const from = placeOf(order);

@@ -73,6 +73,10 @@ describe(`order detail, later steps (${process.env.TEST_DATABASE_URL ? 'PostgreS
       effect_date: null,
     });
     for (const a of detail.applicants) expect(a).toMatchObject({ insured: false, interview: null, material_file_count: 0 });
+    // What the customer may do now, by the lifecycle's table: the page shows these actions only.
+    expect(detail.allowed_events).toEqual(expect.arrayContaining(['material_upload', 'confirm', 'cancel', 'departure_date_update']));
+    expect(detail.allowed_events).not.toContain('payment_create');
+    expect(detail.allowed_events).not.toContain('material_review');
   });
 
   it('with materials complete it resumes at the interview step when the product needs one, and at confirm otherwise', async () => {

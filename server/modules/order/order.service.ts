@@ -44,7 +44,7 @@ import { toJson } from '../../db/json.ts';
 import { chinaDay } from '../interview/calendar.ts';
 import { applicantInterviews } from '../interview/order-interview.ts';
 import { missingMaterials } from '../material/material-progress.ts';
-import { checkAllowed, createOrderLifecycle } from './lifecycle.ts';
+import { allowedEvents, checkAllowed, createOrderLifecycle } from './lifecycle.ts';
 import { orderSchedule } from './schedule.ts';
 import { createOrderRepository, type NewApplicant, type OrderRow } from './order.repository.ts';
 import type { Customer } from '../../platform/principal.ts';
@@ -249,6 +249,7 @@ export function createOrderService(db: Kysely<Database>, deps: OrderServiceDeps)
         cancelled_at: order.cancelled_at,
         cancel_reason: order.cancel_reason,
         version: order.version,
+        allowed_events: allowedEvents(order, customer, at),
         applicants: applicants.map((row): OrderApplicant => {
           return {
             ...applicantSummary(row, visaDates),

@@ -21,7 +21,7 @@ import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { Operator } from '../../platform/principal.ts';
 import { applicantInterviews } from '../interview/order-interview.ts';
-import { type Change, checkAllowed, createOrderLifecycle, type OrderRow, type Place } from '../order/lifecycle.ts';
+import { allowedEvents, type Change, checkAllowed, createOrderLifecycle, type OrderRow, type Place } from '../order/lifecycle.ts';
 import { departureAtRisk } from '../order/sla.ts';
 import { nameOf, type OperatorDirectory } from './operators.ts';
 import { createReviewRepository, type ReviewFileRow } from './review.repository.ts';
@@ -141,6 +141,7 @@ export function createReviewService(db: Kysely<Database>, deps: { now: () => num
           step: order.step,
           step_label: stepLabel(order.step),
           version: order.version,
+          allowed_events: allowedEvents(order, operator, now),
           review_round: order.review_round,
           enterprise_name: owner?.enterprise_name ?? '',
           account_name: owner?.account_name ?? '',

@@ -187,6 +187,10 @@ describe(`review (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLite'})`, 
     const workbench = await ctx.review.workbench(ann, id);
     expect(workbench.pending_count).toBe(1);
     expect(workbench.can_review).toBe(true);
+    // The view carries what this operator may fire now, by the table (a supervisor's refund not among them).
+    expect(workbench.order.allowed_events).toEqual(expect.arrayContaining(['material_review', 'material_review_passed', 'material_review_failed']));
+    expect(workbench.order.allowed_events).not.toContain('submit');
+    expect(workbench.order.allowed_events).not.toContain('refund_create');
     const last = await ctx.review.reviewFile(ann, {
       user_order_id: id,
       file_id: failed.file_id,
