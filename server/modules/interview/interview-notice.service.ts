@@ -24,7 +24,7 @@ import { chinaDate } from '../../../common/order.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { Customer, Operator } from '../../platform/principal.ts';
-import { checkAllowed, createOrderLifecycle, type OrderRow } from '../order/lifecycle.ts';
+import { checkAllowed, createOrderLifecycle, type OrderRow, stateAllows } from '../order/lifecycle.ts';
 import { consulateDay, openDays } from './calendar.ts';
 import { createInterviewNoticeRepository } from './interview-notice.repository.ts';
 import { applySlotChanges, createInterviewRepository } from './interview.repository.ts';
@@ -252,7 +252,7 @@ export function createInterviewNoticeService(db: Kysely<Database>, deps: { now: 
         user_order_id: order.user_order_id,
         step: order.step,
         version: order.version,
-        can_act: order.status === 'processing' && order.step === 'interview' && mayAct(operator, order),
+        can_act: stateAllows('interview_notice_publish', order, now()) && mayAct(operator, order),
         applicants: applicants.map((row) => {
           const notice = notices.find((n) => n.applicant_id === row.applicant_id);
           const open = requests.find((r) => r.applicant_id === row.applicant_id && r.status === 'open');

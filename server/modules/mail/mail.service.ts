@@ -22,7 +22,7 @@ import { AppError } from '../../platform/errors.ts';
 import type { Customer, Operator, Principal } from '../../platform/principal.ts';
 import type { AddressService } from '../address/address.service.ts';
 import type { CourierService, ShipmentDraft } from '../courier/courier.service.ts';
-import { checkAllowed, createOrderLifecycle, type OrderRow } from '../order/lifecycle.ts';
+import { checkAllowed, createOrderLifecycle, type OrderRow, stateAllows } from '../order/lifecycle.ts';
 
 export interface PickupInput {
   user_order_id: number;
@@ -106,7 +106,7 @@ export function createMailService(db: Kysely<Database>, deps: MailDeps) {
       courier.orderShipments(order.user_order_id),
       lastEvents(order.user_order_id),
     ]);
-    const inStep = order.status === 'processing' && order.step === 'awaiting_mail';
+    const at = deps.now();
     const sent = live(shipments);
     // Sent and not asked again: the parcel is on its way or waits to be checked.
     const outstanding = sent.length > 0 && missing === null;
@@ -124,8 +124,8 @@ export function createMailService(db: Kysely<Database>, deps: MailDeps) {
       receiving_address: address,
       shipments: shipments.filter((s) => s.direction === 'to_service'),
       missing,
-      can_send: inStep && !outstanding && applicants.length > 0 && address !== null,
-      can_check: viewer === 'operator' && inStep && sent.length > 0,
+      can_send: stateAllows('mail_send', order, at) && !outstanding && applicants.length > 0 && address !== null,
+      can_check: viewer === 'operator' && stateAllows('mail_receive', order, at) && sent.length > 0,
     };
   }
 

@@ -322,6 +322,7 @@ export const LIFECYCLE: readonly LifecycleRule[] = [
     from: BEFORE_SUBMISSION,
     to: ['refunded'],
     rule: 'before submission, with a reason: everything paid is refunded',
+    refuse: () => new AppError(ErrorCode.REFUND_CLOSE_NOT_ALLOWED),
   },
   {
     event: 'ship_back',
@@ -466,6 +467,19 @@ export function refusalOf(event: OrderEventName, order: GuardedOrder, caller: Pr
     if (error instanceof AppError) return error;
     throw error;
   }
+}
+
+/**
+ * Whether the order's state lets `event` happen now, whoever fires it (its
+ * places and its guard, not its actors): a panel's "the order allows it"
+ * flag, where who may press the button is the panel's own rule (assignee,
+ * supervisor) and shown as such.
+ */
+export function stateAllows(event: OrderEventName, order: GuardedOrder, at: number): boolean {
+  const rule = ruleOf(event);
+  if (rule.from === 'new') return false;
+  if (rule.from !== 'any' && !rule.from.includes(placeOf(order))) return false;
+  return (rule.guard?.(order, at) ?? null) === null;
 }
 
 /**

@@ -29,7 +29,7 @@ import type { Customer, Operator } from '../../platform/principal.ts';
 import { cleanFileName } from '../material/file-name.ts';
 import { type FileStorage, newStorageKey, type StoredObject } from '../material/storage.ts';
 import { inspectUpload } from '../material/upload-stream.ts';
-import { type Change, checkAllowed, createOrderLifecycle, type OrderRow } from '../order/lifecycle.ts';
+import { type Change, checkAllowed, createOrderLifecycle, type OrderRow, stateAllows } from '../order/lifecycle.ts';
 import { createPageCheckRepository } from './page-check.repository.ts';
 
 export const PAGE_FILE_PREFIX = '/files/page-check/';
@@ -185,11 +185,11 @@ export function createPageCheckService(db: Kysely<Database>, deps: { now: () => 
     async operatorView(operator: Operator, userOrderId: number): Promise<AdminPageCheckView> {
       const order = await lifecycle.current(operator, userOrderId);
       const view = await build(order, 'operator');
-      const inStep = order.status === 'processing' && (order.step === 'page_check' || order.step === 'interview');
+      const at = deps.now();
       return {
         ...view,
-        can_edit: order.status === 'processing' && order.step === 'page_check' && mayEdit(operator, order),
-        can_submit: inStep && view.all_confirmed && mayEdit(operator, order),
+        can_edit: stateAllows('page_check_publish', order, at) && mayEdit(operator, order),
+        can_submit: stateAllows('submit', order, at) && view.all_confirmed && mayEdit(operator, order),
         paid_date: order.paid_at === null ? null : chinaDate(order.paid_at),
       };
     },

@@ -12,7 +12,7 @@ import { PRICE_DIFFERENCE_LIMITS } from '../../../common/price-difference.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { Operator } from '../../platform/principal.ts';
-import { checkAllowed, createOrderLifecycle, type OrderRow } from '../order/lifecycle.ts';
+import { checkAllowed, createOrderLifecycle, type OrderRow, stateAllows } from '../order/lifecycle.ts';
 import type { OperatorDirectory } from '../review/operators.ts';
 import { priceDifferenceView } from './price-difference-records.ts';
 import { createPriceDifferenceRepository } from './price-difference.repository.ts';
@@ -56,7 +56,7 @@ export function createPriceDifferenceService(db: Kysely<Database>, deps: { now: 
       total_amount: order.total_amount,
       price_difference_due: order.price_difference_due,
       price_difference_paid: order.price_difference_paid,
-      can_request: order.status === 'processing' && order.price_difference_due === 0,
+      can_request: stateAllows('price_difference_request', order, deps.now()) && order.price_difference_due === 0,
       list: rows.map((row) => ({ ...priceDifferenceView(row), requested_by: names.get(row.requested_by) ?? `人员${row.requested_by}` })),
     };
   }

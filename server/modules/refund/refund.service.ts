@@ -11,17 +11,15 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { RefundPanel } from '../../../common/contracts/refund.ts';
 import { ErrorCode } from '../../../common/error-codes.ts';
-import { PRE_SUBMISSION_STEPS, type OrderStep } from '../../../common/order.ts';
 import { REFUND_LIMITS } from '../../../common/refund.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { Operator } from '../../platform/principal.ts';
-import { apply, createOrderLifecycle, LifecycleConflict, type OrderRow } from '../order/lifecycle.ts';
-import { pokeOutbox } from '../notification/outbox.ts';
+import { apply, checkAllowed, createOrderLifecycle, LifecycleConflict, type OrderRow, stateAllows } from '../order/lifecycle.ts';
 import type { HeaderBag, NotificationAnswer, PaymentProvider } from '../payment/provider.ts';
 import type { OperatorDirectory } from '../review/operators.ts';
 import { countRefundsToRedo } from './failed-refunds.ts';
-import { applicantNames, insertSpread, lockOrder, pokeRefunds, refundablePayments, refundsOfOrder, refundView, settleRefund } from './refund-records.ts';
+import { applicantNames, insertSpread, lockOrder, refundablePayments, refundsOfOrder, refundView, settleRefund } from './refund-records.ts';
 
 export interface RefundServiceDeps {
   now: () => number;
@@ -36,9 +34,6 @@ export function cleanRefundReason(reason: unknown): string | null {
   const clean = reason.replace(/\s+/g, ' ').trim();
   return clean.length >= REFUND_LIMITS.reasonMinLength && clean.length <= REFUND_LIMITS.reasonMaxLength ? clean : null;
 }
-
-const beforeSubmission = (order: Pick<OrderRow, 'status' | 'step'>) =>
-  order.status === 'processing' && order.step !== null && (PRE_SUBMISSION_STEPS as readonly OrderStep[]).includes(order.step);
 
 export function createRefundService(db: Kysely<Database>, deps: RefundServiceDeps) {
   const { now, provider, log } = deps;
@@ -62,8 +57,9 @@ export function createRefundService(db: Kysely<Database>, deps: RefundServiceDep
       paid_total: paidTotal,
       refunded_total: paidTotal - refundable,
       refundable,
-      can_refund: (order.status === 'processing' || order.status === 'completed') && refundable > 0,
-      can_close: beforeSubmission(order),
+      // What the order allows (the table's places and guards); only a supervisor presses the buttons.
+      can_refund: stateAllows('refund_create', order, now()) && refundable > 0,
+      can_close: stateAllows('close_refund', order, now()),
       list: rows.map((row) => ({
         ...refundView(row, row.applicant_id === null ? null : (names.get(row.applicant_id) ?? null)),
         created_by: row.created_by === null ? '系统' : (creators.get(row.created_by) ?? `人员${row.created_by}`),
@@ -98,7 +94,8 @@ export function createRefundService(db: Kysely<Database>, deps: RefundServiceDep
     ): Promise<RefundPanel> {
       supervisorOnly(operator);
       const order = await lifecycle.current(operator, input.user_order_id);
-      if (order.status !== 'processing' && order.status !== 'completed') throw new AppError(ErrorCode.REFUND_ORDER_STATE);
+      // The table's refusal (2206: not processing or completed).
+      checkAllowed('refund_create', order, operator, now());
       if (!Number.isSafeInteger(input.amount) || input.amount <= 0) throw new AppError(ErrorCode.REFUND_AMOUNT_INVALID);
       const reason = cleanRefundReason(input.reason);
       if (reason === null) throw new AppError(ErrorCode.REFUND_REASON_INVALID);
@@ -140,8 +137,7 @@ export function createRefundService(db: Kysely<Database>, deps: RefundServiceDep
       await committed.catch((error: unknown) => {
         throw error instanceof LifecycleConflict ? new AppError(ErrorCode.REFUND_ORDER_STALE) : error;
       });
-      pokeOutbox();
-      pokeRefunds();
+      // Committed: refund_create's after-commit hooks send the refunds and the notice's e-mail.
       return fresh(operator, input.user_order_id);
     },
 
@@ -154,7 +150,8 @@ export function createRefundService(db: Kysely<Database>, deps: RefundServiceDep
       supervisorOnly(operator);
       const reason = cleanRefundReason(input.reason);
       await lifecycle.change(operator, input.user_order_id, async (order, at) => {
-        if (!beforeSubmission(order)) throw new AppError(ErrorCode.REFUND_CLOSE_NOT_ALLOWED);
+        // The table's refusal (2207: only before submission).
+        checkAllowed('close_refund', order, operator, at);
         if (order.version !== input.version) throw new AppError(ErrorCode.REFUND_ORDER_STALE);
         if (reason === null) throw new AppError(ErrorCode.REFUND_REASON_INVALID);
         const { released, applicants, within: givePlacesBack } = await lifecycle.interviewPlacesBack(order.user_order_id);
@@ -191,7 +188,7 @@ export function createRefundService(db: Kysely<Database>, deps: RefundServiceDep
           }),
         };
       });
-      pokeRefunds();
+      // Committed: close_refund's after-commit hook has the worker send the refunds.
       return fresh(operator, input.user_order_id);
     },
 

@@ -24,7 +24,7 @@ import type { Operator } from '../../platform/principal.ts';
 import { cleanFileName } from '../material/file-name.ts';
 import { type FileStorage, newStorageKey, type StoredObject } from '../material/storage.ts';
 import { inspectUpload } from '../material/upload-stream.ts';
-import { checkAllowed, createOrderLifecycle, type OrderRow } from '../order/lifecycle.ts';
+import { checkAllowed, createOrderLifecycle, type OrderRow, stateAllows } from '../order/lifecycle.ts';
 import { refundOnRejection } from '../refund/on-rejection.ts';
 import { ADMIN_RESULT_FILE_PREFIX, fileView, resultView } from './result-records.ts';
 import { createResultRepository } from './result.repository.ts';
@@ -206,7 +206,7 @@ export function createResultService(db: Kysely<Database>, deps: { now: () => num
         version: order.version,
         submitted_date: order.submitted_date,
         is_evisa: isEvisa,
-        can_record: order.status === 'processing' && order.step === 'submitted' && mayRecord(operator, order),
+        can_record: stateAllows('result_issue', order, deps.now()) && mayRecord(operator, order),
         applicants: applicants.map((a) => {
           const result = results.find((r) => r.applicant_id === a.applicant_id);
           return {

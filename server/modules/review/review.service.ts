@@ -21,7 +21,7 @@ import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { Operator } from '../../platform/principal.ts';
 import { applicantInterviews } from '../interview/order-interview.ts';
-import { allowedEvents, type Change, checkAllowed, createOrderLifecycle, type OrderRow, type Place } from '../order/lifecycle.ts';
+import { allowedEvents, type Change, checkAllowed, createOrderLifecycle, type OrderRow, type Place, stateAllows } from '../order/lifecycle.ts';
 import { departureAtRisk } from '../order/sla.ts';
 import { nameOf, type OperatorDirectory } from './operators.ts';
 import { createReviewRepository, type ReviewFileRow } from './review.repository.ts';
@@ -214,7 +214,7 @@ export function createReviewService(db: Kysely<Database>, deps: { now: () => num
           created_at: e.created_at,
         })),
         pending_count: files.filter((f) => f.review_status === 'pending').length,
-        can_review: order.status === 'processing' && order.step === 'material_review' && mayReview(operator, order),
+        can_review: stateAllows('material_review', order, now) && mayReview(operator, order),
       };
     },
 

@@ -23,7 +23,7 @@ import { AppError } from '../../platform/errors.ts';
 import { type Customer, type Operator, type Principal, SYSTEM } from '../../platform/principal.ts';
 import type { ShipmentStatusEvent } from '../courier/announcer.ts';
 import type { CourierService, ShipmentDraft } from '../courier/courier.service.ts';
-import { checkAllowed, createOrderLifecycle, type OrderRow } from '../order/lifecycle.ts';
+import { checkAllowed, createOrderLifecycle, type OrderRow, stateAllows } from '../order/lifecycle.ts';
 
 /** The catalogue's tag of e-visa products (server/db/seed/catalogue: handling 'evisa'). */
 export const EVISA_TAG = '电子签';
@@ -146,10 +146,12 @@ export function createShipBackService(db: Kysely<Database>, deps: ShipBackDeps) 
   async function adminView(order: OrderRow): Promise<AdminShipBack> {
     const f = await facts(order);
     const sender = await courier.receivingAddress(order.consular_district_id);
-    const submitted = order.status === 'processing' && order.step === 'submitted';
+    const at = deps.now();
+    const mayShipBack = stateAllows('ship_back', order, at);
+    const mayComplete = stateAllows('complete', order, at);
     const address = returnTo(order);
     let blocked: string | null = null;
-    if (submitted) {
+    if (mayShipBack || mayComplete) {
       if (!f.resultsDone) blocked = '仍有申请人没有签证结果';
       else if (f.holdsPassports && !address) blocked = '订单没有回寄地址，请联系客户';
       else if (f.holdsPassports && !sender) blocked = '没有配置寄件地址（收件地址），请联系管理员';
@@ -163,8 +165,8 @@ export function createShipBackService(db: Kysely<Database>, deps: ShipBackDeps) 
       holds_passports: f.holdsPassports,
       evisa: f.evisa,
       sender,
-      can_ship_back: submitted && f.resultsDone && f.holdsPassports && address !== null && sender !== null,
-      can_complete: submitted && f.resultsDone && !f.holdsPassports,
+      can_ship_back: mayShipBack && f.resultsDone && f.holdsPassports && address !== null && sender !== null,
+      can_complete: mayComplete && f.resultsDone && !f.holdsPassports,
       blocked_reason: blocked,
       outcome: f.outcome,
     };
@@ -185,8 +187,8 @@ export function createShipBackService(db: Kysely<Database>, deps: ShipBackDeps) 
    */
   async function onShipmentStatus(event: ShipmentStatusEvent): Promise<void> {
     if (event.direction !== 'to_customer' || event.to !== 'delivered') return;
-    await lifecycle.change(SYSTEM, event.user_order_id, async (order) => {
-      if (order.status !== 'processing' || order.step !== 'returning') return null;
+    await lifecycle.change(SYSTEM, event.user_order_id, async (order, at) => {
+      if (!stateAllows('return_delivered', order, at)) return null;
       const live = liveOutbound(await courier.orderShipments(order.user_order_id));
       if (live.length === 0 || live.some((s) => s.status !== 'delivered')) return null;
       const statuses = (await applicantsOf(order.user_order_id)).map((a) => a.status);
