@@ -19,8 +19,8 @@ import { accountOperations } from './modules/account/account.routes.ts';
 import { createMailer, type Mailer } from './modules/notification/mailer.ts';
 import { noticeOperations } from './modules/notification/notice.routes.ts';
 import { createNoticeService, type NoticeService } from './modules/notification/notice.service.ts';
-import { createOutboxWorker, type OutboxWorker } from './modules/notification/outbox.ts';
-import { startOrderExpiry } from './modules/order/expiry.ts';
+import { createOutboxWorker, installOutbox, type OutboxWorker } from './modules/notification/outbox.ts';
+import { orderExpiryJob } from './modules/order/expiry.ts';
 import { orderOperations } from './modules/order/order.routes.ts';
 import { createMaterialModule } from './modules/material/material.routes.ts';
 import { interviewOperations } from './modules/interview/interview.routes.ts';
@@ -53,6 +53,7 @@ import { registerAddressLibraryFile, systemOperations } from './modules/system/s
 import { installErrorHandling, installJsonParser } from './platform/error-handler.ts';
 import { installHealth } from './platform/health.ts';
 import { installMetrics } from './platform/metrics.ts';
+import { createJobRunner, type JobRunner } from './platform/jobs.ts';
 import { AppError } from './platform/errors.ts';
 import { isStaffAuth, type OperationAuth, registerOperation } from './platform/operation.ts';
 import { operatorOperations } from './modules/operator/operator.routes.ts';
@@ -117,6 +118,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The notices' e-mail outbox worker (tests drain it by hand). */
     noticeOutbox: OutboxWorker;
+    /** The background jobs' runner (server/platform/jobs.ts): tests poke it and wait for it. */
+    jobs: JobRunner;
     /** From now on /readyz answers 503 {"status":"draining"}; every other route keeps answering (server/platform/health.ts). */
     startDraining(): void;
   }
@@ -185,7 +188,12 @@ export async function buildApp({
   installJsonParser(app);
   installSecurityHeaders(app, { appEnv: config.APP_ENV, analyticsScriptUrl: config.ANALYTICS_SCRIPT_URL ?? null });
   // GET /metrics and the HTTP metrics' hook: before the routes it measures.
-  installMetrics(app, { database, now, token: config.METRICS_TOKEN });
+  const metrics = installMetrics(app, { database, now, token: config.METRICS_TOKEN });
+  // Every background job runs on this runner (decision 0034): modules register theirs below; it starts
+  // once the app is ready and stops on close, waiting for the runs under way (graceful stop, main.ts).
+  const jobs = createJobRunner({ log: app.log, registers: [metrics.registry] });
+  app.decorate('jobs', jobs);
+  app.addHook('onReady', async () => jobs.start());
   // zod validates payloads (with Chinese messages); the JSON schemas on the
   // routes are there for the API reference only.
   app.setValidatorCompiler(() => () => true);
@@ -241,19 +249,13 @@ export async function buildApp({
     redisPing: replayStore.ping ? () => replayStore.ping!() : undefined,
   });
   const verifySignature = createSignatureCheck({ clients: config.API_CLIENTS, maxSkewMs: skewMs, replayStore, now });
-  let purging: Promise<unknown> = Promise.resolve();
-  const purge = setInterval(() => {
-    purging = Promise.all([
-      // Twice the window: an id must be remembered as long as its X-Date is accepted.
-      replayStore.purgeBefore(now() - 2 * skewMs).catch((error) => app.log.warn({ err: error }, 'nonce purge failed')),
-      // The longest rate-limit window in use is an hour.
-      rateLimiter.purgeStartedBefore(now() - 2 * 3_600_000).catch((error) => app.log.warn({ err: error }, 'rate-limit purge failed')),
-    ]);
-  }, 60_000);
-  purge.unref();
+  // Twice the window: an id must be remembered as long as its X-Date is accepted.
+  jobs.register({ name: 'replay-purge', intervalMs: 60_000, run: () => replayStore.purgeBefore(now() - 2 * skewMs) });
+  // The longest rate-limit window in use is an hour.
+  jobs.register({ name: 'rate-limit-purge', intervalMs: 60_000, run: () => rateLimiter.purgeStartedBefore(now() - 2 * 3_600_000) });
   // Unpaid orders expire after 24 h; safe with several instances (conditional updates).
-  const stopOrderExpiry = startOrderExpiry(database.db, now, app.log);
-  // Notices' e-mails: sent after the commit that queued them (poked), swept for the rest.
+  jobs.register(orderExpiryJob(database.db, now, app.log));
+  // Notices' e-mails: sent after the commit that queued them (an after-commit hook), swept for the rest.
   const noticeOutbox = createOutboxWorker({
     db: database.db,
     mailer,
@@ -263,21 +265,26 @@ export async function buildApp({
     sweepMs: config.NOTICE_OUTBOX_SWEEP_SECONDS * 1000,
   });
   app.decorate('noticeOutbox', noticeOutbox);
-  const stopNoticeOutbox = noticeOutbox.start();
+  installOutbox(jobs, noticeOutbox, database.db, app.log);
   app.addHook('onClose', async () => {
-    clearInterval(purge);
-    // Each stop waits for the tick under way (graceful stop, server/main.ts).
-    await Promise.all([purging, stopOrderExpiry(), stopNoticeOutbox()]);
+    // No job starts from here on; the runs under way finish first (graceful stop, server/main.ts).
+    await jobs.stop();
     mailer.close();
     await replayStore.close();
   });
 
   // Payments: the provider's pages and notification endpoint live outside the signed /www scope.
-  const payments = await installPayments(app, { config, db: database.db, now });
+  const payments = await installPayments(app, { config, db: database.db, now, jobs });
   // Refunds: the provider's refund notification endpoint, and the worker that sends refunds after their commit.
-  const refunds = await installRefunds(app, { db: database.db, now, provider: payments.sandbox.provider, operators: directoryOf(() => operators.list()) });
+  const refunds = await installRefunds(app, {
+    db: database.db,
+    now,
+    provider: payments.sandbox.provider,
+    operators: directoryOf(() => operators.list()),
+    jobs,
+  });
   // Couriers: the provider's route push endpoint lives outside /www too; the order side uses app.courier.service.
-  const courier = await installCourier(app, { config, db: database.db, now });
+  const courier = await installCourier(app, { config, db: database.db, now, jobs });
   // Mailing paper materials: the order side of the courier module.
   const services: Services = {
     ...base,
@@ -289,8 +296,7 @@ export async function buildApp({
   courier.service.onShipmentStatus(services.shipBack.onShipmentStatus);
   // Retention of travellers' scans (issue 11): every instance runs it; each order is claimed first.
   const retention = createRetentionJob(database.db, { storage: materials.storage, now, retentionDays: config.RETENTION_DAYS, log: app.log });
-  const stopRetention = retention.start(config.RETENTION_INTERVAL_MINUTES * 60_000);
-  app.addHook('onClose', async () => stopRetention());
+  jobs.register(retention.job(config.RETENTION_INTERVAL_MINUTES * 60_000));
 
   await app.register(async (api) => {
     api.addHook('onRequest', async (request, reply) => {

@@ -6,6 +6,7 @@ import SQLite from 'better-sqlite3';
 import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type SqliteDialectConfig } from 'kysely';
 import pg from 'pg';
 import type { AppConfig } from '../config.ts';
+import { withAfterCommit } from './after-commit.ts';
 import type { Database } from './schema.ts';
 
 // int8 (bigint) columns hold epoch milliseconds, well inside Number's safe range.
@@ -42,7 +43,8 @@ export function openDatabase(config: AppConfig['database'], options: DatabaseOpt
     // is an 'error' event on the pool; without a listener Node would end the whole process.
     // The pool drops that connection and opens another for the next query.
     pool.on('error', (error) => console.warn(`PostgreSQL closed an idle connection: ${error.message}`));
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    // Drivers wrapped for afterCommit() (after-commit.ts): callbacks run once a transaction committed.
+    const db = new Kysely<Database>({ dialect: withAfterCommit(new PostgresDialect({ pool })) });
     return { db, kind: 'postgres', schema: options.pgSchema ?? 'public', pool, destroy: () => db.destroy() };
   }
   if (config.file !== ':memory:') mkdirSync(dirname(config.file), { recursive: true });
@@ -53,7 +55,7 @@ export function openDatabase(config: AppConfig['database'], options: DatabaseOpt
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
-  const db = new Kysely<Database>({ dialect: new WriteLockFirstSqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: withAfterCommit(new WriteLockFirstSqliteDialect({ database: sqlite })) });
   return { db, kind: 'sqlite', file: config.file, destroy: () => db.destroy() };
 }
 

@@ -16,6 +16,11 @@ const METRIC_NAMES = [
   'refund_worker_backlog',
   'refunds_failed',
   'login_lockouts',
+  'job_runs_total',
+  'job_last_run_timestamp_seconds',
+  'job_last_success_timestamp_seconds',
+  'job_last_duration_seconds',
+  'job_backlog',
 ];
 
 let t: TestApp;
@@ -179,6 +184,29 @@ describe('the metrics', () => {
       await sql`alter table notice_email_away rename to notice_email`.execute(t.db);
     }
     expect(sample(await metricsText(), 'notice_outbox_pending')).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('the background jobs (server/platform/jobs.ts)', () => {
+  const JOBS = ['replay-purge', 'rate-limit-purge', 'order-expiry', 'notice-outbox', 'payment-reconcile', 'refunds', 'courier-sweep', 'retention'];
+  const WITH_BACKLOG = ['order-expiry', 'notice-outbox', 'payment-reconcile', 'refunds', 'courier-sweep', 'retention'];
+
+  it('lists every job of the app with its runs, its last run and its backlog', async () => {
+    expect(t.app.jobs.states().map((job) => job.name)).toEqual(JOBS);
+    // The outbox and the refund worker run once at start.
+    await Promise.all(['notice-outbox', 'refunds'].map((name) => t.app.jobs.settled(name)));
+    const text = await metricsText();
+    for (const job of JOBS) {
+      expect(sample(text, 'job_runs_total', `job="${job}",outcome="ok"`), job).toBeGreaterThanOrEqual(0);
+      expect(sample(text, 'job_runs_total', `job="${job}",outcome="error"`), job).toBe(0);
+    }
+    for (const job of ['notice-outbox', 'refunds']) {
+      expect(sample(text, 'job_runs_total', `job="${job}",outcome="ok"`), job).toBeGreaterThanOrEqual(1);
+      expect(sample(text, 'job_last_run_timestamp_seconds', `job="${job}"`)! * 1000).toBeGreaterThan(Date.now() - 600_000);
+      expect(sample(text, 'job_last_duration_seconds', `job="${job}"`)).toBeGreaterThanOrEqual(0);
+    }
+    for (const job of WITH_BACKLOG) expect(sample(text, 'job_backlog', `job="${job}"`), job).toBeGreaterThanOrEqual(0);
+    expect(text).not.toContain('job_backlog{job="replay-purge"}');
   });
 });
 

@@ -1,18 +1,23 @@
 // Wires the courier module into the app: the provider COURIER_PROVIDER names
 // (only the sandbox so far, which pushes from this process), the push
 // endpoint, and the sweep that asks the provider about quiet parcels and
-// re-tells statuses whose announcement was cut short. app.ts calls
+// re-tells statuses whose announcement was cut short (a job of the app's
+// runner, server/platform/jobs.ts). app.ts calls
 // installCourier once; the order side reaches the service as app.courier.service.
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { AppConfig } from '../../config.ts';
 import type { Database } from '../../db/schema.ts';
+import type { JobRunner } from '../../platform/jobs.ts';
+import { ANNOUNCE_LEASE_MS } from './announcer.ts';
+import { createCourierRepository } from './courier.repository.ts';
 import { registerPushRoute } from './courier.routes.ts';
 import { createCourierService, type CourierService } from './courier.service.ts';
 import { createSandboxCourier, type SandboxCourier } from './sandbox-provider.ts';
 
 /** How often quiet parcels are looked up and unannounced statuses told again. */
 export const COURIER_SWEEP_INTERVAL_MS = 60_000;
+export const COURIER_SWEEP_JOB = 'courier-sweep';
 
 export interface Courier {
   service: CourierService;
@@ -26,7 +31,10 @@ declare module 'fastify' {
   }
 }
 
-export async function installCourier(app: FastifyInstance, options: { config: AppConfig; db: Kysely<Database>; now: () => number }): Promise<Courier> {
+export async function installCourier(
+  app: FastifyInstance,
+  options: { config: AppConfig; db: Kysely<Database>; now: () => number; jobs: JobRunner },
+): Promise<Courier> {
   const { config, db, now } = options;
   // COURIER_PROVIDER only accepts 'sandbox' for now (server/config.ts).
   const sandbox = createSandboxCourier({
@@ -45,26 +53,22 @@ export async function installCourier(app: FastifyInstance, options: { config: Ap
 
   await registerPushRoute(app, sandbox.provider.name, service);
 
-  // Every instance sweeps: each query and each announcement is claimed first.
-  let sweeping: Promise<void> | null = null;
-  const sweep = setInterval(() => {
-    if (sweeping) return;
-    sweeping = (async () => {
+  // Every instance sweeps: each query and each announcement is claimed first. The runner stops the sweep on close (app.ts).
+  const repo = createCourierRepository(db);
+  options.jobs.register({
+    name: COURIER_SWEEP_JOB,
+    intervalMs: COURIER_SWEEP_INTERVAL_MS,
+    async run() {
       await service.reconcileDue();
       await service.announceDue();
-    })()
-      .catch((error: unknown) => app.log.warn({ err: error }, 'courier sweep failed'))
-      .finally(() => {
-        sweeping = null;
-      });
-  }, COURIER_SWEEP_INTERVAL_MS);
-  sweep.unref();
-  app.addHook('onReady', async () => sandbox.start());
-  app.addHook('onClose', async () => {
-    clearInterval(sweep);
-    // The sweep and the sandbox's pushes under way finish first (graceful stop).
-    await Promise.all([sweeping, sandbox.close()]);
+    },
+    leaseMs: ANNOUNCE_LEASE_MS,
+    // Statuses the order side has not been told yet (a delivered return parcel finishes the order).
+    backlog: () => repo.countUnannounced(),
   });
+  app.addHook('onReady', async () => sandbox.start());
+  // The sandbox's pushes under way finish first (graceful stop).
+  app.addHook('onClose', async () => sandbox.close());
 
   const courier: Courier = { service, sandbox };
   app.decorate('courier', courier);

@@ -112,6 +112,16 @@ export function createCourierRepository(db: Kysely<Database>) {
         .execute();
     },
 
+    /** How many shipments have a status not yet told to the order side (the courier sweep's backlog). */
+    async countUnannounced(): Promise<number> {
+      const row = await db
+        .selectFrom('shipment')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .whereRef('status', '<>', 'announced_status')
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+
     /** Takes the announcement of `to` until `until`; true for exactly one claimer. */
     async claimAnnouncement(shipment: ShipmentRow, at: number, until: number): Promise<boolean> {
       const result = await db

@@ -1,13 +1,17 @@
 // The outbox worker on SQLite or PostgreSQL (TEST_DATABASE_URL), on a
 // database of its own with no app running: rows left pending (as after a crash
 // between the commit and the send) are sent once by the next run; two workers
-// at once send each row once; a failed send backs off and is retried, then
-// marked failed; a live lease of a worker that died is waited for.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// at once send each row once, and so do two instances (each its job runner
+// and its connection pool) poked at the same time; a failed send backs off and
+// is retried, then marked failed; a live lease of a worker that died is waited
+// for; on PostgreSQL a row another transaction holds locked is skipped (FOR
+// UPDATE SKIP LOCKED), not waited for.
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DatabaseHandle } from '../../db/database.ts';
+import { createJobRunner } from '../../platform/jobs.ts';
 import { createTestDatabase, type TestDatabase } from '../../test-support/test-app.ts';
 import type { Mailer, MailMessage } from './mailer.ts';
-import { backoffMs, createOutboxWorker } from './outbox.ts';
+import { backoffMs, createOutboxWorker, OUTBOX_JOB } from './outbox.ts';
 
 const SITE = 'https://www.yiqiantong.example';
 let database: TestDatabase;
@@ -153,5 +157,46 @@ describe(`the outbox worker (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'S
     expect(await worker(mailer).drain()).toEqual({ sent: 1, retried: 0, failed: 0 });
     expect(sent.map((m) => m.subject)).toEqual([subject]);
     expect((await rowsOf([subject!]))[0]).toMatchObject({ status: 'sent', attempts: 2 });
+  });
+
+  it('sends each row once when two instances (each its job runner and connection pool) are poked at the same time', async () => {
+    const subjects = await pendingRows(24);
+    const other = database.open();
+    const instances = [handle, other].map((own) => {
+      const recorded = recordingMailer();
+      const jobs = createJobRunner({ log: { warn: vi.fn() } });
+      jobs.register(createOutboxWorker({ db: own.db, mailer: recorded.mailer, now, siteUrl: SITE, sweepMs: 0, batch: 3 }).job);
+      jobs.start();
+      return { jobs, sent: recorded.sent };
+    });
+    try {
+      for (let round = 0; round < 3; round += 1) for (const { jobs } of instances) jobs.poke(OUTBOX_JOB);
+      await Promise.all(instances.map(({ jobs }) => jobs.settled(OUTBOX_JOB)));
+      const sent = instances.flatMap((instance) => instance.sent.map((m) => m.subject)).filter((subject) => subjects.includes(subject));
+      expect(sent.sort()).toEqual([...subjects].sort());
+      // Both did some of the work.
+      expect(instances.every((instance) => instance.sent.length > 0)).toBe(true);
+      expect((await rowsOf(subjects)).every((r) => r.status === 'sent' && r.attempts === 1)).toBe(true);
+    } finally {
+      await Promise.all(instances.map(({ jobs }) => jobs.stop()));
+      await other.destroy();
+    }
+  });
+
+  it.runIf(process.env.TEST_DATABASE_URL)('on PostgreSQL, skips a row another transaction holds locked instead of waiting for it', async () => {
+    const [locked, free] = await pendingRows(2);
+    const { mailer, sent } = recordingMailer();
+    const holder = await handle.db.startTransaction().execute();
+    try {
+      await holder.selectFrom('notice_email').select('notice_email_id').where('subject', '=', locked!).forUpdate().execute();
+      // A claim that waited for the lock would never finish while the holder keeps it.
+      const drained = await Promise.race([worker(mailer).drain(), new Promise<'waited'>((resolve) => setTimeout(() => resolve('waited'), 5_000))]);
+      expect(drained).toEqual({ sent: 1, retried: 0, failed: 0 });
+      expect(sent.map((m) => m.subject)).toEqual([free]);
+    } finally {
+      await holder.rollback().execute();
+    }
+    expect(await worker(mailer).drain()).toEqual({ sent: 1, retried: 0, failed: 0 });
+    expect(sent.map((m) => m.subject)).toEqual([free, locked]);
   });
 });

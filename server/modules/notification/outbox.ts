@@ -7,13 +7,20 @@
 // once the lease is over. A failed send is retried with exponential backoff,
 // then marked failed. A crash after the mailer accepted a message but before
 // the row says 'sent' sends it again after the lease: at least once, never lost.
-// The lifecycle pokes the worker right after a commit that queued notices
-// (pokeOutbox); a sweep every few seconds catches what no poke announced.
+// On PostgreSQL the claim takes the due rows with FOR UPDATE SKIP LOCKED, so
+// instances draining at once never wait on each other's rows.
+// It is a job of the app's runner (server/platform/jobs.ts, decision 0034):
+// run right after every commit of an event that queued notices (an
+// after-commit hook of the lifecycle, registered by installOutbox), and swept
+// every NOTICE_OUTBOX_SWEEP_SECONDS for what no hook announced (another
+// instance's rows, a crash between a commit and its send).
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import { type Kysely, PostgresAdapter } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import type { JobRunner, JobSpec } from '../../platform/jobs.ts';
+import { onOrderEventCommitted } from '../order/after-commit.ts';
 import type { Mailer } from './mailer.ts';
-import { withSite } from './notice-kinds.ts';
+import { notifies, withSite } from './notice-kinds.ts';
 import { singleFlightDrain } from '../../platform/single-flight.ts';
 
 export interface OutboxOptions {
@@ -29,9 +36,12 @@ export interface OutboxOptions {
   batch?: number;
   /** After this many failed attempts the row is marked failed. */
   maxAttempts?: number;
-  /** The sweep's period; 0 = no timer (tests drain by hand). */
+  /** The sweep's period (the job's interval); 0 = no sweep, only the after-commit runs (tests drain by hand). */
   sweepMs?: number;
 }
+
+/** The outbox's job in the app's runner. */
+export const OUTBOX_JOB = 'notice-outbox';
 
 export const OUTBOX_DEFAULTS = { leaseMs: 120_000, batch: 20, maxAttempts: 8, sweepMs: 15_000 } as const;
 
@@ -46,15 +56,6 @@ export interface DrainResult {
   failed: number;
 }
 
-// ── The poke: lifecycle → workers of this process ─────────────────────────
-
-const listeners = new Set<() => void>();
-
-/** Tells this process's outbox workers that a commit queued e-mails (call after the commit). */
-export function pokeOutbox(): void {
-  for (const listener of listeners) listener();
-}
-
 // ── The worker ────────────────────────────────────────────────────────────
 
 export function createOutboxWorker(options: OutboxOptions) {
@@ -63,8 +64,40 @@ export function createOutboxWorker(options: OutboxOptions) {
   const batch = options.batch ?? OUTBOX_DEFAULTS.batch;
   const maxAttempts = options.maxAttempts ?? OUTBOX_DEFAULTS.maxAttempts;
 
+  const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+
+  /**
+   * PostgreSQL: one UPDATE of the due rows its subselect locks, skipping rows
+   * another instance's claim holds locked right now (FOR UPDATE SKIP LOCKED):
+   * nobody waits, and a row is claimed by one of them only.
+   */
+  async function claimSkipLocked(at: number) {
+    const token = randomUUID();
+    const rows = await db
+      .updateTable('notice_email')
+      .set((eb) => ({ claimed_until: at + leaseMs, claim_token: token, attempts: eb('attempts', '+', 1) }))
+      .where('notice_email_id', 'in', (eb) =>
+        eb
+          .selectFrom('notice_email')
+          .select('notice_email_id')
+          .where('status', '=', 'pending')
+          .where('next_attempt_at', '<=', at)
+          .where((inner) => inner.or([inner('claimed_until', 'is', null), inner('claimed_until', '<=', at)]))
+          .orderBy('notice_email_id')
+          .limit(batch)
+          .forUpdate()
+          .skipLocked(),
+      )
+      .returning('notice_email_id')
+      .execute();
+    const claimed = rows.map((row) => ({ id: row.notice_email_id, token })).sort((a, b) => a.id - b.id);
+    return { claimed, more: claimed.length === batch };
+  }
+
   /** Claims up to `batch` due rows for this run; a row another worker won is skipped. */
   async function claim(at: number) {
+    if (postgres) return claimSkipLocked(at);
+    // SQLite (one writer at a time): the due rows, then a conditional update of each.
     const due = await db
       .selectFrom('notice_email')
       .select(['notice_email_id'])
@@ -134,33 +167,40 @@ export function createOutboxWorker(options: OutboxOptions) {
     }
   }
 
-  // One drain at a time per worker; a poke during a drain runs one more after it.
-  const { drain, idle } = singleFlightDrain(drainOnce);
+  // One drain at a time per worker (the job's runs and a test's own drains); a call during a drain runs one more after it.
+  const { drain } = singleFlightDrain(drainOnce);
 
-  const kick = () => {
-    drain().catch((error: unknown) => log?.warn({ err: error }, 'notice outbox drain failed'));
+  /** E-mails not yet sent (pending, including those waiting to retry): the job's backlog. */
+  async function pending(): Promise<number> {
+    const row = await db
+      .selectFrom('notice_email')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('status', '=', 'pending')
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  const job: JobSpec = {
+    name: OUTBOX_JOB,
+    intervalMs: options.sweepMs ?? OUTBOX_DEFAULTS.sweepMs,
+    run: drain,
+    leaseMs,
+    backlog: pending,
+    // Rows a stopped or crashed instance left pending go at once.
+    runAtStart: true,
   };
 
-  let timer: NodeJS.Timeout | null = null;
-  return {
-    drain,
-    /** Listens for pokes and sweeps every sweepMs; returns stop(). */
-    start(): () => Promise<void> {
-      listeners.add(kick);
-      const sweepMs = options.sweepMs ?? OUTBOX_DEFAULTS.sweepMs;
-      if (sweepMs > 0) {
-        timer = setInterval(kick, sweepMs);
-        timer.unref();
-      }
-      kick();
-      return async () => {
-        listeners.delete(kick);
-        if (timer) clearInterval(timer);
-        timer = null;
-        await idle();
-      };
-    },
-  };
+  return { drain, job };
 }
 
 export type OutboxWorker = ReturnType<typeof createOutboxWorker>;
+
+/**
+ * The outbox as a job of the app's runner, run right after every committed
+ * event that queued notices (the lifecycle's after-commit hook) and swept
+ * every sweepMs.
+ */
+export function installOutbox(jobs: JobRunner, worker: OutboxWorker, db: Kysely<Database>, log?: OutboxOptions['log']): void {
+  jobs.register(worker.job);
+  onOrderEventCommitted(db, { name: 'notice e-mails', events: notifies, run: () => jobs.poke(OUTBOX_JOB), log });
+}

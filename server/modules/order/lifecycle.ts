@@ -31,7 +31,7 @@ import { giveBackInterviewSlots, heldInterviewSlots } from '../interview/order-i
 import { STEP_SLA, stepDueAt } from './sla.ts';
 import { notifies, noticesOf, type NoticeOrder } from '../notification/notice-kinds.ts';
 import { storeNotices } from '../notification/notice-store.ts';
-import { pokeOutbox } from '../notification/outbox.ts';
+import { announceAfterCommit } from './after-commit.ts';
 import { createOrderRepository, type NewApplicant, type NewOrder, type OrderRow, type OrderScope } from './order.repository.ts';
 
 export type { OrderRow } from './order.repository.ts';
@@ -586,7 +586,8 @@ async function dueOfStep(trx: Transaction<Database>, userOrderId: number, next: 
 /**
  * The audit row, then the notices of the event (notification/notice-kinds.ts: who is told
  * what) with their outbox e-mails, in the same transaction: a committed event always has its
- * notices, and a rolled-back one none. Whoever commits pokes the outbox (change() does).
+ * notices, and a rolled-back one none. The notification module's after-commit hook sends the
+ * e-mails once the transaction commits, whoever commits it (after-commit.ts).
  */
 async function insertEvent(
   trx: Transaction<Database>,
@@ -606,6 +607,8 @@ async function insertEvent(
     .values({ user_order_id: before.user_order_id, ...actorOf(caller), event: change.event, ...states, detail, created_at: at })
     .returning('event_id')
     .executeTakeFirstOrThrow();
+  // The modules' after-commit hooks (after-commit.ts: e-mails, refunds) run once this transaction commits.
+  await announceAfterCommit(trx, { event: change.event, user_order_id: before.user_order_id, event_id, at });
   if (!notifies(change.event)) return;
   const order = await trx.selectFrom('user_order').selectAll().where('user_order_id', '=', before.user_order_id).executeTakeFirstOrThrow();
   // Issue 11: templates may read the event's status and detail (the waybill of ship_back, completed or refunded).
@@ -755,8 +758,7 @@ export function createOrderLifecycle(db: Kysely<Database>, deps: { now: () => nu
             for (const change of changes) state = await apply(trx, state, change, caller, at);
             return state;
           });
-          // Committed: the notices' e-mails may leave now.
-          if (changes.some((change) => notifies(change.event))) pokeOutbox();
+          // Committed: the after-commit hooks of its events have run (after-commit.ts).
           return state;
         } catch (error) {
           if (!(error instanceof LifecycleConflict)) throw error;
@@ -773,7 +775,7 @@ export function createOrderLifecycle(db: Kysely<Database>, deps: { now: () => nu
       const { status, step } = placeParts(place!);
       return db.transaction().execute(async (trx) => {
         const userOrderId = await repo.insertOrder(trx, { ...order, status, step, step_entered_at: order.created_at }, applicants);
-        await trx
+        const { event_id } = await trx
           .insertInto('order_event')
           .values({
             user_order_id: userOrderId,
@@ -786,7 +788,9 @@ export function createOrderLifecycle(db: Kysely<Database>, deps: { now: () => nu
             detail: toJson(detail),
             created_at: order.created_at,
           })
-          .execute();
+          .returning('event_id')
+          .executeTakeFirstOrThrow();
+        await announceAfterCommit(trx, { event: 'create', user_order_id: userOrderId, event_id, at: order.created_at });
         return userOrderId;
       });
     },

@@ -80,6 +80,17 @@ export function createPaymentRepository(db: Kysely<Database>) {
       return payments().where('status', '=', 'pending').where('expires_at', '<=', at).orderBy('expires_at').orderBy('payment_id').limit(limit).execute();
     },
 
+    /** How many pending payments are past their expiry (the reconciliation job's backlog). */
+    async countDuePending(at: number): Promise<number> {
+      const row = await db
+        .selectFrom('payment')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('status', '=', 'pending')
+        .where('expires_at', '<=', at)
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+
     recordNotification(row: Insertable<PaymentNotificationTable>) {
       return db.insertInto('payment_notification').values(row).execute();
     },

@@ -20,7 +20,6 @@ import { type RefundKind, refundKindLabel, refundStatusLabel } from '../../../co
 import type { Database, RefundTable } from '../../db/schema.ts';
 import { actorOf, type Principal, SYSTEM } from '../../platform/principal.ts';
 import { apply, type OrderState } from '../order/lifecycle.ts';
-import { pokeOutbox } from '../notification/outbox.ts';
 
 export type RefundRow = Selectable<RefundTable>;
 type Db = Kysely<Database> | Transaction<Database>;
@@ -222,29 +221,6 @@ export function rejectionShare(
   return Math.max(0, order.unit_price + premium - discount);
 }
 
-/** Pokes of this process's refund workers (the worker listens; see refund-worker.ts). */
-const listeners = new Set<() => void>();
-
-export function onRefundPoke(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
-
-/** Tells this process's refund workers that a commit created refunds (call after the commit). */
-export function pokeRefunds(): void {
-  for (const listener of listeners) listener();
-}
-
-/**
- * A refund created inside a transaction this module does not commit (the
- * result's): the workers are poked shortly after, when the commit has most
- * likely happened; a poke that comes too early finds nothing, and the sweep
- * sends the refund anyway.
- */
-export function pokeRefundsSoon(): void {
-  for (const delay of [200, 2_000]) setTimeout(pokeRefunds, delay).unref();
-}
-
 /**
  * The applicant's rejection refund, inside the caller's transaction (see
  * on-rejection.ts). Returns the refund (the existing one when it was created
@@ -309,6 +285,7 @@ export async function createRejectionRefund(
   if (!inserted) return existing();
 
   // The audit row and the customer's notice, in the same transaction (a record: the order itself does not change).
+  // Once the caller's transaction commits, refund_create's after-commit hook has the worker send it (refund-worker.ts).
   const state: OrderState = { ...order, need_interview: order.need_interview === 1 };
   await apply(
     trx,
@@ -326,7 +303,6 @@ export async function createRejectionRefund(
     SYSTEM,
     input.at,
   );
-  pokeRefundsSoon();
   return { refundId: inserted.refund_id, amount };
 }
 
@@ -405,8 +381,7 @@ export async function settleRefund(
     }
     return { outcome: succeeded ? ('succeeded' as const) : ('failed' as const), user_order_id: refund.user_order_id };
   });
-  // Committed: the "arrived" notice's e-mail may leave now.
-  if (result.outcome === 'succeeded') pokeOutbox();
+  // Committed: the "arrived" notice's e-mail leaves through refund_settle's after-commit hook.
   return result;
 }
 

@@ -13,13 +13,21 @@
 // - refused for good (not enough left, trade unknown) → failed, logged;
 // - unreachable / unknown outcome → stays pending, retried with backoff, never
 //   given up (giving up could refund twice if the first call did go through).
-// Commits that create refunds poke the workers of this process; a sweep
-// catches the rest (other instances' refunds, lost pokes, queries due).
+// On PostgreSQL the claim takes the due rows with FOR UPDATE SKIP LOCKED, so
+// instances draining at once never wait on each other's rows.
+// It is a job of the app's runner (server/platform/jobs.ts, decision 0034):
+// run right after every committed refund_create or close_refund (an
+// after-commit hook of the lifecycle, registered by installRefundWorker) and
+// swept every sweepMs for the rest (other instances' refunds, a crash between
+// a commit and its run, queries due).
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import { type Kysely, PostgresAdapter } from 'kysely';
+import type { OrderEventName } from '../../../common/order.ts';
 import type { Database } from '../../db/schema.ts';
+import type { JobRunner, JobSpec } from '../../platform/jobs.ts';
+import { onOrderEventCommitted } from '../order/after-commit.ts';
 import type { PaymentProvider } from '../payment/provider.ts';
-import { onRefundPoke, type RefundRow, settleRefund } from './refund-records.ts';
+import { type RefundRow, settleRefund } from './refund-records.ts';
 import { singleFlightDrain } from '../../platform/single-flight.ts';
 
 export interface RefundWorkerOptions {
@@ -30,13 +38,22 @@ export interface RefundWorkerOptions {
   /** How long a claim holds a row (longer than a provider call may take). */
   leaseMs?: number;
   batch?: number;
-  /** The sweep's period; 0 = no timer (tests drain by hand). */
+  /** The sweep's period (the job's interval); 0 = no sweep, only the after-commit runs (tests drain by hand). */
   sweepMs?: number;
   /** After the provider accepted a refund, when to ask about it if no notification came. */
   firstQueryMs?: number;
 }
 
 export const REFUND_WORKER_DEFAULTS = { leaseMs: 60_000, batch: 20, sweepMs: 10_000, firstQueryMs: 60_000 } as const;
+
+/** The refund worker's job in the app's runner. */
+export const REFUND_JOB = 'refunds';
+
+/** The events whose commit leaves refunds to send: the worker runs right after them. */
+export const REFUND_CREATING_EVENTS: readonly OrderEventName[] = ['refund_create', 'close_refund'];
+
+/** Refunds still to send (pending) or to settle (processing): what the worker claims. */
+const OPEN_STATUSES = ['pending', 'processing'] as const;
 
 /** Wait before try n + 1 after n: 30 s, 1 min, 2, 4 … capped at 1 h (a refund is never given up). */
 export function refundBackoffMs(attempts: number): number {
@@ -56,11 +73,44 @@ export function createRefundWorker(options: RefundWorkerOptions) {
   const batch = options.batch ?? REFUND_WORKER_DEFAULTS.batch;
   const firstQueryMs = options.firstQueryMs ?? REFUND_WORKER_DEFAULTS.firstQueryMs;
 
+  const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+
+  /**
+   * PostgreSQL: one UPDATE of the due rows its subselect locks, skipping rows
+   * another instance's claim holds locked right now (FOR UPDATE SKIP LOCKED):
+   * nobody waits, and a row is claimed by one of them only.
+   */
+  async function claimSkipLocked(at: number) {
+    const token = randomUUID();
+    const rows = await db
+      .updateTable('refund')
+      .set((eb) => ({ claimed_until: at + leaseMs, claim_token: token, attempts: eb('attempts', '+', 1) }))
+      .where('refund_id', 'in', (eb) =>
+        eb
+          .selectFrom('refund')
+          .select('refund_id')
+          .where('status', 'in', OPEN_STATUSES)
+          .where('next_attempt_at', '<=', at)
+          .where((inner) => inner.or([inner('claimed_until', 'is', null), inner('claimed_until', '<=', at)]))
+          .orderBy('next_attempt_at')
+          .orderBy('refund_id')
+          .limit(batch)
+          .forUpdate()
+          .skipLocked(),
+      )
+      .returning('refund_id')
+      .execute();
+    const claimed = rows.map((row) => ({ id: row.refund_id, token })).sort((a, b) => a.id - b.id);
+    return { claimed, more: claimed.length === batch };
+  }
+
   async function claim(at: number) {
+    if (postgres) return claimSkipLocked(at);
+    // SQLite (one writer at a time): the due rows, then a conditional update of each.
     const due = await db
       .selectFrom('refund')
       .select(['refund_id', 'status'])
-      .where('status', 'in', ['pending', 'processing'])
+      .where('status', 'in', OPEN_STATUSES)
       .where('next_attempt_at', '<=', at)
       .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<=', at)]))
       .orderBy('next_attempt_at')
@@ -196,32 +246,40 @@ export function createRefundWorker(options: RefundWorkerOptions) {
     }
   }
 
-  // One drain at a time per worker; a poke during a drain runs one more after it.
-  const { drain, idle } = singleFlightDrain(drainOnce);
+  // One drain at a time per worker (the job's runs and a test's own drains); a call during a drain runs one more after it.
+  const { drain } = singleFlightDrain(drainOnce);
 
-  const kick = () => {
-    drain().catch((error: unknown) => log?.warn({ err: error }, 'refund worker drain failed'));
+  /** Refunds still to send or to settle: the job's backlog. */
+  async function open(): Promise<number> {
+    const row = await db
+      .selectFrom('refund')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('status', 'in', OPEN_STATUSES)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  const job: JobSpec = {
+    name: REFUND_JOB,
+    intervalMs: options.sweepMs ?? REFUND_WORKER_DEFAULTS.sweepMs,
+    run: drain,
+    leaseMs,
+    backlog: open,
+    // Refunds a stopped or crashed instance left go at once.
+    runAtStart: true,
   };
 
-  return {
-    drain,
-    /** Listens for pokes and sweeps every sweepMs; returns stop(). */
-    start(): () => Promise<void> {
-      const unlisten = onRefundPoke(kick);
-      const sweepMs = options.sweepMs ?? REFUND_WORKER_DEFAULTS.sweepMs;
-      let timer: NodeJS.Timeout | null = null;
-      if (sweepMs > 0) {
-        timer = setInterval(kick, sweepMs);
-        timer.unref();
-      }
-      kick();
-      return async () => {
-        unlisten();
-        if (timer) clearInterval(timer);
-        await idle();
-      };
-    },
-  };
+  return { drain, job };
 }
 
 export type RefundWorker = ReturnType<typeof createRefundWorker>;
+
+/**
+ * The worker as a job of the app's runner, run right after every committed
+ * event that creates refunds (the lifecycle's after-commit hook) and swept
+ * every sweepMs.
+ */
+export function installRefundWorker(jobs: JobRunner, worker: RefundWorker, db: Kysely<Database>, log?: RefundWorkerOptions['log']): void {
+  jobs.register(worker.job);
+  onOrderEventCommitted(db, { name: 'refunds to send', events: REFUND_CREATING_EVENTS, run: () => jobs.poke(REFUND_JOB), log });
+}

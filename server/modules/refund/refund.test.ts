@@ -2,9 +2,12 @@
 // the refused applicant's refund (once, even from two transactions at the
 // same time; none without 拒签退全款), the supervisor's refund by hand and
 // the full refund that closes an order before submission, the worker that
-// gives refunds to the sandbox provider (once, even with two workers), the
-// sandbox's signed refund notification (duplicated, badly signed) and the
-// query fallback when it is lost, the customer's order detail, and bad input.
+// gives refunds to the sandbox provider (once, even with two workers, or two
+// instances with their job runners and connection pools), the sandbox's signed
+// refund notification (duplicated, badly signed) and the query fallback when
+// it is lost, the customer's order detail, bad input, and the after-commit
+// hook that sends a result_reject's refund right after its commit (no timer;
+// none for a rolled-back change).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminOrderQueue } from '../../../common/contracts/admin-order.ts';
 import { adminRefundClose, adminRefundCreate, adminRefundFailedCount, adminRefundList } from '../../../common/contracts/refund.ts';
@@ -15,8 +18,9 @@ import { sandboxRefundNotificationBody } from '../payment/sandbox-notifier.ts';
 import { signedSandboxHeaders } from '../payment/sandbox-signature.ts';
 import type { PaymentProvider } from '../payment/provider.ts';
 import { refundOnRejection } from './on-rejection.ts';
-import { createRefundWorker } from './refund-worker.ts';
+import { createRefundWorker, installRefundWorker, REFUND_JOB } from './refund-worker.ts';
 import { createOrderLifecycle } from '../order/lifecycle.ts';
+import { createJobRunner } from '../../platform/jobs.ts';
 
 let ctx: PaymentTestContext;
 let alice: Customer;
@@ -589,5 +593,107 @@ describe(`refunds (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLite'})`,
       headers: signedSandboxHeaders(ctx.secret, unknown, ctx.t.clock.now),
     });
     expect(answered.statusCode).toBe(404);
+  });
+
+  it('sends each refund once when two instances (each its job runner and connection pool) are poked at the same time', async () => {
+    await ctx.t.app.refunds.stopWorker();
+    notifications('lost');
+    const provider = ctx.t.app.payments.sandbox.provider;
+    const calls: string[] = [];
+    const counting: Pick<PaymentProvider, 'refund' | 'queryRefund'> = {
+      refund: async (input) => {
+        calls.push(input.out_refund_no);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        return provider.refund(input);
+      },
+      queryRefund: (no) => provider.queryRefund(no),
+    };
+    const { id } = await paidOrder();
+    for (const amount of [500, 600, 700, 800, 900]) {
+      const seen = await panel(id);
+      expect((await boss.callContract(adminRefundCreate, { user_order_id: id, version: seen.version, amount, reason: '分次退款' })).body.ret).toBe(0);
+    }
+    const other = ctx.database.open();
+    const runners = [ctx.t.db, other.db].map((db) => {
+      const jobs = createJobRunner({ log: { warn: () => {} } });
+      jobs.register(createRefundWorker({ db, provider: counting, now: () => ctx.t.clock.now, sweepMs: 0, batch: 2 }).job);
+      jobs.start();
+      return jobs;
+    });
+    try {
+      for (let round = 0; round < 3; round += 1) for (const jobs of runners) jobs.poke(REFUND_JOB);
+      await Promise.all(runners.map((jobs) => jobs.settled(REFUND_JOB)));
+      const made = await refunds(id);
+      expect(made).toHaveLength(5);
+      // Every refund of the order sent, none twice (nor any other refund still pending in this database).
+      expect(new Set(calls).size).toBe(calls.length);
+      expect(calls.filter((no) => made.some((refund) => refund.out_refund_no === no)).sort()).toEqual(made.map((refund) => refund.out_refund_no).sort());
+      expect(made.every((refund) => refund.status !== 'pending' && refund.attempts === 1)).toBe(true);
+    } finally {
+      await Promise.all(runners.map((jobs) => jobs.stop()));
+      await other.destroy();
+    }
+  });
+
+  it('sends a refund made inside a result_reject change to the provider right after the commit, with no timer; a rolled-back change runs no hook', async () => {
+    // The app's worker is off; this runner's job has no interval (no sweep): only the after-commit hook can run it.
+    await ctx.t.app.refunds.stopWorker();
+    notifications('lost');
+    const provider = ctx.t.app.payments.sandbox.provider;
+    const calls: string[] = [];
+    const recording: Pick<PaymentProvider, 'refund' | 'queryRefund'> = {
+      refund: async (input) => {
+        calls.push(input.out_refund_no);
+        return provider.refund(input);
+      },
+      queryRefund: (no) => provider.queryRefund(no),
+    };
+    const { id } = await paidOrder({ rejectRefund: true, step: 'submitted' });
+    // Refunds other tests left pending are not this test's: settled first, so the runner's only work is the new one.
+    await sendRefunds(id);
+    await createRefundWorker({ db: ctx.t.db, provider, now: () => ctx.t.clock.now, sweepMs: 0 }).drain();
+    const jobs = createJobRunner({ log: { warn: () => {} } });
+    installRefundWorker(jobs, createRefundWorker({ db: ctx.t.db, provider: recording, now: () => ctx.t.clock.now, sweepMs: 0 }), ctx.t.db);
+    jobs.start();
+    const state = () => jobs.states().find((job) => job.name === REFUND_JOB)!;
+    // Its run at start (what a stopped instance left) finds nothing.
+    await new Promise((resolve) => setImmediate(resolve));
+    await jobs.settled(REFUND_JOB);
+    expect(state()).toMatchObject({ intervalMs: 0, runs: 1 });
+    expect(calls).toEqual([]);
+    try {
+      const [first, second] = await applicantsOf(id);
+      const lifecycle = createOrderLifecycle(ctx.t.db, { now: () => ctx.t.clock.now });
+      const reject = (applicantId: number, failAfterRefund: boolean) =>
+        lifecycle.change(op.principal, id, (_order, at) => ({
+          event: 'result_reject',
+          applicants: [{ applicant_id: applicantId, set: { status: 'rejected' } }],
+          within: async (trx) => {
+            await refundOnRejection(trx, { userOrderId: id, applicantId, at });
+            if (failAfterRefund) throw new Error('the result could not be stored');
+          },
+          detail: { applicant_id: applicantId },
+        }));
+
+      // Rolled back after the refund_create was written: no refund, no hook, no run.
+      await expect(reject(first!.applicant_id, true)).rejects.toThrow('the result could not be stored');
+      await new Promise((resolve) => setImmediate(resolve));
+      await jobs.settled(REFUND_JOB);
+      expect(state()).toMatchObject({ runs: 1, running: false, pending: false });
+      expect(await refunds(id)).toHaveLength(0);
+      expect(await ctx.events(id, 'refund_create')).toHaveLength(0);
+
+      // Committed: the hook pokes the job as the change returns; its run gives the refund to the provider.
+      await reject(second!.applicant_id, false);
+      expect(state().pending || state().running).toBe(true);
+      await jobs.settled(REFUND_JOB);
+      const made = await refunds(id);
+      expect(made).toMatchObject([{ kind: 'rejection', applicant_id: second!.applicant_id }]);
+      expect(calls).toEqual([made[0]!.out_refund_no]);
+      expect(made[0]!.status).not.toBe('pending');
+      expect(state()).toMatchObject({ runs: 2, lastOutcome: 'ok' });
+    } finally {
+      await jobs.stop();
+    }
   });
 });

@@ -16,6 +16,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import type { JobSpec } from '../../platform/jobs.ts';
 import { SYSTEM } from '../../platform/principal.ts';
 import { type FileStorage, STORAGE_KEY_PATTERN } from '../material/storage.ts';
 import { createOrderLifecycle } from '../order/lifecycle.ts';
@@ -26,6 +27,8 @@ export const DAY_MS = 86_400_000;
 export const RETENTION_LEASE_MS = 10 * 60_000;
 /** Orders looked at per run (the next run takes the rest). */
 export const RETENTION_BATCH = 50;
+/** The retention job's name in the app's runner. */
+export const RETENTION_JOB = 'retention';
 
 export interface RetentionDeps {
   storage: Pick<FileStorage, 'delete'>;
@@ -50,11 +53,10 @@ export function createRetentionJob(db: Kysely<Database>, deps: RetentionDeps) {
   const lifecycle = createOrderLifecycle(db, { now: deps.now });
 
   /** Finished orders whose files may be due: never looked at, or due again, and not leased. */
-  function candidates(at: number, limit: number) {
+  function due(at: number) {
     return db
       .selectFrom('user_order as o')
       .leftJoin('order_retention as r', 'r.user_order_id', 'o.user_order_id')
-      .select(['o.user_order_id', 'o.step_entered_at'])
       .where('o.status', 'in', ['completed', 'refunded'])
       .where('o.step_entered_at', 'is not', null)
       .where('o.step_entered_at', '<=', at - retentionMs)
@@ -66,11 +68,11 @@ export function createRetentionJob(db: Kysely<Database>, deps: RetentionDeps) {
             eb.or([eb('r.purged_at', 'is', null), eb.and([eb('r.next_due_at', 'is not', null), eb('r.next_due_at', '<=', at)])]),
           ]),
         ]),
-      )
-      .orderBy('o.step_entered_at')
-      .orderBy('o.user_order_id')
-      .limit(limit)
-      .execute();
+      );
+  }
+
+  function candidates(at: number, limit: number) {
+    return due(at).select(['o.user_order_id', 'o.step_entered_at']).orderBy('o.step_entered_at').orderBy('o.user_order_id').limit(limit).execute();
   }
 
   /** Takes the order for this run: true when this owner holds the lease now. */
@@ -170,22 +172,23 @@ export function createRetentionJob(db: Kysely<Database>, deps: RetentionDeps) {
     retentionMs,
     runOnce,
 
-    /** Runs every intervalMs (0: never), the first time one interval after start; returns the stop function. */
-    start(intervalMs: number): () => Promise<void> {
-      if (intervalMs <= 0) return async () => {};
-      let running: Promise<unknown> | null = null;
-      const timer = setInterval(() => {
-        if (running) return;
-        running = runOnce()
-          .catch((error: unknown) => deps.log.warn({ err: error }, 'retention run failed'))
-          .finally(() => {
-            running = null;
-          });
-      }, intervalMs);
-      timer.unref();
-      return async () => {
-        clearInterval(timer);
-        await running;
+    /**
+     * The run as a job of the app's runner (server/platform/jobs.ts): every
+     * intervalMs (0: never), the first time one interval after start; its
+     * backlog is the finished orders whose files may be due.
+     */
+    job(intervalMs: number): JobSpec {
+      return {
+        name: RETENTION_JOB,
+        intervalMs,
+        run: () => runOnce(),
+        leaseMs: RETENTION_LEASE_MS,
+        async backlog() {
+          const row = await due(deps.now())
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow();
+          return Number(row.n);
+        },
       };
     },
   };
