@@ -94,7 +94,7 @@ const schema = z.object({
     .optional(),
   MAIL_FROM: z.string().min(3).default('易签通 <no-reply@yiqiantong.example>'),
   OUTBOX_DIR: z.string().min(1).default('data/outbox'),
-  // How often the notices' e-mail outbox is swept for rows no poke announced (0: never; decision 0018).
+  // How often the notices' e-mail outbox is swept for rows no after-commit hook announced (0: never; decisions 0018, 0034).
   NOTICE_OUTBOX_SWEEP_SECONDS: z.coerce.number().int().min(0).max(3600).default(15),
   MINI_PROGRAM_LINK_BASE: z.url().default('https://m.yiqiantong.example/mp/'),
   /** Unset: http://localhost:<PORT> (loadConfig), so a second instance on another port calls itself back. */

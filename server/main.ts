@@ -85,8 +85,8 @@ function closeAfter(request: IncomingMessage, response: ServerResponse): void {
  *   2. app.close(): no new connection is accepted, idle keep-alive sockets are
  *      closed (Node's server.close does that; Fastify's default
  *      forceCloseConnections 'idle'), requests in flight finish; then the
- *      onClose hooks stop the background workers, each waiting for the tick
- *      it is in;
+ *      onClose hook stops the job runner (server/platform/jobs.ts), which
+ *      starts no run from then on and waits for the runs under way;
  *   3. the database is closed and the process exits 0.
  * A second signal (not the same one fanned out, see SAME_SIGNAL_WINDOW_MS)
  * exits at once; a stop that takes more than drainMs + STOP_TIMEOUT_MS exits 1,
@@ -109,7 +109,8 @@ function installGracefulStop(app: FastifyInstance, database: DatabaseHandle, dra
     app.log.info({ signal, drainMs }, `stopping: /readyz answers 503, serving on for ${drainMs} ms (SHUTDOWN_DRAIN_MS); a second signal stops at once`);
     const hard = setTimeout(() => {
       app.log.error(
-        { stage, requestsInFlight: stillOpen() },
+        // The background jobs still in a run (server/platform/jobs.ts): app.close() waits for them.
+        { stage, requestsInFlight: stillOpen(), jobsRunning: app.jobs.states().flatMap((job) => (job.running ? [job.name] : [])) },
         `stop did not finish within ${drainMs + STOP_TIMEOUT_MS} ms (drain + ${STOP_TIMEOUT_MS} ms), stuck ${stage}: exiting 1`,
       );
       process.exit(1);

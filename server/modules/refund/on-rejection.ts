@@ -16,8 +16,8 @@ import { createRejectionRefund } from './refund-records.ts';
  * or its version), so it fits inside another change's `within`. Called again for the same applicant it
  * answers the refund made the first time and writes nothing. Returns null when the product has no
  * 拒签退全款, the applicant is not of the order, or nothing of the order's payment is left to give back.
- * The refund worker sends it to the payment provider after the commit (poked shortly after; its sweep
- * catches it otherwise).
+ * The refund worker sends it to the payment provider right after the caller's transaction commits
+ * (refund_create's after-commit hook, decision 0034); its sweep catches it otherwise.
  */
 export async function refundOnRejection(
   trx: Transaction<Database>,
