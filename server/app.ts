@@ -42,6 +42,8 @@ import { createMailService, type MailService } from './modules/mail/mail.service
 import { shipBackOperations } from './modules/ship-back/ship-back.routes.ts';
 import { createShipBackService, type ShipBackService } from './modules/ship-back/ship-back.service.ts';
 import { createRetentionJob } from './modules/retention/retention.job.ts';
+import { createFileStorage } from './modules/stored-file/open-storage.ts';
+import type { FileRouteAuth } from './modules/stored-file/serve.ts';
 import { locateProvince } from './modules/system/ip-location.ts';
 import { createRateLimiter } from './platform/rate-limit.ts';
 import { catalogueOperations, materialEmailOperation } from './modules/catalogue/catalogue.routes.ts';
@@ -149,8 +151,10 @@ export async function buildApp({
     },
   });
 
+  // Stored files (materials, page-check pages, visa results): one storage, on disk or S3 (server/modules/stored-file/).
+  const storage = createFileStorage(config);
   // Uploaded materials: JSON calls and the multipart upload in /www, stored files under /files/material/.
-  const materials = createMaterialModule({ db: database.db, config, now, log: app.log });
+  const materials = createMaterialModule({ db: database.db, config, now, log: app.log, storage });
 
   const operators = createOperatorService(
     database.db,
@@ -158,7 +162,7 @@ export async function buildApp({
     now,
   );
   // The page check (核页) and the operator's submit: pages stored like the customers' files.
-  const pageCheck = createPageCheckModule({ db: database.db, now, storage: materials.storage, maxBytes: config.UPLOAD_MAX_BYTES, log: app.log });
+  const pageCheck = createPageCheckModule({ db: database.db, now, storage, maxBytes: config.UPLOAD_MAX_BYTES, log: app.log });
   // The services the signed operations call, and the login-only pages too (in process, server/web/customer-reads.ts).
   const base: Omit<Services, 'mail' | 'shipBack' | 'refunds'> = {
     account: createAccountService(database.db, { idleMs: config.SESSION_IDLE_MINUTES * 60_000, absoluteMs: config.SESSION_ABSOLUTE_HOURS * 3_600_000 }, now),
@@ -226,7 +230,7 @@ export async function buildApp({
   const results = createResultModule({
     db: database.db,
     now,
-    storage: materials.storage,
+    storage,
     maxBytes: config.UPLOAD_MAX_BYTES,
     log: app.log,
     mailer,
@@ -295,7 +299,7 @@ export async function buildApp({
   // The return parcel delivered → the order finishes (issue 11).
   courier.service.onShipmentStatus(services.shipBack.onShipmentStatus);
   // Retention of travellers' scans (issue 11): every instance runs it; each order is claimed first.
-  const retention = createRetentionJob(database.db, { storage: materials.storage, now, retentionDays: config.RETENTION_DAYS, log: app.log });
+  const retention = createRetentionJob(database.db, { storage, now, retentionDays: config.RETENTION_DAYS, log: app.log });
   jobs.register(retention.job(config.RETENTION_INTERVAL_MINUTES * 60_000));
 
   await app.register(async (api) => {
@@ -351,10 +355,9 @@ export async function buildApp({
   });
 
   registerAddressLibraryFile(app);
-  materials.registerFileRoutes(app, (token) => services.account.authenticate(token));
-  materials.registerAdminFileRoutes(app, (token) => services.operator.authenticate(token));
-  pageCheck.registerFileRoutes(app, { customer: (token) => services.account.authenticate(token), operator: (token) => services.operator.authenticate(token) });
-  results.registerFileRoutes(app, { customer: (token) => services.account.authenticate(token), operator: (token) => services.operator.authenticate(token) });
+  // The stored files' routes: /files/… for the customer's session, /admin-files/… for an operator's.
+  const fileAuth: FileRouteAuth = { customer: (token) => services.account.authenticate(token), operator: (token) => services.operator.authenticate(token) };
+  for (const files of [materials, pageCheck, results]) files.registerFileRoutes(app, fileAuth);
 
   if (pages) {
     // Country flags from the flag-icons package (SVG, 4x3 and 1x1).

@@ -25,7 +25,7 @@ import SQLite from 'better-sqlite3';
 import { DEFAULT_MIGRATION_TABLE } from 'kysely';
 import type { AppConfig } from '../config.ts';
 import { MIGRATION_NAMES } from '../db/migrate.ts';
-import { STORAGE_KEY_PATTERN } from '../modules/material/storage.ts';
+import { STORAGE_KEY_PATTERN } from '../modules/stored-file/storage.ts';
 
 export const MANIFEST_FILE = 'manifest.json';
 export const DATABASE_FILE = 'database.sqlite';

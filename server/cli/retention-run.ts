@@ -7,7 +7,7 @@
 import { ConfigError, loadConfig } from '../config.ts';
 import { openDatabase } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
-import { createFileStorage } from '../modules/material/storage.ts';
+import { createFileStorage } from '../modules/stored-file/open-storage.ts';
 import { createRetentionJob } from '../modules/retention/retention.job.ts';
 
 async function main() {

@@ -4,7 +4,7 @@
 // string value and key, however deep), then the contract's schema. Both refuse
 // with 1001. Used by the signed operations (operation.ts), the pages'
 // in-process reads (server/web/*-reads.ts) and, for their form fields, the
-// multipart uploads (material.routes.ts fieldsThenFile).
+// multipart uploads (server/modules/stored-file/multipart.ts, fieldsThenFile).
 import type { z } from 'zod';
 import type { Contract } from '../../common/contracts/define.ts';
 import { findRefusedText, type RefusedText, TEXT_REFUSED_MSG } from '../../common/contracts/text.ts';

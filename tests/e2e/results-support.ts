@@ -19,7 +19,7 @@ import { expect } from '@playwright/test';
 import { sha256Hex } from '../../common/signing';
 import { openDatabase } from '../../server/db/database';
 import { recordRoutes } from '../../server/modules/courier/tracking';
-import { createLocalStorage } from '../../server/modules/material/storage-local';
+import { createLocalStorage } from '../../server/modules/stored-file/storage-local';
 import { createResultService } from '../../server/modules/result/result.service';
 import type { Principal } from '../../server/platform/principal';
 import { orderAwaitingMail } from './mail-support';

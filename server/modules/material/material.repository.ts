@@ -3,21 +3,17 @@
 // transactions, after it has taken the order row, so they serialise with the
 // order's own state changes and with other uploads.
 import type { Kysely, Transaction } from 'kysely';
-import type { MaterialContentType } from '../../../common/material.ts';
 import type { Database } from '../../db/schema.ts';
+import type { StoredUpload } from '../stored-file/stored-files.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
-export interface NewFileRow {
+/** A file's row: the stored upload's columns (stored-file module), whose it is, for which item, and who uploaded it. */
+export interface NewFileRow extends StoredUpload {
   user_order_id: number;
   applicant_id: number;
   material_id: number | null;
   kind: 'material' | 'photo';
-  storage_key: string;
-  file_name: string;
-  content_type: MaterialContentType;
-  size_bytes: number;
-  sha256: string;
   account_id: number;
   created_at: number;
 }
@@ -101,67 +97,6 @@ export function createMaterialRepository(db: Kysely<Database>) {
         .where('user_order_id', '=', userOrderId)
         .where('file_id', '=', fileId)
         .executeTakeFirst();
-    },
-
-    /** A file for serving, only when its order belongs to the enterprise. */
-    fileOfEnterprise(enterpriseId: number, fileId: number) {
-      return db
-        .selectFrom('order_material_file')
-        .innerJoin('user_order', 'user_order.user_order_id', 'order_material_file.user_order_id')
-        .select([
-          'order_material_file.file_id',
-          'order_material_file.storage_key',
-          'order_material_file.file_name',
-          'order_material_file.content_type',
-          'order_material_file.size_bytes',
-          'order_material_file.sha256',
-        ])
-        .where('order_material_file.file_id', '=', fileId)
-        .where('user_order.enterprise_id', '=', enterpriseId)
-        .executeTakeFirst();
-    },
-
-    /** Any file for serving to the back office, with its order. */
-    fileForStaff(fileId: number) {
-      return db
-        .selectFrom('order_material_file')
-        .select(['file_id', 'user_order_id', 'storage_key', 'file_name', 'content_type', 'size_bytes', 'sha256'])
-        .where('file_id', '=', fileId)
-        .executeTakeFirst();
-    },
-
-    /** One row per time an operator opened a customer's file. */
-    async logFileAccess(row: { operator_id: number; file_kind: string; file_id: number; user_order_id: number; ip: string | null; accessed_at: number }) {
-      await db.insertInto('file_access_log').values(row).execute();
-    },
-
-    /** The access log, newest first, with the file's current name (null once deleted). */
-    accessLog(filter: { operatorId?: number; userOrderId?: number }, limit: number, offset: number) {
-      let query = db
-        .selectFrom('file_access_log')
-        .leftJoin('order_material_file', (join) =>
-          join.onRef('order_material_file.file_id', '=', 'file_access_log.file_id').on('file_access_log.file_kind', '=', 'material'),
-        )
-        .select([
-          'file_access_log.file_access_log_id',
-          'file_access_log.operator_id',
-          'file_access_log.file_kind',
-          'file_access_log.file_id',
-          'file_access_log.user_order_id',
-          'file_access_log.ip',
-          'file_access_log.accessed_at',
-          'order_material_file.file_name',
-        ]);
-      if (filter.operatorId !== undefined) query = query.where('file_access_log.operator_id', '=', filter.operatorId);
-      if (filter.userOrderId !== undefined) query = query.where('file_access_log.user_order_id', '=', filter.userOrderId);
-      return query.orderBy('file_access_log.accessed_at', 'desc').orderBy('file_access_log.file_access_log_id', 'desc').limit(limit).offset(offset).execute();
-    },
-
-    async accessLogCount(filter: { operatorId?: number; userOrderId?: number }): Promise<number> {
-      let query = db.selectFrom('file_access_log').select((eb) => eb.fn.countAll<number>().as('n'));
-      if (filter.operatorId !== undefined) query = query.where('operator_id', '=', filter.operatorId);
-      if (filter.userOrderId !== undefined) query = query.where('user_order_id', '=', filter.userOrderId);
-      return Number((await query.executeTakeFirstOrThrow()).n);
     },
 
     /** Files of one applicant for one material (material_id) or their photos (null). */

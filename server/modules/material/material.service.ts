@@ -2,13 +2,13 @@
 // delete, the effect date, and files for serving. Rules: docs/order-rules.md
 // ("Uploaded materials") on top of the lifecycle design.
 //
-// An upload is streamed once: its first bytes decide its type, then it goes
-// to the storage under a fresh random key while it is counted and hashed. Only
-// then does one short transaction record it (order row touched under its
-// guard, file row, audit event). A refusal after the bytes were stored, or a
-// failed commit, deletes the stored object; a replaced or deleted file's old
-// object is deleted after the commit (a crash in between leaves an orphan
-// object, never a row without its object).
+// The files are a kind of stored file (material-files.ts): the stored-file
+// module checks an upload by content and size while storing it; then one
+// short transaction records it (order row touched under its guard, file row,
+// audit event). A refusal after the bytes were stored, or a failed commit,
+// deletes the stored object; a replaced or deleted file's old object is
+// deleted after the commit (a crash in between leaves an orphan object, never
+// a row without its object).
 import type { Kysely } from 'kysely';
 import type {
   ApplicantMaterials,
@@ -22,31 +22,17 @@ import type {
 } from '../../../common/contracts/material.ts';
 import { IDENTITIES as APPLICANT_IDENTITIES } from '../../../common/constants.ts';
 import { ErrorCode } from '../../../common/error-codes.ts';
-import {
-  formatBytes,
-  MATERIAL_LIMITS,
-  MATERIAL_REVIEW_STATUSES,
-  type MaterialEditMode,
-  PHOTO_CONTENT_TYPES,
-  photoColorName,
-} from '../../../common/material.ts';
+import { MATERIAL_LIMITS, MATERIAL_REVIEW_STATUSES, type MaterialEditMode, PHOTO_CONTENT_TYPES, photoColorName } from '../../../common/material.ts';
 import { isCalendarDate, type OrderStatus, statusLabel, stepLabel } from '../../../common/order.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import { checkAllowed, createOrderLifecycle, type OrderRow } from '../order/lifecycle.ts';
-import { cleanFileName } from './file-name.ts';
+import type { Customer } from '../../platform/principal.ts';
+import { type AccessLogFilter, fileAccessLogPage } from '../stored-file/access-log.ts';
+import { createStoredFiles, type FileViewer, type StoredFileDeps, type UploadSource } from '../stored-file/stored-files.ts';
+import { materialFiles } from './material-files.ts';
 import { createMaterialRepository, type MaterialFileRow } from './material.repository.ts';
 import { missingMaterials } from './material-progress.ts';
-import { type FileStorage, newStorageKey } from './storage.ts';
-import { inspectUpload } from './upload-stream.ts';
-import type { Customer } from '../../platform/principal.ts';
-
-/**
- * Who asks for a stored file. Customers see their enterprise's files;
- * operators (the back office, /admin-files/) see every file, and every time
- * they open one is written to file_access_log.
- */
-export type FileViewer = { kind: 'customer'; accountId: number; enterpriseId: number } | { kind: 'operator'; operatorId: number; ip: string | null };
 
 export interface UploadInput {
   user_order_id: number;
@@ -56,24 +42,10 @@ export interface UploadInput {
   replace_file_id: number | null;
 }
 
-export interface UploadSource {
-  fileName: string | undefined;
-  stream: AsyncIterable<Buffer>;
-  /** The multipart parser cut the file at its own limit (belt and braces; the meter refuses first). */
-  truncated(): boolean;
-}
+export type MaterialServiceDeps = StoredFileDeps;
 
-export interface Logger {
-  warn(object: object, message: string): void;
-  error(object: object, message: string): void;
-}
-
-export interface MaterialServiceDeps {
-  now: () => number;
-  storage: FileStorage;
-  maxBytes: number;
-  log: Logger;
-}
+/** The visa photo: JPEG or PNG only, refused with its own code. */
+const PHOTO = { types: PHOTO_CONTENT_TYPES, refused: () => new AppError(ErrorCode.MATERIAL_PHOTO_TYPE) };
 
 const LOCKED_MESSAGES: Partial<Record<OrderStatus, string>> = {
   pending_payment: '订单已确认，资料不能再修改',
@@ -93,11 +65,6 @@ function lockedError(order: { status: OrderStatus }): AppError {
   return new AppError(ErrorCode.MATERIAL_ORDER_LOCKED, LOCKED_MESSAGES[order.status]);
 }
 
-export function fileUrl(file: { file_id: number; sha256: string }): string {
-  // The hash part changes when the file is replaced, so a cached old image is never shown.
-  return `/files/material/${file.file_id}?v=${file.sha256.slice(0, 16)}`;
-}
-
 export function fileView(row: MaterialFileRow): MaterialFileView {
   return {
     file_id: row.file_id,
@@ -106,7 +73,7 @@ export function fileView(row: MaterialFileRow): MaterialFileView {
     file_name: row.file_name,
     content_type: row.content_type,
     size: row.size_bytes,
-    url: fileUrl(row),
+    url: materialFiles.urlOf('customer', { id: row.file_id, sha256: row.sha256 }),
     review_status: row.review_status,
     review_status_label: MATERIAL_REVIEW_STATUSES[row.review_status],
     no_pass_memo: row.no_pass_memo,
@@ -126,8 +93,7 @@ interface UploadPlan {
 export function createMaterialService(db: Kysely<Database>, deps: MaterialServiceDeps) {
   const repo = createMaterialRepository(db);
   const lifecycle = createOrderLifecycle(db, deps);
-  const { storage, maxBytes, log } = deps;
-  const tooLarge = () => new AppError(ErrorCode.MATERIAL_FILE_TOO_LARGE, `文件过大，单个文件不能超过 ${formatBytes(maxBytes)}`);
+  const storedFiles = createStoredFiles(db, materialFiles, deps);
 
   /** The guards of an upload that depend on the order and its files; throws the refusal. */
   async function planUpload(order: OrderRow, input: UploadInput): Promise<UploadPlan> {
@@ -162,16 +128,10 @@ export function createMaterialService(db: Kysely<Database>, deps: MaterialServic
     return { mode, applicant, isPhoto, materialName, replacing };
   }
 
-  /** Best effort: a failure leaves an orphan object (logged), never a broken row. */
-  async function dropObject(key: string, why: string): Promise<void> {
-    try {
-      await storage.delete(key);
-    } catch (error) {
-      log.error({ err: error, storageKey: key, why }, 'stored material could not be deleted (orphan object)');
-    }
-  }
-
   return {
+    /** The files as a kind of stored file (their routes). */
+    storedFiles,
+
     async list(customer: Customer, userOrderId: number): Promise<MaterialListResult> {
       const order = await lifecycle.current(customer, userOrderId);
       const mode = editMode(order);
@@ -211,7 +171,7 @@ export function createMaterialService(db: Kysely<Database>, deps: MaterialServic
               color_name: photoColorName(photo.color),
             }
           : null,
-        max_file_bytes: maxBytes,
+        max_file_bytes: storedFiles.maxBytes,
         max_files_per_material: MATERIAL_LIMITS.maxFilesPerMaterial,
         missing,
         applicants: applicants.map((applicant): ApplicantMaterials => {
@@ -245,43 +205,16 @@ export function createMaterialService(db: Kysely<Database>, deps: MaterialServic
       const order = await lifecycle.current(customer, input.user_order_id);
       const { isPhoto } = await planUpload(order, input);
 
-      // The bytes: type from the first ones, then stream to storage under a new key.
-      const upload = await inspectUpload(source.stream, { maxBytes, tooLarge });
-      if (upload.empty) throw new AppError(ErrorCode.MATERIAL_FILE_EMPTY);
-      const contentType = upload.contentType;
-      if (isPhoto && (contentType === null || !PHOTO_CONTENT_TYPES.includes(contentType))) {
-        await upload.discard();
-        throw new AppError(ErrorCode.MATERIAL_PHOTO_TYPE);
-      }
-      if (contentType === null) {
-        await upload.discard();
-        throw new AppError(ErrorCode.MATERIAL_FILE_TYPE);
-      }
-      const key = newStorageKey();
-      await storage.put(key, upload.body, { contentType });
-      const { size, sha256 } = upload.digest();
-      if (source.truncated()) {
-        await dropObject(key, 'truncated by the multipart limit');
-        throw tooLarge();
-      }
-
-      const fileName = cleanFileName(source.fileName);
+      // The bytes: type from the first ones, then streamed to storage under a new key.
+      const upload = await storedFiles.store(source, isPhoto ? PHOTO : undefined);
       let fileId = 0;
       let replaced: MaterialFileRow | null = null;
-      try {
-        // Decided again on the order as it is now: it may have been confirmed, cancelled or reviewed meanwhile.
-        await lifecycle.change(customer, order.user_order_id, async (fresh, at) => {
+      // Decided again on the order as it is now: it may have been confirmed, cancelled or reviewed meanwhile.
+      await storedFiles.keep(upload, () =>
+        lifecycle.change(customer, order.user_order_id, async (fresh, at) => {
           const plan = await planUpload(fresh, input);
           replaced = plan.replacing;
-          const content = {
-            storage_key: key,
-            file_name: fileName,
-            content_type: contentType,
-            size_bytes: size,
-            sha256,
-            account_id: customer.accountId,
-            created_at: at,
-          };
+          const content = { ...upload, account_id: customer.accountId, created_at: at };
           return {
             event: plan.replacing ? 'material_replace' : 'material_upload',
             // Uploads of one order serialise on its row instead of failing each other.
@@ -311,20 +244,17 @@ export function createMaterialService(db: Kysely<Database>, deps: MaterialServic
               applicant_name: plan.applicant.name,
               material_id: input.material_id,
               material_name: plan.materialName,
-              file_name: fileName,
-              content_type: contentType,
-              size,
-              sha256,
+              file_name: upload.file_name,
+              content_type: upload.content_type,
+              size: upload.size_bytes,
+              sha256: upload.sha256,
               ...(plan.replacing ? { replaced_file_name: plan.replacing.file_name, replaced_sha256: plan.replacing.sha256 } : {}),
             }),
           };
-        });
-      } catch (error) {
-        await dropObject(key, 'upload not committed');
-        throw error;
-      }
+        }),
+      );
       const old = replaced as MaterialFileRow | null;
-      if (old) await dropObject(old.storage_key, 'replaced');
+      if (old) await storedFiles.drop(old.storage_key, 'replaced');
 
       const row = await repo.file(order.user_order_id, fileId);
       return { file: fileView(row!), replaced: old !== null, missing: await missingMaterials(db, order.user_order_id) };
@@ -355,7 +285,7 @@ export function createMaterialService(db: Kysely<Database>, deps: MaterialServic
           },
         };
       });
-      await dropObject((removed as MaterialFileRow | null)!.storage_key, 'deleted');
+      await storedFiles.drop((removed as MaterialFileRow | null)!.storage_key, 'deleted');
       return { file_id: fileId, missing: await missingMaterials(db, userOrderId) };
     },
 
@@ -376,33 +306,11 @@ export function createMaterialService(db: Kysely<Database>, deps: MaterialServic
       return { effect_date: wanted };
     },
 
-    /** A stored file the viewer may see, or null (missing and forbidden look the same). */
-    async fileFor(viewer: FileViewer, fileId: number) {
-      switch (viewer.kind) {
-        case 'customer':
-          return (await repo.fileOfEnterprise(viewer.enterpriseId, fileId)) ?? null;
-        case 'operator': {
-          const file = await repo.fileForStaff(fileId);
-          if (!file) return null;
-          // Written before a byte is sent: an open that is not logged does not happen.
-          await repo.logFileAccess({
-            operator_id: viewer.operatorId,
-            file_kind: 'material',
-            file_id: file.file_id,
-            user_order_id: file.user_order_id,
-            ip: viewer.ip,
-            accessed_at: deps.now(),
-          });
-          return file;
-        }
-      }
-    },
+    /** A stored file the viewer may see, or null (missing and forbidden look the same); an operator's open is logged. */
+    fileFor: (viewer: FileViewer, fileId: number) => storedFiles.fileFor(viewer, fileId),
 
-    /** Who opened which customer file, newest first (supervisors; the route checks the role). */
-    async accessLog(filter: { operatorId?: number; userOrderId?: number }, page: number, pageSize: number) {
-      const [rows, total] = await Promise.all([repo.accessLog(filter, pageSize, (page - 1) * pageSize), repo.accessLogCount(filter)]);
-      return { rows, total };
-    },
+    /** Who opened which customer file, newest first, with the names of materials (supervisors; the route checks the role). */
+    accessLog: (filter: AccessLogFilter, page: number, pageSize: number) => fileAccessLogPage(db, materialFiles, filter, page, pageSize),
 
     /**
      * Re-upload done (reupload_needed → material_review): no no-pass file is
@@ -430,13 +338,6 @@ export function createMaterialService(db: Kysely<Database>, deps: MaterialServic
         step_label: stepLabel(state.step),
         review_round: (await lifecycle.current(customer, userOrderId)).review_round,
       };
-    },
-
-    /** The stored bytes of a file row (null when the object is gone: logged, served as 404). */
-    async open(file: { file_id: number; storage_key: string }) {
-      const stored = await storage.get(file.storage_key);
-      if (!stored) log.error({ fileId: file.file_id, storageKey: file.storage_key }, 'material file row without its stored object');
-      return stored;
     },
   };
 }

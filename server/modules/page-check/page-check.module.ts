@@ -1,10 +1,10 @@
-// Wires the page check into the app: the service (over the material module's
-// file storage and size limit), its JSON operations for /www and /admin-api,
+// Wires the page check into the app: the service (over the stored files'
+// storage and size limit), its JSON operations for /www and /admin-api,
 // the operator's multipart page upload inside the signed scope, and the two
-// file routes: /files/page-check/:pageId (the order's customer, published
-// pages only) and /admin-files/page-check/:pageId (operators, every open logged).
-import fastifyMultipart from '@fastify/multipart';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+// file routes of the stored-file module: /files/page-check/:pageId (the
+// order's customer, published pages only) and /admin-files/page-check/:pageId
+// (operators, every open logged).
+import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import {
   adminOrderSubmit,
@@ -20,9 +20,10 @@ import { ErrorCode } from '../../../common/error-codes.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import { defineOperation } from '../../platform/operation.ts';
-import { fieldsThenFile, guardedSource, registerStoredFileRoutes, uploadHandler } from '../material/material.routes.ts';
-import type { FileStorage } from '../material/storage.ts';
-import { ADMIN_PAGE_FILE_PREFIX, createPageCheckService, type Logger, PAGE_FILE_PREFIX, type PageCheckService } from './page-check.service.ts';
+import { uploadRoute } from '../stored-file/multipart.ts';
+import { type FileRouteAuth, registerFileRoutes } from '../stored-file/serve.ts';
+import type { StoredFileDeps } from '../stored-file/stored-files.ts';
+import { createPageCheckService, type PageCheckService } from './page-check.service.ts';
 
 const TAG = '核对签证页';
 const ADMIN_TAG = '后台 · 核对页与递交';
@@ -113,61 +114,41 @@ export function pageCheckOperations(service: PageCheckService) {
   ];
 }
 
-async function handleUpload(service: PageCheckService, request: FastifyRequest) {
-  if (!request.isMultipart()) throw new AppError(ErrorCode.UNSUPPORTED_MEDIA_TYPE, '请使用 multipart/form-data 上传文件');
-  if (!request.operator) throw new AppError(ErrorCode.NOT_LOGGED_IN);
-  const operator = { kind: 'operator' as const, operatorId: request.operator.operatorId, role: request.operator.role };
-  const { fields, part } = await fieldsThenFile(request);
-  const parsed = adminPageCheckUpload.payload.safeParse(fields);
-  if (!parsed.success) throw new AppError(ErrorCode.INVALID_PARAMS, '请在文件之前发送 user_order_id 和 applicant_id（正整数）');
-  const file = part.file;
-  return service.upload(operator, parsed.data, { fileName: part.filename, stream: guardedSource(file), truncated: () => file.truncated });
-}
-
-export function createPageCheckModule(options: { db: Kysely<Database>; now: () => number; storage: FileStorage; maxBytes: number; log: Logger }) {
+export function createPageCheckModule(options: StoredFileDeps & { db: Kysely<Database> }) {
   const service = createPageCheckService(options.db, options);
-  const { maxBytes } = options;
 
   /** Register inside the signed scope: `await api.register(pageCheck.uploadRoutes)`. */
-  async function uploadRoutes(scope: FastifyInstance): Promise<void> {
-    await scope.register(fastifyMultipart, {
-      throwFileSizeLimit: false,
-      limits: { fileSize: maxBytes + 1, files: 1, fields: 4, parts: 6, fieldNameSize: 40, fieldSize: 100, headerPairs: 20 },
-    });
-    scope.route({
-      method: 'POST',
-      url: adminPageCheckUpload.path,
-      config: { auth: 'operator' },
-      schema: {
-        summary: '上传一位申请人的一页核对页（multipart/form-data）',
-        description:
-          '字段须在文件之前：user_order_id、applicant_id；最后是 file。文件类型按内容判断（PDF、JPEG 或 PNG），大小限制与客户上传资料相同。' +
-          '只能在“待确认核对页”由办理人员或主管上传，且该申请人的核对页尚未发布或客户已申请修改；每位申请人最多 30 个文件。\n\n需要登录：是（后台 X-Token）',
-        tags: [ADMIN_TAG],
-        consumes: ['multipart/form-data'],
-        body: {
-          type: 'object',
-          properties: { user_order_id: { type: 'integer' }, applicant_id: { type: 'integer' }, file: { type: 'string', format: 'binary' } },
-          required: ['user_order_id', 'applicant_id', 'file'],
-        },
+  const uploadRoutes = uploadRoute({
+    path: adminPageCheckUpload.path,
+    auth: 'operator',
+    maxBytes: service.storedFiles.maxBytes,
+    fields: 4,
+    schema: {
+      summary: '上传一位申请人的一页核对页（multipart/form-data）',
+      description:
+        '字段须在文件之前：user_order_id、applicant_id；最后是 file。文件类型按内容判断（PDF、JPEG 或 PNG），大小限制与客户上传资料相同。' +
+        '只能在“待确认核对页”由办理人员或主管上传，且该申请人的核对页尚未发布或客户已申请修改；每位申请人最多 30 个文件。\n\n需要登录：是（后台 X-Token）',
+      tags: [ADMIN_TAG],
+      body: {
+        type: 'object',
+        properties: { user_order_id: { type: 'integer' }, applicant_id: { type: 'integer' }, file: { type: 'string', format: 'binary' } },
+        required: ['user_order_id', 'applicant_id', 'file'],
       },
-      handler: uploadHandler((request) => handleUpload(service, request)),
-    });
-  }
+    },
+    handle: (operator, fields, file) => {
+      const parsed = adminPageCheckUpload.payload.safeParse(fields);
+      if (!parsed.success) throw new AppError(ErrorCode.INVALID_PARAMS, '请在文件之前发送 user_order_id 和 applicant_id（正整数）');
+      return service.upload(operator, parsed.data, file);
+    },
+  });
 
-  /** GET routes of the files: the order's customer (what fileFor allows) and operators (each open logged). */
-  function registerFileRoutes(app: FastifyInstance, auth: Parameters<typeof registerStoredFileRoutes>[1]['auth']): void {
+  /** GET routes of the pages: the order's customer (published pages only) and operators (each open logged). */
+  function registerPageFileRoutes(app: FastifyInstance, auth: FileRouteAuth): void {
     // No session, another enterprise's page, an unpublished page, a missing one: the same 404.
-    registerStoredFileRoutes(app, {
-      customerPath: PAGE_FILE_PREFIX,
-      adminPath: ADMIN_PAGE_FILE_PREFIX,
-      auth,
-      fileFor: (viewer, id) => service.fileFor(viewer, id),
-      open: (file) => service.open(file),
-    });
+    registerFileRoutes(app, service.storedFiles, auth);
   }
 
-  return { service, operations: pageCheckOperations(service), uploadRoutes, registerFileRoutes };
+  return { service, operations: pageCheckOperations(service), uploadRoutes, registerFileRoutes: registerPageFileRoutes };
 }
 
 export type PageCheckModule = ReturnType<typeof createPageCheckModule>;

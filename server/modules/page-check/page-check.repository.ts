@@ -2,17 +2,14 @@
 // stored pages and the customer's comments. Only this module writes them.
 import type { Kysely, Transaction } from 'kysely';
 import type { Database, PageCheckStatus } from '../../db/schema.ts';
+import type { StoredUpload } from '../stored-file/stored-files.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
-export interface NewPage {
+/** A page's row: the stored upload's columns (stored-file module), whose it is and who uploaded it. */
+export interface NewPage extends StoredUpload {
   user_order_id: number;
   applicant_id: number;
-  storage_key: string;
-  file_name: string;
-  content_type: string;
-  size_bytes: number;
-  sha256: string;
   operator_id: number;
   created_at: number;
 }
@@ -66,26 +63,9 @@ export function createPageCheckRepository(db: Kysely<Database>) {
         .orderBy('comment_id', 'desc')
         .execute(),
 
-    /** A page with what serving it needs: its order's enterprise and its applicant's check state. */
+    /** A page's order, applicant and stored object (serving is the stored-file module's). */
     page: (pageId: number) =>
-      db
-        .selectFrom('page_check_page')
-        .innerJoin('user_order', 'user_order.user_order_id', 'page_check_page.user_order_id')
-        .leftJoin('page_check_applicant', 'page_check_applicant.applicant_id', 'page_check_page.applicant_id')
-        .select([
-          'page_check_page.page_id',
-          'page_check_page.user_order_id',
-          'page_check_page.applicant_id',
-          'page_check_page.storage_key',
-          'page_check_page.file_name',
-          'page_check_page.content_type',
-          'page_check_page.size_bytes',
-          'page_check_page.sha256',
-          'user_order.enterprise_id',
-          'page_check_applicant.status',
-        ])
-        .where('page_check_page.page_id', '=', pageId)
-        .executeTakeFirst(),
+      db.selectFrom('page_check_page').select(['page_id', 'user_order_id', 'applicant_id', 'storage_key']).where('page_id', '=', pageId).executeTakeFirst(),
 
     async countPages(trx: Db, applicantId: number): Promise<number> {
       const row = await trx
@@ -156,12 +136,6 @@ export function createPageCheckRepository(db: Kysely<Database>) {
         created_at: number;
       }>,
     ) => trx.insertInto('page_check_comment').values(rows).execute(),
-
-    logAccess: (row: { operator_id: number; file_id: number; user_order_id: number; ip: string | null; accessed_at: number }) =>
-      db
-        .insertInto('file_access_log')
-        .values({ ...row, file_kind: 'page_check' })
-        .execute(),
   };
 }
 

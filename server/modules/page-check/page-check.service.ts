@@ -1,8 +1,9 @@
 // The page check (核页, issue 10) and the operator's submit. The operator (the
 // order's assignee or a supervisor) uploads each applicant's filled-in
-// application pages — PDF or images, checked by their first bytes and their
-// size exactly like the customer's uploads (material/upload-stream.ts) and
-// stored in the same file storage — and publishes them (page_check_publish).
+// application pages — PDF or images, a kind of stored file
+// (page-check-files.ts): checked by their first bytes and their size exactly
+// like the customer's uploads, stored in the same file storage — and
+// publishes them (page_check_publish).
 // The customer reads the published pages and, per applicant, confirms them
 // (page_check_confirm) or asks for corrections with a comment on the page
 // concerned (page_check_correction); the operator edits and republishes. The
@@ -21,57 +22,27 @@ import {
   type PageCheckView,
 } from '../../../common/contracts/page-check.ts';
 import { ErrorCode } from '../../../common/error-codes.ts';
-import { formatBytes } from '../../../common/material.ts';
 import { chinaDate, isCalendarDate, type OrderStep, stepLabel } from '../../../common/order.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { Customer, Operator } from '../../platform/principal.ts';
-import { cleanFileName } from '../material/file-name.ts';
-import { type FileStorage, newStorageKey, type StoredObject } from '../material/storage.ts';
-import { inspectUpload } from '../material/upload-stream.ts';
+import { createStoredFiles, type FileViewer, type StoredFileDeps, type UploadSource } from '../stored-file/stored-files.ts';
 import { type Change, checkAllowed, createOrderLifecycle, type OrderRow, stateAllows } from '../order/lifecycle.ts';
+import { pageCheckPages, SHOWN_TO_CUSTOMER } from './page-check-files.ts';
 import { createPageCheckRepository } from './page-check.repository.ts';
-
-export const PAGE_FILE_PREFIX = '/files/page-check/';
-export const ADMIN_PAGE_FILE_PREFIX = '/admin-files/page-check/';
-
-/** Statuses whose pages the customer sees (a draft is the operator's work in progress). */
-const SHOWN_TO_CUSTOMER: PageCheckApplicantStatus[] = ['published', 'correction', 'confirmed'];
-
-export interface PageUploadSource {
-  fileName: string | undefined;
-  stream: AsyncIterable<Buffer>;
-  /** True when the multipart parser cut the file at its limit. */
-  truncated: () => boolean;
-}
-
-export interface Logger {
-  error(obj: unknown, msg?: string): void;
-}
-
-export type PageViewer = { kind: 'customer'; enterpriseId: number } | { kind: 'operator'; operatorId: number; ip: string | null };
 
 function mayEdit(operator: Operator, order: Pick<OrderRow, 'assignee_operator_id'>): boolean {
   return operator.role === 'supervisor' || order.assignee_operator_id === operator.operatorId;
 }
 
-function pageUrl(prefix: string, page: { page_id: number; sha256: string }): string {
-  return `${prefix}${page.page_id}?v=${page.sha256.slice(0, 16)}`;
+function pageUrl(audience: 'customer' | 'operator', page: { page_id: number; sha256: string }): string {
+  return pageCheckPages.urlOf(audience, { id: page.page_id, sha256: page.sha256 });
 }
 
-export function createPageCheckService(db: Kysely<Database>, deps: { now: () => number; storage: FileStorage; maxBytes: number; log: Logger }) {
+export function createPageCheckService(db: Kysely<Database>, deps: StoredFileDeps) {
   const repo = createPageCheckRepository(db);
   const lifecycle = createOrderLifecycle(db, deps);
-  const { storage, maxBytes, log } = deps;
-  const tooLarge = () => new AppError(ErrorCode.MATERIAL_FILE_TOO_LARGE, `文件过大，单个文件不能超过 ${formatBytes(maxBytes)}`);
-
-  async function dropObject(key: string, why: string): Promise<void> {
-    try {
-      await storage.delete(key);
-    } catch (error) {
-      log.error({ err: error, storageKey: key, why }, 'stored page could not be deleted (orphan object)');
-    }
-  }
+  const storedFiles = createStoredFiles(db, pageCheckPages, deps);
 
   /** Every applicant's check of an order; pages and comments for the audience. */
   async function build(order: OrderRow, audience: 'customer' | 'operator'): Promise<PageCheckView> {
@@ -81,7 +52,6 @@ export function createPageCheckService(db: Kysely<Database>, deps: { now: () => 
       repo.pages(order.user_order_id),
       repo.comments(order.user_order_id),
     ]);
-    const prefix = audience === 'customer' ? PAGE_FILE_PREFIX : ADMIN_PAGE_FILE_PREFIX;
     const list = applicants.map((applicant) => {
       const state = states.find((s) => s.applicant_id === applicant.applicant_id);
       const status: PageCheckApplicantStatus = state?.status ?? 'none';
@@ -102,7 +72,7 @@ export function createPageCheckService(db: Kysely<Database>, deps: { now: () => 
                 file_name: p.file_name,
                 content_type: p.content_type,
                 size: p.size_bytes,
-                url: pageUrl(prefix, p),
+                url: pageUrl(audience, p),
                 created_at: p.created_at,
               }))
           : [],
@@ -195,62 +165,41 @@ export function createPageCheckService(db: Kysely<Database>, deps: { now: () => 
     },
 
     /** One page file for an applicant (not yet published, or asked to be corrected). */
-    async upload(operator: Operator, input: { user_order_id: number; applicant_id: number }, source: PageUploadSource) {
+    async upload(operator: Operator, input: { user_order_id: number; applicant_id: number }, source: UploadSource) {
       const order = await lifecycle.current(operator, input.user_order_id);
       await editable(operator, order, input.applicant_id, deps.now());
       if ((await repo.countPages(db, input.applicant_id)) >= PAGE_CHECK_LIMITS.maxPagesPerApplicant) throw new AppError(ErrorCode.PAGE_CHECK_TOO_MANY_PAGES);
 
       // The bytes, exactly as a customer's upload: type from the first ones, size metered while stored.
-      const upload = await inspectUpload(source.stream, { maxBytes, tooLarge });
-      if (upload.empty) throw new AppError(ErrorCode.MATERIAL_FILE_EMPTY);
-      const contentType = upload.contentType;
-      if (contentType === null) {
-        await upload.discard();
-        throw new AppError(ErrorCode.MATERIAL_FILE_TYPE);
-      }
-      const key = newStorageKey();
-      await storage.put(key, upload.body, { contentType });
-      const { size, sha256 } = upload.digest();
-      if (source.truncated()) {
-        await dropObject(key, 'truncated by the multipart limit');
-        throw tooLarge();
-      }
-      const fileName = cleanFileName(source.fileName);
+      const upload = await storedFiles.store(source);
       const at = deps.now();
-      try {
-        const pageId = await db.transaction().execute(async (trx) => {
+      const pageId = await storedFiles.keep(upload, () =>
+        db.transaction().execute(async (trx) => {
           // Decided again inside the transaction: published meanwhile, or full.
           const status = await repo.stateOf(trx, input.applicant_id);
           if (status === 'published' || status === 'confirmed') throw new AppError(ErrorCode.PAGE_CHECK_LOCKED);
           if ((await repo.countPages(trx, input.applicant_id)) >= PAGE_CHECK_LIMITS.maxPagesPerApplicant)
             throw new AppError(ErrorCode.PAGE_CHECK_TOO_MANY_PAGES);
           return repo.insertPage(trx, {
+            ...upload,
             user_order_id: order.user_order_id,
             applicant_id: input.applicant_id,
-            storage_key: key,
-            file_name: fileName,
-            content_type: contentType,
-            size_bytes: size,
-            sha256,
             operator_id: operator.operatorId,
             created_at: at,
           });
-        });
-        const status = (await repo.stateOf(db, input.applicant_id)) ?? 'draft';
-        return {
-          page_id: pageId,
-          applicant_id: input.applicant_id,
-          status,
-          file_name: fileName,
-          content_type: contentType,
-          size,
-          url: pageUrl(ADMIN_PAGE_FILE_PREFIX, { page_id: pageId, sha256 }),
-          created_at: at,
-        };
-      } catch (error) {
-        await dropObject(key, 'page not recorded');
-        throw error;
-      }
+        }),
+      );
+      const status = (await repo.stateOf(db, input.applicant_id)) ?? 'draft';
+      return {
+        page_id: pageId,
+        applicant_id: input.applicant_id,
+        status,
+        file_name: upload.file_name,
+        content_type: upload.content_type,
+        size: upload.size_bytes,
+        url: pageUrl('operator', { page_id: pageId, sha256: upload.sha256 }),
+        created_at: at,
+      };
     },
 
     async deletePage(operator: Operator, userOrderId: number, pageId: number) {
@@ -264,7 +213,7 @@ export function createPageCheckService(db: Kysely<Database>, deps: { now: () => 
         return repo.deletePage(trx, pageId);
       });
       if (!deleted) throw new AppError(ErrorCode.PAGE_CHECK_PAGE_NOT_FOUND);
-      await dropObject(page.storage_key, 'page deleted');
+      await storedFiles.drop(page.storage_key, 'page deleted');
       return { page_id: pageId };
     },
 
@@ -404,28 +353,11 @@ export function createPageCheckService(db: Kysely<Database>, deps: { now: () => 
       };
     },
 
-    /** A page file for a viewer: the customer of the order's enterprise (published pages only), or any operator (logged). */
-    async fileFor(viewer: PageViewer, pageId: number) {
-      const page = await repo.page(pageId);
-      if (!page) return null;
-      if (viewer.kind === 'customer') {
-        if (page.enterprise_id !== viewer.enterpriseId) return null;
-        if (!page.status || !SHOWN_TO_CUSTOMER.includes(page.status)) return null;
-      } else {
-        await repo.logAccess({
-          operator_id: viewer.operatorId,
-          file_id: page.page_id,
-          user_order_id: page.user_order_id,
-          ip: viewer.ip,
-          accessed_at: deps.now(),
-        });
-      }
-      return page;
-    },
+    /** The pages as a kind of stored file (their routes). */
+    storedFiles,
 
-    open(page: { storage_key: string }): Promise<StoredObject | null> {
-      return storage.get(page.storage_key);
-    },
+    /** A page file for a viewer: the customer of the order's enterprise (published pages only), or any operator (logged). */
+    fileFor: (viewer: FileViewer, pageId: number) => storedFiles.fileFor(viewer, pageId),
   };
 }
 

@@ -7,22 +7,21 @@ import { APPLICANT_STATUSES, type ApplicantStatus } from '../../../common/order.
 import { rejectReasonText, type VisaResultFileKind } from '../../../common/visa-result.ts';
 import { fromJson } from '../../db/json.ts';
 import type { Database } from '../../db/schema.ts';
+import { visaResultFiles } from './result-files.ts';
 import { createResultRepository } from './result.repository.ts';
-
-export const RESULT_FILE_PREFIX = '/files/visa-result/';
-export const ADMIN_RESULT_FILE_PREFIX = '/admin-files/visa-result/';
 
 type ResultRow = Awaited<ReturnType<ReturnType<typeof createResultRepository>['results']>>[number];
 type FileRow = Awaited<ReturnType<ReturnType<typeof createResultRepository>['files']>>[number];
 
-export function fileView(prefix: string, file: FileRow): VisaResultFile {
+/** A result file for an audience: its link is to that audience's file route. */
+export function fileView(audience: 'customer' | 'operator', file: FileRow): VisaResultFile {
   return {
     file_id: file.file_id,
     kind: file.kind as VisaResultFileKind,
     file_name: file.file_name,
     content_type: file.content_type,
     size: file.size_bytes,
-    url: `${prefix}${file.file_id}?v=${file.sha256.slice(0, 16)}`,
+    url: visaResultFiles.urlOf(audience, { id: file.file_id, sha256: file.sha256 }),
   };
 }
 
@@ -31,7 +30,7 @@ export function resultView(
   applicant: { applicant_id: number; name: string; status: ApplicantStatus },
   result: ResultRow | undefined,
   files: FileRow[],
-  prefix: string,
+  audience: 'customer' | 'operator',
 ): VisaResultView {
   const file = result?.file_id ? files.find((f) => f.file_id === result.file_id && f.purged_at === null) : undefined;
   const reasons = result?.reject_reasons ? fromJson(result.reject_reasons) : [];
@@ -47,8 +46,8 @@ export function resultView(
     entries: result?.entries ?? null,
     stay_days: result?.stay_days ?? null,
     has_evisa: result?.result === 'issued' && file?.kind === 'evisa',
-    evisa: file && file.kind === 'evisa' ? fileView(prefix, file) : null,
-    letter: file && file.kind === 'letter' ? fileView(prefix, file) : null,
+    evisa: file && file.kind === 'evisa' ? fileView(audience, file) : null,
+    letter: file && file.kind === 'letter' ? fileView(audience, file) : null,
     reject_reasons: reasons,
     reject_reason: result?.result === 'rejected' ? rejectReasonText(reasons, result.reject_note) : null,
     recorded_at: result?.created_at ?? null,
@@ -64,7 +63,7 @@ export async function visaResultsOf(db: Kysely<Database>, userOrderId: number): 
       a,
       results.find((r) => r.applicant_id === a.applicant_id),
       files,
-      RESULT_FILE_PREFIX,
+      'customer',
     ),
   );
 }

@@ -1,11 +1,11 @@
-// Wires the visa results into the app: the service (over the material
-// module's file storage and size limit), its JSON operations for /admin-api
-// (the panel, 录入出签, 录入拒签) and /www (e-mailing the visa infos), the
-// operator's multipart file upload inside the signed scope, and the two file
-// routes: /files/visa-result/:fileId (the order's customer, files attached to
-// a result only) and /admin-files/visa-result/:fileId (operators, every open logged).
-import fastifyMultipart from '@fastify/multipart';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+// Wires the visa results into the app: the service (over the stored files'
+// storage and size limit), its JSON operations for /admin-api (the panel,
+// 录入出签, 录入拒签) and /www (e-mailing the visa infos), the operator's
+// multipart file upload inside the signed scope, and the two file routes of
+// the stored-file module: /files/visa-result/:fileId (the order's customer,
+// files attached to a result only) and /admin-files/visa-result/:fileId
+// (operators, every open logged).
+import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { EMAIL_PATTERN } from '../../../common/contracts/rules.ts';
 import { adminResultDetail, adminResultFileUpload, adminResultIssue, adminResultReject, visaInfoSend } from '../../../common/contracts/visa-result.ts';
@@ -17,12 +17,13 @@ import { defineOperation } from '../../platform/operation.ts';
 import type { Customer } from '../../platform/principal.ts';
 import type { RateLimiter } from '../../platform/rate-limit.ts';
 import { MATERIAL_EMAIL_LIMITS } from '../catalogue/catalogue.routes.ts';
-import { fieldsThenFile, guardedSource, registerStoredFileRoutes, uploadHandler } from '../material/material.routes.ts';
-import type { FileStorage } from '../material/storage.ts';
+import { uploadRoute } from '../stored-file/multipart.ts';
+import { type FileRouteAuth, registerFileRoutes } from '../stored-file/serve.ts';
+import type { StoredFileDeps, StoredFiles } from '../stored-file/stored-files.ts';
 import { createOrderLifecycle } from '../order/lifecycle.ts';
 import type { Mailer } from '../notification/mailer.ts';
-import { ADMIN_RESULT_FILE_PREFIX, RESULT_FILE_PREFIX, visaResultsOf } from './result-records.ts';
-import { createResultService, type Logger, type ResultService } from './result.service.ts';
+import { visaResultsOf } from './result-records.ts';
+import { createResultService, type ResultService } from './result.service.ts';
 import { renderVisaInfoEmail } from './visa-info-email.ts';
 
 const TAG = '签证结果';
@@ -42,7 +43,7 @@ const RECORD_ERRORS = [
 export interface VisaInfoMailDeps {
   db: Kysely<Database>;
   now: () => number;
-  storage: FileStorage;
+  files: StoredFiles<'visa_result_file'>;
   mailer: Mailer;
   rateLimiter: RateLimiter;
   siteUrl: string;
@@ -72,7 +73,7 @@ async function sendVisaInfo(
   for (const visa of visas) {
     if (!visa.evisa) continue;
     const file = await deps.db.selectFrom('visa_result_file').select(['storage_key']).where('file_id', '=', visa.evisa.file_id).executeTakeFirst();
-    const stored = file ? await deps.storage.get(file.storage_key) : null;
+    const stored = file ? await deps.files.open(file) : null;
     if (!stored) continue;
     const chunks: Buffer[] = [];
     for await (const chunk of stored.body) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
@@ -137,84 +138,62 @@ export function resultOperations(service: ResultService, mail: VisaInfoMailDeps)
   ];
 }
 
-async function handleUpload(service: ResultService, request: FastifyRequest) {
-  if (!request.isMultipart()) throw new AppError(ErrorCode.UNSUPPORTED_MEDIA_TYPE, '请使用 multipart/form-data 上传文件');
-  if (!request.operator) throw new AppError(ErrorCode.NOT_LOGGED_IN);
-  const operator = { kind: 'operator' as const, operatorId: request.operator.operatorId, role: request.operator.role };
-  const { fields, part } = await fieldsThenFile(request);
-  const parsed = adminResultFileUpload.payload.safeParse(fields);
-  if (!parsed.success) throw new AppError(ErrorCode.INVALID_PARAMS, '请在文件之前发送 user_order_id、applicant_id（正整数）和 kind（evisa 或 letter）');
-  const file = part.file;
-  return service.uploadFile(operator, parsed.data, { fileName: part.filename, stream: guardedSource(file), truncated: () => file.truncated });
-}
-
-export function createResultModule(options: {
-  db: Kysely<Database>;
-  now: () => number;
-  storage: FileStorage;
-  maxBytes: number;
-  log: Logger;
-  mailer: Mailer;
-  rateLimiter: RateLimiter;
-  siteUrl: string;
-}) {
+export function createResultModule(
+  options: StoredFileDeps & {
+    db: Kysely<Database>;
+    mailer: Mailer;
+    rateLimiter: RateLimiter;
+    siteUrl: string;
+  },
+) {
   const service = createResultService(options.db, options);
-  const { maxBytes } = options;
 
   /** Register inside the signed scope: `await api.register(results.uploadRoutes)`. */
-  async function uploadRoutes(scope: FastifyInstance): Promise<void> {
-    await scope.register(fastifyMultipart, {
-      throwFileSizeLimit: false,
-      limits: { fileSize: maxBytes + 1, files: 1, fields: 4, parts: 6, fieldNameSize: 40, fieldSize: 100, headerPairs: 20 },
-    });
-    scope.route({
-      method: 'POST',
-      url: adminResultFileUpload.path,
-      config: { auth: 'operator' },
-      schema: {
-        summary: '上传一位申请人的电子签证或使馆拒签信（multipart/form-data）',
-        description:
-          '字段须在文件之前：user_order_id、applicant_id、kind（evisa 电子签证 / letter 拒签信）；最后是 file。文件类型按内容判断（PDF、JPEG 或 PNG），大小限制与客户上传资料相同。' +
-          '只能在“已递交使馆”由办理人员或主管为尚无结果的申请人上传；返回的 file_id 在录入出签（evisa_file_id）或拒签（letter_file_id）时使用。\n\n需要登录：是（后台 X-Token）',
-        tags: [ADMIN_TAG],
-        consumes: ['multipart/form-data'],
-        body: {
-          type: 'object',
-          properties: {
-            user_order_id: { type: 'integer' },
-            applicant_id: { type: 'integer' },
-            kind: { type: 'string', enum: ['evisa', 'letter'] },
-            file: { type: 'string', format: 'binary' },
-          },
-          required: ['user_order_id', 'applicant_id', 'kind', 'file'],
+  const uploadRoutes = uploadRoute({
+    path: adminResultFileUpload.path,
+    auth: 'operator',
+    maxBytes: service.storedFiles.maxBytes,
+    fields: 4,
+    schema: {
+      summary: '上传一位申请人的电子签证或使馆拒签信（multipart/form-data）',
+      description:
+        '字段须在文件之前：user_order_id、applicant_id、kind（evisa 电子签证 / letter 拒签信）；最后是 file。文件类型按内容判断（PDF、JPEG 或 PNG），大小限制与客户上传资料相同。' +
+        '只能在“已递交使馆”由办理人员或主管为尚无结果的申请人上传；返回的 file_id 在录入出签（evisa_file_id）或拒签（letter_file_id）时使用。\n\n需要登录：是（后台 X-Token）',
+      tags: [ADMIN_TAG],
+      body: {
+        type: 'object',
+        properties: {
+          user_order_id: { type: 'integer' },
+          applicant_id: { type: 'integer' },
+          kind: { type: 'string', enum: ['evisa', 'letter'] },
+          file: { type: 'string', format: 'binary' },
         },
+        required: ['user_order_id', 'applicant_id', 'kind', 'file'],
       },
-      handler: uploadHandler((request) => handleUpload(service, request)),
-    });
-  }
+    },
+    handle: (operator, fields, file) => {
+      const parsed = adminResultFileUpload.payload.safeParse(fields);
+      if (!parsed.success) throw new AppError(ErrorCode.INVALID_PARAMS, '请在文件之前发送 user_order_id、applicant_id（正整数）和 kind（evisa 或 letter）');
+      return service.uploadFile(operator, parsed.data, file);
+    },
+  });
 
-  /** GET routes of the files: the order's customer (what fileFor allows) and operators (each open logged). */
-  function registerFileRoutes(app: FastifyInstance, auth: Parameters<typeof registerStoredFileRoutes>[1]['auth']): void {
-    // No session, another enterprise's file, one not attached to a result, a missing one: the same 404.
-    registerStoredFileRoutes(app, {
-      customerPath: RESULT_FILE_PREFIX,
-      adminPath: ADMIN_RESULT_FILE_PREFIX,
-      auth,
-      fileFor: (viewer, id) => service.fileFor(viewer, id),
-      open: (file) => service.open(file),
-    });
+  /** GET routes of the files: the order's customer (files attached to a result) and operators (each open logged). */
+  function registerResultFileRoutes(app: FastifyInstance, auth: FileRouteAuth): void {
+    // No session, another enterprise's file, one not attached to a result, a purged or missing one: the same 404.
+    registerFileRoutes(app, service.storedFiles, auth);
   }
 
   const mail: VisaInfoMailDeps = {
     db: options.db,
     now: options.now,
-    storage: options.storage,
+    files: service.storedFiles,
     mailer: options.mailer,
     rateLimiter: options.rateLimiter,
     siteUrl: options.siteUrl,
   };
 
-  return { service, operations: resultOperations(service, mail), uploadRoutes, registerFileRoutes };
+  return { service, operations: resultOperations(service, mail), uploadRoutes, registerFileRoutes: registerResultFileRoutes };
 }
 
 export type ResultModule = ReturnType<typeof createResultModule>;

@@ -4,18 +4,15 @@ import type { Kysely, Transaction } from 'kysely';
 import { toJson } from '../../db/json.ts';
 import type { Database, VisaResultTable } from '../../db/schema.ts';
 import { EVISA_TAG, type VisaResultFileKind } from '../../../common/visa-result.ts';
+import type { StoredUpload } from '../stored-file/stored-files.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
-export interface NewResultFile {
+/** A result file's row: the stored upload's columns (stored-file module), whose it is, its kind and who uploaded it. */
+export interface NewResultFile extends StoredUpload {
   user_order_id: number;
   applicant_id: number;
   kind: VisaResultFileKind;
-  storage_key: string;
-  file_name: string;
-  content_type: string;
-  size_bytes: number;
-  sha256: string;
   operator_id: number;
   created_at: number;
 }
@@ -79,14 +76,7 @@ export function createResultRepository(db: Kysely<Database>) {
 
     files: (userOrderId: number) => db.selectFrom('visa_result_file').select(FILE_COLUMNS).where('user_order_id', '=', userOrderId).execute(),
 
-    file: (fileId: number) =>
-      db
-        .selectFrom('visa_result_file')
-        .innerJoin('user_order', 'user_order.user_order_id', 'visa_result_file.user_order_id')
-        .select(FILE_COLUMNS.map((c) => `visa_result_file.${c}` as const))
-        .select('user_order.enterprise_id')
-        .where('visa_result_file.file_id', '=', fileId)
-        .executeTakeFirst(),
+    file: (fileId: number) => db.selectFrom('visa_result_file').select(FILE_COLUMNS).where('file_id', '=', fileId).executeTakeFirst(),
 
     insertFile: async (row: NewResultFile) => (await db.insertInto('visa_result_file').values(row).returning('file_id').executeTakeFirstOrThrow()).file_id,
 
@@ -118,12 +108,6 @@ export function createResultRepository(db: Kysely<Database>) {
         .executeTakeFirst();
       return Number(attached.numUpdatedRows) === 1;
     },
-
-    logAccess: (row: { operator_id: number; file_id: number; user_order_id: number; ip: string | null; accessed_at: number }) =>
-      db
-        .insertInto('file_access_log')
-        .values({ ...row, file_kind: 'visa_result' })
-        .execute(),
   };
 }
 

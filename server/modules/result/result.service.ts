@@ -3,9 +3,9 @@
 // supervisor) records each applicant's result: issued (visa number,
 // validity, entries, stay; for an e-visa product the e-visa file) or refused
 // (common reasons and/or free text; optionally the embassy's letter). Files
-// are uploaded first — checked by content and size exactly like the
-// customers' uploads and kept in the same storage — and attached by the
-// result's change. Each result is a lifecycle change (result_issue /
+// are uploaded first — a kind of stored file (result-files.ts), checked by
+// content and size exactly like the customers' uploads and kept in the same
+// storage — and attached by the result's change. Each result is a lifecycle change (result_issue /
 // result_reject) guarded by the order's version, writing the applicant's
 // status; the database keeps one result per applicant (a unique index), so two
 // operators at once end with exactly one result. A refusal calls
@@ -14,33 +14,18 @@
 import type { Kysely } from 'kysely';
 import type { AdminResultView } from '../../../common/contracts/visa-result.ts';
 import { ErrorCode } from '../../../common/error-codes.ts';
-import { formatBytes } from '../../../common/material.ts';
 import { APPLICANT_IDENTITIES, isCalendarDate } from '../../../common/order.ts';
 import { normalizeInputText } from '../../../common/text.ts';
 import { REJECT_REASONS, VISA_ENTRIES, VISA_RESULT_LIMITS, type VisaResultFileKind } from '../../../common/visa-result.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { Operator } from '../../platform/principal.ts';
-import { cleanFileName } from '../material/file-name.ts';
-import { type FileStorage, newStorageKey, type StoredObject } from '../material/storage.ts';
-import { inspectUpload } from '../material/upload-stream.ts';
+import { createStoredFiles, type FileViewer, type StoredFileDeps, type UploadSource } from '../stored-file/stored-files.ts';
 import { checkAllowed, createOrderLifecycle, type OrderRow, stateAllows } from '../order/lifecycle.ts';
 import { refundOnRejection } from '../refund/on-rejection.ts';
-import { ADMIN_RESULT_FILE_PREFIX, fileView, resultView } from './result-records.ts';
+import { visaResultFiles } from './result-files.ts';
+import { fileView, resultView } from './result-records.ts';
 import { createResultRepository } from './result.repository.ts';
-
-export interface ResultUploadSource {
-  fileName: string | undefined;
-  stream: AsyncIterable<Buffer>;
-  /** True when the multipart parser cut the file at its limit. */
-  truncated: () => boolean;
-}
-
-export interface Logger {
-  error(obj: unknown, msg?: string): void;
-}
-
-export type ResultFileViewer = { kind: 'customer'; enterpriseId: number } | { kind: 'operator'; operatorId: number; ip: string | null };
 
 export interface IssueInput {
   user_order_id: number;
@@ -98,19 +83,10 @@ export function checkReject(input: Pick<RejectInput, 'reasons' | 'note'>) {
   return { reasons, note: note === '' ? null : note };
 }
 
-export function createResultService(db: Kysely<Database>, deps: { now: () => number; storage: FileStorage; maxBytes: number; log: Logger }) {
+export function createResultService(db: Kysely<Database>, deps: StoredFileDeps) {
   const repo = createResultRepository(db);
   const lifecycle = createOrderLifecycle(db, deps);
-  const { storage, maxBytes, log } = deps;
-  const tooLarge = () => new AppError(ErrorCode.MATERIAL_FILE_TOO_LARGE, `文件过大，单个文件不能超过 ${formatBytes(maxBytes)}`);
-
-  async function dropObject(key: string, why: string): Promise<void> {
-    try {
-      await storage.delete(key);
-    } catch (error) {
-      log.error({ err: error, storageKey: key, why }, 'stored result file could not be deleted (orphan object)');
-    }
-  }
+  const storedFiles = createStoredFiles(db, visaResultFiles, deps);
 
   /** The common guards of a result: the state (2181), the operator, the applicant, no result yet, the version. */
   async function recordable(
@@ -210,7 +186,7 @@ export function createResultService(db: Kysely<Database>, deps: { now: () => num
         applicants: applicants.map((a) => {
           const result = results.find((r) => r.applicant_id === a.applicant_id);
           return {
-            ...resultView(a, result, files, ADMIN_RESULT_FILE_PREFIX),
+            ...resultView(a, result, files, 'operator'),
             identity_label: APPLICANT_IDENTITIES[a.identity_id as keyof typeof APPLICANT_IDENTITIES] ?? '',
             recorded_by: result?.operator_name ?? null,
           };
@@ -219,7 +195,7 @@ export function createResultService(db: Kysely<Database>, deps: { now: () => num
     },
 
     /** An e-visa or an embassy letter for an applicant without a result yet: stored, attached later by the result. */
-    async uploadFile(operator: Operator, input: { user_order_id: number; applicant_id: number; kind: VisaResultFileKind }, source: ResultUploadSource) {
+    async uploadFile(operator: Operator, input: { user_order_id: number; applicant_id: number; kind: VisaResultFileKind }, source: UploadSource) {
       const order = await lifecycle.current(operator, input.user_order_id);
       const at = deps.now();
       await recordable(
@@ -231,54 +207,10 @@ export function createResultService(db: Kysely<Database>, deps: { now: () => num
       );
 
       // The bytes, exactly as a customer's upload: type from the first ones, size metered while stored.
-      const upload = await inspectUpload(source.stream, { maxBytes, tooLarge });
-      if (upload.empty) throw new AppError(ErrorCode.MATERIAL_FILE_EMPTY);
-      const contentType = upload.contentType;
-      if (contentType === null) {
-        await upload.discard();
-        throw new AppError(ErrorCode.MATERIAL_FILE_TYPE);
-      }
-      const key = newStorageKey();
-      await storage.put(key, upload.body, { contentType });
-      const { size, sha256 } = upload.digest();
-      if (source.truncated()) {
-        await dropObject(key, 'truncated by the multipart limit');
-        throw tooLarge();
-      }
-      const fileName = cleanFileName(source.fileName);
-      try {
-        const fileId = await repo.insertFile({
-          user_order_id: order.user_order_id,
-          applicant_id: input.applicant_id,
-          kind: input.kind,
-          storage_key: key,
-          file_name: fileName,
-          content_type: contentType,
-          size_bytes: size,
-          sha256,
-          operator_id: operator.operatorId,
-          created_at: at,
-        });
-        return {
-          applicant_id: input.applicant_id,
-          ...fileView(ADMIN_RESULT_FILE_PREFIX, {
-            file_id: fileId,
-            user_order_id: order.user_order_id,
-            applicant_id: input.applicant_id,
-            kind: input.kind,
-            storage_key: key,
-            file_name: fileName,
-            content_type: contentType,
-            size_bytes: size,
-            sha256,
-            result_id: null,
-            purged_at: null,
-          }),
-        };
-      } catch (error) {
-        await dropObject(key, 'result file not recorded');
-        throw error;
-      }
+      const upload = await storedFiles.store(source);
+      const row = { ...upload, user_order_id: order.user_order_id, applicant_id: input.applicant_id, kind: input.kind };
+      const fileId = await storedFiles.keep(upload, () => repo.insertFile({ ...row, operator_id: operator.operatorId, created_at: at }));
+      return { applicant_id: input.applicant_id, ...fileView('operator', { ...row, file_id: fileId, result_id: null, purged_at: null }) };
     },
 
     /** 录入出签: the visa's details; for an e-visa product the uploaded e-visa. */
@@ -326,30 +258,14 @@ export function createResultService(db: Kysely<Database>, deps: { now: () => num
       return { ...answer, status: 'rejected' as const };
     },
 
+    /** The files as a kind of stored file (their routes, the e-mailed e-visas). */
+    storedFiles,
+
     /**
      * A result file for a viewer: the customer of the order's enterprise (files attached to a
      * result only), or any operator (every open logged). Purged files are gone for everyone.
      */
-    async fileFor(viewer: ResultFileViewer, fileId: number) {
-      const file = await repo.file(fileId);
-      if (!file || file.purged_at !== null) return null;
-      if (viewer.kind === 'customer') {
-        if (file.enterprise_id !== viewer.enterpriseId || file.result_id === null) return null;
-      } else {
-        await repo.logAccess({
-          operator_id: viewer.operatorId,
-          file_id: file.file_id,
-          user_order_id: file.user_order_id,
-          ip: viewer.ip,
-          accessed_at: deps.now(),
-        });
-      }
-      return file;
-    },
-
-    open(file: { storage_key: string }): Promise<StoredObject | null> {
-      return storage.get(file.storage_key);
-    },
+    fileFor: (viewer: FileViewer, fileId: number) => storedFiles.fileFor(viewer, fileId),
   };
 }
 

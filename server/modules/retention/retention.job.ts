@@ -18,7 +18,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { JobSpec } from '../../platform/jobs.ts';
 import { SYSTEM } from '../../platform/principal.ts';
-import { type FileStorage, STORAGE_KEY_PATTERN } from '../material/storage.ts';
+import { type FileStorage, STORAGE_KEY_PATTERN } from '../stored-file/storage.ts';
 import { createOrderLifecycle } from '../order/lifecycle.ts';
 import { DEFAULT_PURGERS, type FinishedOrder, type Purger, type StoredFileRef } from './purgers.ts';
 

@@ -21,6 +21,7 @@ import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { Operator } from '../../platform/principal.ts';
 import { applicantInterviews } from '../interview/order-interview.ts';
+import { materialFiles } from '../material/material-files.ts';
 import { allowedEvents, type Change, checkAllowed, createOrderLifecycle, type OrderRow, type Place, stateAllows } from '../order/lifecycle.ts';
 import { departureAtRisk } from '../order/sla.ts';
 import { nameOf, type OperatorDirectory } from './operators.ts';
@@ -33,12 +34,6 @@ export interface FileReviewInput {
   result: 'pass' | 'no_pass';
   reasons: ReviewReason[];
   memo?: string | null;
-}
-
-export const ADMIN_FILE_PREFIX = '/admin-files/material/';
-
-export function adminFileUrl(file: { file_id: number; sha256: string }): string {
-  return `${ADMIN_FILE_PREFIX}${file.file_id}?v=${file.sha256.slice(0, 16)}`;
 }
 
 function mayReview(operator: Operator, order: Pick<OrderRow, 'assignee_operator_id'>): boolean {
@@ -121,7 +116,7 @@ export function createReviewService(db: Kysely<Database>, deps: { now: () => num
         file_name: f.file_name,
         content_type: f.content_type,
         size: f.size_bytes,
-        url: adminFileUrl(f),
+        url: materialFiles.urlOf('operator', { id: f.file_id, sha256: f.sha256 }),
         review_status: f.review_status,
         review_status_label: MATERIAL_REVIEW_STATUSES[f.review_status],
         review_reasons:

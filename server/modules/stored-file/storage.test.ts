@@ -15,7 +15,8 @@ import { testConfig } from '../../test-support/test-app.ts';
 import { fixture } from '../../../tests/fixtures/index.ts';
 import { createLocalStorage } from './storage-local.ts';
 import { createS3Storage, objectUrl } from './storage-s3.ts';
-import { createFileStorage, newStorageKey, STORAGE_KEY_PATTERN } from './storage.ts';
+import { createFileStorage } from './open-storage.ts';
+import { newStorageKey, STORAGE_KEY_PATTERN } from './storage.ts';
 
 async function readAll(stream: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];

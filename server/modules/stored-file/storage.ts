@@ -1,12 +1,11 @@
-// Where uploaded files live. The service only ever sees this interface: a
-// folder on local disk by default (outside the web root), or an
-// S3-compatible bucket when S3_BUCKET is set. Keys are made here, from random
+// Where stored files live. Every kind of stored file only ever sees this
+// interface: a folder on local disk by default (storage-local.ts, outside the
+// web root), or an S3-compatible bucket when S3_BUCKET is set (storage-s3.ts);
+// open-storage.ts picks one from the configuration. Both implementations import
+// this file and nothing imports them back. Keys are made here, from random
 // bytes: never from anything the client sent (file names stay in the database).
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import type { AppConfig } from '../../config.ts';
-import { createLocalStorage } from './storage-local.ts';
-import { createS3Storage } from './storage-s3.ts';
 
 export interface StoredObject {
   body: Readable;
@@ -38,22 +37,4 @@ export function newStorageKey(): string {
 
 export function assertStorageKey(key: string): void {
   if (!STORAGE_KEY_PATTERN.test(key)) throw new Error(`invalid storage key: ${JSON.stringify(key)}`);
-}
-
-export function createFileStorage(
-  config: Pick<AppConfig, 'UPLOAD_DIR' | 'S3_BUCKET' | 'S3_ENDPOINT' | 'S3_REGION' | 'S3_ACCESS_KEY_ID' | 'S3_SECRET_ACCESS_KEY'>,
-): FileStorage {
-  if (config.S3_BUCKET) {
-    if (!config.S3_ACCESS_KEY_ID || !config.S3_SECRET_ACCESS_KEY) {
-      throw new Error('S3_BUCKET is set: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are needed too');
-    }
-    return createS3Storage({
-      bucket: config.S3_BUCKET,
-      endpoint: config.S3_ENDPOINT ?? `https://s3.${config.S3_REGION}.amazonaws.com`,
-      region: config.S3_REGION,
-      accessKeyId: config.S3_ACCESS_KEY_ID,
-      secretAccessKey: config.S3_SECRET_ACCESS_KEY,
-    });
-  }
-  return createLocalStorage(config.UPLOAD_DIR);
 }

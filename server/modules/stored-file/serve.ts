@@ -1,0 +1,95 @@
+// The two GET routes of a kind of stored file: the customer's under its
+// customerPath (the session from X-Token or the `token` cookie) and the
+// operators' under its adminPath (X-Token or the `admin_token` cookie).
+// Who may see which file is fileFor's (stored-files.ts); anything it refuses,
+// a bad id, no session or a missing object is the same plain 404 (nothing to
+// tell apart). Files are served inline under their cleaned name with the real
+// type's extension, never sniffed, never kept by shared caches: the customer's
+// copy is revalidated each time (private, no-cache) so a deleted file or an
+// ended session shows at once; an operator's open is logged, so it is never
+// answered from a cache (private, no-store).
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { STORAGE_KEYS } from '../../../common/constants.ts';
+import type { MaterialContentType } from '../../../common/material.ts';
+import { cookieValue } from '../../web/cookies.ts';
+import { contentDisposition } from './file-name.ts';
+import type { StoredFileRow, StoredFileTable } from './kind.ts';
+import type { StoredFiles } from './stored-files.ts';
+
+/** Who is asking, from a session token (the account and operator services). */
+export interface FileRouteAuth {
+  customer: (token: string | undefined) => Promise<{ enterpriseId: number } | null>;
+  operator: (token: string | undefined) => Promise<{ operatorId: number } | null>;
+}
+
+/** What a frame of our own pages needs (PDFs inline): framing by our origin only, nothing else loaded. */
+const FRAMED_HEADERS = {
+  'x-frame-options': 'SAMEORIGIN',
+  'content-security-policy': "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; frame-ancestors 'self'",
+  'x-robots-tag': 'noindex',
+};
+
+function notFound(reply: FastifyReply) {
+  return reply.code(404).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send('Not Found');
+}
+
+/** A row id of the URL (1 … 2^31 − 1), else 0. */
+function idOf(raw: string): number {
+  const id = /^[1-9]\d{0,9}$/.test(raw) ? Number(raw) : 0;
+  return id > 2_147_483_647 ? 0 : id;
+}
+
+function tokenOf(request: FastifyRequest, cookie: string): string | undefined {
+  const header = request.headers['x-token'];
+  return typeof header === 'string' && header !== '' ? header : cookieValue(request, cookie);
+}
+
+export function registerFileRoutes<T extends StoredFileTable>(app: FastifyInstance, files: StoredFiles<T>, auth: FileRouteAuth): void {
+  const { kind } = files;
+
+  function describe(reply: FastifyReply, file: StoredFileRow<T>, cache: string, framed: boolean) {
+    reply
+      .header('content-type', file.content_type)
+      .header('x-content-type-options', 'nosniff')
+      .header('content-disposition', contentDisposition(file.file_name, file.content_type as MaterialContentType))
+      .header('cache-control', cache);
+    if (framed) reply.headers(FRAMED_HEADERS);
+  }
+
+  app.get<{ Params: { fileId: string } }>(`${kind.customerPath}:fileId`, { compress: false, schema: { hide: true } }, async (request, reply) => {
+    const id = idOf(request.params.fileId);
+    if (id === 0) return notFound(reply);
+    const account = await auth.customer(tokenOf(request, STORAGE_KEYS.tokenCookie));
+    const file = account ? await files.fileFor({ kind: 'customer', enterpriseId: account.enterpriseId }, id) : null;
+    if (!file) return notFound(reply);
+    if (kind.customerCopy.etag) {
+      // Revalidated each time: a cheap 304 while the content is the same.
+      const etag = `"${file.sha256}"`;
+      describe(reply, file, 'private, no-cache', kind.customerCopy.framed);
+      reply.header('etag', etag);
+      if (request.headers['if-none-match'] === etag) return reply.code(304).send();
+    }
+    const stored = await files.open(file);
+    if (!stored) {
+      for (const name of ['etag', 'content-disposition', ...Object.keys(FRAMED_HEADERS)]) reply.removeHeader(name);
+      return notFound(reply);
+    }
+    if (!kind.customerCopy.etag) describe(reply, file, 'private, no-cache', kind.customerCopy.framed);
+    reply.header('content-length', String(stored.size ?? file.size_bytes));
+    return reply.send(stored.body);
+  });
+
+  app.get<{ Params: { fileId: string } }>(`${kind.adminPath}:fileId`, { compress: false, schema: { hide: true } }, async (request, reply) => {
+    const id = idOf(request.params.fileId);
+    if (id === 0) return notFound(reply);
+    const operator = await auth.operator(tokenOf(request, STORAGE_KEYS.adminTokenCookie));
+    if (!operator) return notFound(reply);
+    const file = await files.fileFor({ kind: 'operator', operatorId: operator.operatorId, ip: request.ip }, id);
+    if (!file) return notFound(reply);
+    const stored = await files.open(file);
+    if (!stored) return notFound(reply);
+    describe(reply, file, 'private, no-store', true);
+    reply.header('content-length', String(stored.size ?? file.size_bytes));
+    return reply.send(stored.body);
+  });
+}
