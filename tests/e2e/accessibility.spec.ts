@@ -5,26 +5,53 @@
 // Adding a screen is one row in SCREENS: its path (or a function that makes
 // what the screen needs and returns the path), whether it needs a logged-in
 // customer, and optionally what to open before checking (a dialog).
+//
+// Each test makes its own data: a logged-in row's customer is the test's own
+// (loggedInTest), a back-office row's operator or supervisor too
+// (createOperator), and the orders a screen shows are that customer's, brought
+// to their state by order-factories.ts through the app's own calls. The guest
+// catalogue screens read the catalogue the demo mode seeds (a country with
+// many products, a real product page).
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
-import { sha256Hex } from '../../common/signing';
-import { orderAwaitingMail } from './mail-support';
-import { fire, orderInReview } from './notice-support';
-import { publishedPageCheck } from './page-check-support';
-import { animationsSettled, asOperator, DEMO, DEMO_STAFF, e2eDatabase, logInBySession, openLoginDialog, signedApiHeaders, watchCsp } from './support';
-import { interviewStepOrder } from './interview-support';
+import type { OperatorRoleValue } from '../../server/db/schema';
+import type { ProductOptions } from '../../server/test-support/factories';
+import { type OrderParties, type OrderStage, orderAt, requestPriceDifference, reuploadAndPass } from './order-factories';
+import {
+  animationsSettled,
+  apiCall,
+  asOperator,
+  createOperator,
+  createProduct,
+  e2eDatabase,
+  loggedInCustomer,
+  type LoggedInCustomer,
+  loggedInTest,
+  openLoginDialog,
+  type StaffMember,
+  watchCsp,
+} from './support';
 
 const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
 const WIDTHS = [1280, 390];
 
+/** What a screen's path function may make its data with: the test's own customer and staff member, made when first asked for. */
+interface Made {
+  baseURL: string;
+  /** The logged-in customer of the test (a logged-in row's; otherwise one made for the data only). */
+  customer(): Promise<LoggedInCustomer>;
+  /** The customer and the test's staff member (the row's role, an operator when the row has none). */
+  parties(): Promise<OrderParties>;
+}
+
 interface Screen {
   name: string;
   /** The path, or how to make what the screen needs (an order in the right state) and then its path. */
-  path: string | ((baseURL: string) => Promise<string>);
-  /** A customer must be logged in (the demo administrator). */
+  path: string | ((made: Made) => Promise<string>);
+  /** A customer must be logged in (the test's own). */
   loggedIn?: boolean;
-  /** The back office: an operator's session (this demo account's) through the admin_token cookie. */
-  operator?: string;
+  /** The back office: a session of the test's own staff member of this role, through the admin_token cookie. */
+  operator?: OperatorRoleValue;
   /** Widths checked; the back office is a desktop layout (1280 px). */
   widths?: number[];
   /** Opened after the page loads, before the check (a dialog). */
@@ -52,33 +79,41 @@ export const SCREENS: Screen[] = [
   { name: 'order list', path: '/order/order-list', loggedIn: true },
   { name: 'personal center', path: '/user/personal-center', loggedIn: true },
   { name: 'create order', path: async () => `/ordering/create-order?visa_product_id=${product({ interview: true })}`, loggedIn: true },
-  { name: 'upload materials', path: async (baseURL) => `/ordering/upload/${await draftOrder(baseURL, { interview: true })}`, loggedIn: true },
-  { name: 'interview time', path: async (baseURL) => `/ordering/choose-interview-time/${await draftOrder(baseURL, { interview: true })}`, loggedIn: true },
-  { name: 'confirm', path: async (baseURL) => `/ordering/order-confirm/${await draftOrder(baseURL, { interview: false, uploaded: true })}`, loggedIn: true },
-  { name: 'order detail', path: async (baseURL) => `/order/order-detail/${await draftOrder(baseURL, { interview: true })}`, loggedIn: true },
-  { name: 'reupload', path: async (baseURL) => `/order/order-reupload/${await reuploadOrder(baseURL)}`, loggedIn: true },
-  { name: 'mail list', path: async (baseURL) => `/order/order-mail-list/${await orderAwaitingMail(baseURL, '安邮寄')}`, loggedIn: true },
-  { name: 'page check', path: async (baseURL) => `/order/order-page-check/${await publishedPageCheck(baseURL)}`, loggedIn: true },
+  { name: 'upload materials', path: async (made) => `/ordering/upload/${await order(made, 'draft', WITH_INTERVIEW)}`, loggedIn: true },
+  { name: 'interview time', path: async (made) => `/ordering/choose-interview-time/${await order(made, 'draft', WITH_INTERVIEW)}`, loggedIn: true },
+  { name: 'confirm', path: async (made) => `/ordering/order-confirm/${await order(made, 'uploaded', { photo: true })}`, loggedIn: true },
+  { name: 'order detail', path: async (made) => `/order/order-detail/${await order(made, 'draft', WITH_INTERVIEW)}`, loggedIn: true },
+  { name: 'reupload', path: async (made) => `/order/order-reupload/${await order(made, 'reupload_needed')}`, loggedIn: true },
+  { name: 'mail list', path: async (made) => `/order/order-mail-list/${await order(made, 'reviewed')}`, loggedIn: true },
+  { name: 'page check', path: async (made) => `/order/order-page-check/${await order(made, 'pages_published')}`, loggedIn: true },
   {
     name: 'notices',
-    // An unread and a read notice of the demo enterprise's order: the list in both styles, the bell with its count.
-    path: async (baseURL) => {
-      const userOrderId = await orderInReview(baseURL, DEMO.account, DEMO.password);
-      await fire(userOrderId, 'material_review_failed');
-      await fire(userOrderId, 'reupload_submit', { kind: 'customer', accountId: demoAccountId(), enterpriseId: demoEnterpriseId() });
-      await fire(userOrderId, { event: 'material_review_passed', to: 'processing:page_check' });
+    // A read and an unread notice of the customer's order (the list in both styles, the bell with its count): its review
+    // failed (需要重新上传资料), the customer re-uploaded, the review passed (资料审核通过); the first is read.
+    path: async (made) => {
+      const parties = await made.parties();
+      const { userOrderId } = await orderAt(parties, 'reupload_needed', { product: await createProduct({ mailed: false, photo: true }) });
+      await reuploadAndPass(parties, userOrderId);
+      const notices = await apiCall<{ page_data: Array<{ notice_id: number; kind: string }> }>(
+        made.baseURL,
+        '/www/notice/notice_list',
+        { page: 1 },
+        parties.customer.token,
+      );
+      const failed = notices.page_data.find((notice) => notice.kind === 'material_review_failed')!;
+      await apiCall(made.baseURL, '/www/notice/notice_read', { notice_id: failed.notice_id }, parties.customer.token);
       return '/notice';
     },
     loggedIn: true,
   },
   {
     name: 'interview notification',
-    path: async (baseURL) => `/order/order-interview-notification/${(await interviewStepOrder(baseURL, { publish: true })).userOrderId}`,
+    path: async (made) => `/order/order-interview-notification/${await interviewOrder(made)}`,
     loggedIn: true,
   },
   {
     name: 'interview update-date dialog',
-    path: async (baseURL) => `/order/order-interview-notification/${(await interviewStepOrder(baseURL, { publish: true })).userOrderId}`,
+    path: async (made) => `/order/order-interview-notification/${await interviewOrder(made)}`,
     open: async (page) => {
       await page.getByTestId('interview-change-open').click();
       await page.getByTestId('update-date-day').first().waitFor();
@@ -87,81 +122,81 @@ export const SCREENS: Screen[] = [
   },
   {
     name: 'order detail with an open price difference',
-    path: async (baseURL) => `/order/order-detail/${await priceDifferenceOrder(baseURL)}#repay-price-difference`,
+    path: async (made) => `/order/order-detail/${await priceDifferenceOrder(made)}#repay-price-difference`,
     loggedIn: true,
     ready: (page) => page.getByTestId('price-difference-open').waitFor(),
   },
   // The back office (desktop only)
   { name: 'admin login', path: '/admin/login', widths: [1280] },
-  { name: 'admin home', path: '/admin', operator: DEMO_STAFF.operator.account, widths: [1280] },
-  { name: 'admin operators', path: '/admin/operators', operator: DEMO_STAFF.supervisor.account, widths: [1280] },
-  { name: 'admin order queue', path: '/admin/orders', operator: DEMO_STAFF.supervisor.account, widths: [1280] },
+  { name: 'admin home', path: '/admin', operator: 'operator', widths: [1280] },
+  { name: 'admin operators', path: '/admin/operators', operator: 'supervisor', widths: [1280] },
+  { name: 'admin order queue', path: '/admin/orders', operator: 'supervisor', widths: [1280] },
   {
     name: 'admin workbench',
-    path: async (baseURL) => `/admin/orders/${await reuploadOrder(baseURL, 'material_review')}`,
-    operator: DEMO_STAFF.supervisor.account,
+    path: async (made) => `/admin/orders/${await order(made, 'material_review')}`,
+    operator: 'supervisor',
     widths: [1280],
   },
   {
     name: 'admin workbench with an open price difference',
-    path: async (baseURL) => `/admin/orders/${await priceDifferenceOrder(baseURL)}`,
-    operator: DEMO_STAFF.supervisor.account,
+    path: async (made) => `/admin/orders/${await priceDifferenceOrder(made)}`,
+    operator: 'supervisor',
     widths: [1280],
     ready: (page) => page.getByTestId('price-difference-row').waitFor(),
   },
   {
     name: 'admin workbench (mail panel)',
-    path: async (baseURL) => `/admin/orders/${await orderAwaitingMail(baseURL, '安面板')}`,
-    operator: DEMO_STAFF.operator.account,
+    path: async (made) => `/admin/orders/${await order(made, 'reviewed')}`,
+    operator: 'operator',
     widths: [1280],
   },
-  { name: 'admin access log', path: '/admin/access-log', operator: DEMO_STAFF.supervisor.account, widths: [1280] },
+  { name: 'admin access log', path: '/admin/access-log', operator: 'supervisor', widths: [1280] },
 ];
 
-for (const screen of SCREENS) {
-  test(`axe WCAG 2.2 AA: ${screen.name}${screen.loggedIn ? ' (logged in)' : ''}`, async ({ page, baseURL }) => {
-    const path = typeof screen.path === 'string' ? screen.path : await screen.path(baseURL!);
-    if (screen.loggedIn) await logInBySession(page, baseURL!);
-    if (screen.operator) await asOperator(page, screen.operator, baseURL!);
-    const problems: string[] = [];
-    // Each screen is also read for what its Content-Security-Policy refused (an
-    // inline style or script without the nonce, a foreign origin): the public
-    // pages have their own test (security.spec.ts); here every screen, logged in
-    // and back office too, is held to it.
-    const refused = watchCsp(page);
-    for (const width of screen.widths ?? WIDTHS) {
-      await page.setViewportSize({ width, height: 900 });
-      await page.goto(path);
-      await page.waitForLoadState('networkidle');
-      if (screen.open) await screen.open(page);
-      if (screen.ready) await screen.ready(page);
-      // A dialog fades and zooms in: mid-animation its text is blended with the
-      // page behind it, and axe would measure that blend, not the colours the
-      // user reads. Check once every animation and transition has finished.
-      await animationsSettled(page);
-      const { violations } = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
-      for (const violation of violations) {
-        const nodes = violation.nodes.slice(0, 5).map((node) => `${node.target.join(' ')} — ${node.failureSummary?.split('\n').slice(1).join(' ').trim()}`);
-        problems.push(`${width}px ${violation.id} (${violation.impact}, ${violation.nodes.length} nodes): ${violation.help}\n      ${nodes.join('\n      ')}`);
-      }
+/** Checks one screen; `customer` is the logged-in row's. */
+async function check(page: Page, baseURL: string, screen: Screen, customer?: LoggedInCustomer): Promise<void> {
+  let own: Promise<LoggedInCustomer> | undefined;
+  let staff: Promise<StaffMember> | undefined;
+  const made: Made = {
+    baseURL,
+    customer: () => (customer ? Promise.resolve(customer) : (own ??= loggedInCustomer(baseURL))),
+    parties: async () => ({ baseURL, customer: await made.customer(), operator: await (staff ??= createOperator({ role: screen.operator ?? 'operator' })) }),
+  };
+  const path = typeof screen.path === 'string' ? screen.path : await screen.path(made);
+  if (screen.operator) await asOperator(page, await (staff ??= createOperator({ role: screen.operator })), baseURL);
+  const problems: string[] = [];
+  // Each screen is also read for what its Content-Security-Policy refused (an
+  // inline style or script without the nonce, a foreign origin): the public
+  // pages have their own test (security.spec.ts); here every screen, logged in
+  // and back office too, is held to it.
+  const refused = watchCsp(page);
+  for (const width of screen.widths ?? WIDTHS) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto(path);
+    await page.waitForLoadState('networkidle');
+    if (screen.open) await screen.open(page);
+    if (screen.ready) await screen.ready(page);
+    // A dialog fades and zooms in: mid-animation its text is blended with the
+    // page behind it, and axe would measure that blend, not the colours the
+    // user reads. Check once every animation and transition has finished.
+    await animationsSettled(page);
+    const { violations } = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
+    for (const violation of violations) {
+      const nodes = violation.nodes.slice(0, 5).map((node) => `${node.target.join(' ')} — ${node.failureSummary?.split('\n').slice(1).join(' ').trim()}`);
+      problems.push(`${width}px ${violation.id} (${violation.impact}, ${violation.nodes.length} nodes): ${violation.help}\n      ${nodes.join('\n      ')}`);
     }
-    problems.push(...refused.map((report) => `CSP refused on ${report}`));
-    expect(problems, `${path}\n    ${problems.join('\n    ')}`).toEqual([]);
-  });
+  }
+  problems.push(...refused.map((report) => `CSP refused on ${report}`));
+  expect(problems, `${path}\n    ${problems.join('\n    ')}`).toEqual([]);
+}
+
+for (const screen of SCREENS) {
+  const title = `axe WCAG 2.2 AA: ${screen.name}${screen.loggedIn ? ' (logged in)' : ''}`;
+  if (screen.loggedIn) loggedInTest(title, ({ page, baseURL, customer }) => check(page, baseURL!, screen, customer));
+  else test(title, ({ page, baseURL }) => check(page, baseURL!, screen));
 }
 
 // ---- What the screens need ----------------------------------------------
-
-function demoAccount(): { id: number; enterprise_id: number } {
-  const db = e2eDatabase();
-  try {
-    return db.prepare('select id, enterprise_id from account where account = ?').get(DEMO.account) as { id: number; enterprise_id: number };
-  } finally {
-    db.close();
-  }
-}
-const demoAccountId = () => demoAccount().id;
-const demoEnterpriseId = () => demoAccount().enterprise_id;
 
 function fullestCountry(): number {
   const db = e2eDatabase();
@@ -196,95 +231,24 @@ function product({ interview }: { interview: boolean }): number {
   }
 }
 
-async function api<T>(baseURL: string, path: string, payload: unknown, token?: string): Promise<T> {
-  const response = await fetch(`${baseURL}${path}`, {
-    method: 'POST',
-    headers: { ...signedApiHeaders(token), 'content-type': 'application/json' },
-    body: JSON.stringify(payload),
-  });
-  const envelope = (await response.json()) as { ret: number; msg: string; body: T };
-  if (envelope.ret !== 0) throw new Error(`${path}: ${envelope.ret} ${envelope.msg}`);
-  return envelope.body;
+/** An order of the test's customer at `stage` (order-factories.ts), of a product of its own: `product`'s, or the one the stage needs. */
+async function order(made: Made, stage: OrderStage, product?: ProductOptions): Promise<number> {
+  return (await orderAt(await made.parties(), stage, { product: product && (await createProduct(product)) })).userOrderId;
 }
 
-/** 1×1 white PNG: the upload call checks the bytes. */
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4//8/AAX+Av4N70a4AAAAAElFTkSuQmCC', 'base64');
-
-/** A draft order of the demo enterprise; with `uploaded`, every required material and photo uploaded. */
-async function draftOrder(baseURL: string, { interview, uploaded = false }: { interview: boolean; uploaded?: boolean }): Promise<number> {
-  const { token } = await api<{ token: string }>(baseURL, '/www/account_login', { account: DEMO.account, password: sha256Hex(DEMO.password) });
-  const departure = new Date(Date.now() + 30 * 86_400_000 + 8 * 3_600_000).toISOString().slice(0, 10);
-  const { user_order_id } = await api<{ user_order_id: number }>(
-    baseURL,
-    '/www/order/order_create',
-    {
-      visa_product_id: product({ interview }),
-      departure_date: departure,
-      applicants: [
-        { name: '周雨桐', identity_id: 0, mobile_phone: '13900139011' },
-        { name: '周小满', identity_id: 3, mobile_phone: '13900139012' },
-      ],
-    },
-    token,
-  );
-  if (uploaded) {
-    const detail = await api<{ missing_materials: Array<{ applicant_id: number; material_id: number | null }> }>(
-      baseURL,
-      '/www/order/order_detail_get',
-      { user_order_id },
-      token,
-    );
-    for (const item of detail.missing_materials) {
-      const form = new FormData();
-      form.append('user_order_id', String(user_order_id));
-      form.append('applicant_id', String(item.applicant_id));
-      if (item.material_id === null) form.append('kind', 'photo');
-      else form.append('material_id', String(item.material_id));
-      form.append('file', new Blob([new Uint8Array(PNG)], { type: 'image/png' }), 'scan.png');
-      const response = await fetch(`${baseURL}/www/order/material_upload`, { method: 'POST', headers: signedApiHeaders(token), body: form });
-      const envelope = (await response.json()) as { ret: number; msg: string };
-      if (envelope.ret !== 0) throw new Error(`material_upload: ${envelope.ret} ${envelope.msg}`);
-    }
-  }
-  return user_order_id;
+/** In 待面试/录指纹 with the notice published, for one applicant (as before: the page has one 申请改期 button then). */
+async function interviewOrder(made: Made): Promise<number> {
+  const applicants = [{ name: '沈知远', identity_id: 0, mobile_phone: '13700137001' }];
+  return (await orderAt(await made.parties(), 'interview', { applicants })).userOrderId;
 }
 
-/**
- * An order as the back office leaves it: paid and in `step` — for reupload_needed its first file
- * failed with a memo (written straight into the database: the journey spec does it through the screens).
- */
-async function reuploadOrder(baseURL: string, step: 'reupload_needed' | 'material_review' = 'reupload_needed'): Promise<number> {
-  const id = await draftOrder(baseURL, { interview: false, uploaded: true });
-  const db = e2eDatabase();
-  try {
-    const now = Date.now();
-    db.prepare(
-      `update user_order set status = 'processing', step = ?, paid_at = ?, expires_at = null, step_entered_at = ?, step_due_at = ? where user_order_id = ?`,
-    ).run(step, now, now, now + 86_400_000, id);
-    if (step === 'reupload_needed') {
-      db.prepare(
-        `update order_material_file set review_status = 'no_pass', no_pass_memo = '模糊不清；请上传彩色扫描件' where file_id = (select min(file_id) from order_material_file where user_order_id = ?)`,
-      ).run(id);
-      db.prepare(`update order_material_file set review_status = 'passed' where user_order_id = ? and review_status = 'pending'`).run(id);
-    }
-  } finally {
-    db.close();
-  }
-  return id;
-}
+/** A product with an interview at its own consulate (and a visa photo). */
+const WITH_INTERVIEW: ProductOptions = { interview: true, district: 'own', photo: true };
 
-/** A processing order with an open ¥50 price difference (as the operator's request writes it: the row and the order's open amount). */
-async function priceDifferenceOrder(baseURL: string): Promise<number> {
-  const id = await reuploadOrder(baseURL, 'material_review');
-  const db = e2eDatabase();
-  try {
-    const now = Date.now();
-    db.prepare(
-      `insert into price_difference (user_order_id, amount, reason, status, requested_by, created_at, updated_at) values (?, 5000, '使馆签证费上调，需补交差额', 'open', 1, ?, ?)`,
-    ).run(id, now, now);
-    db.prepare(`update user_order set price_difference_due = 5000, version = version + 1 where user_order_id = ?`).run(id);
-  } finally {
-    db.close();
-  }
-  return id;
+/** A processing order (资料审核中) with an open ¥50 price difference, asked by the test's staff member as the workbench's panel asks it. */
+async function priceDifferenceOrder(made: Made): Promise<number> {
+  const parties = await made.parties();
+  const { userOrderId } = await orderAt(parties, 'material_review', { product: await createProduct({ photo: true }) });
+  await requestPriceDifference(parties, userOrderId, 5000, '使馆签证费上调，需补交差额');
+  return userOrderId;
 }

@@ -1,6 +1,8 @@
 // Login, silent re-login, logout, session expiry and error pages in a real browser.
+// Each test logs in as a customer of its own (createCustomer, or a loggedInTest's);
+// the README's demo logins are demo-accounts.spec.ts's.
 import { expect, test } from '@playwright/test';
-import { chooseFromUserMenu, DEMO, headerUser, e2eDatabase, loggedInTest, logIn, openLoginDialog, snap } from './support';
+import { chooseFromUserMenu, createCustomer, headerUser, e2eDatabase, loggedInTest, logIn, openLoginDialog, snap } from './support';
 
 test.beforeEach(async ({ page }) => {
   await page.goto('/about');
@@ -37,9 +39,10 @@ test('account is checked on blur, password on change', async ({ page }) => {
 });
 
 test('an unchecked agreement alone blocks the login', async ({ page }) => {
+  const customer = await createCustomer();
   const dialog = await openLoginDialog(page);
-  await dialog.getByLabel('账号').fill(DEMO.account);
-  await dialog.getByLabel('密码').fill(DEMO.password);
+  await dialog.getByLabel('账号').fill(customer.account);
+  await dialog.getByLabel('密码').fill(customer.password);
   await dialog.getByRole('button', { name: '登录' }).click();
   await expect(dialog.getByText('请阅读并同意《用户协议》')).toBeVisible();
   await expect(page.getByText('请检查标红字段')).toBeVisible();
@@ -48,8 +51,9 @@ test('an unchecked agreement alone blocks the login', async ({ page }) => {
 });
 
 test('a wrong password shows the server message and stays logged out', async ({ page }) => {
+  const customer = await createCustomer();
   const dialog = await openLoginDialog(page);
-  await dialog.getByLabel('账号').fill(DEMO.account);
+  await dialog.getByLabel('账号').fill(customer.account);
   await dialog.getByLabel('密码').fill('wrong-password');
   await dialog.getByRole('checkbox').check();
   await dialog.getByLabel('密码').press('Enter'); // Enter submits
@@ -59,9 +63,10 @@ test('a wrong password shows the server message and stays logged out', async ({ 
 });
 
 test('the password leaves the browser only as its SHA-256 digest, signed', async ({ page }) => {
+  const customer = await createCustomer();
   const dialog = await openLoginDialog(page);
-  await dialog.getByLabel('账号').fill(DEMO.account);
-  await dialog.getByLabel('密码').fill(DEMO.password);
+  await dialog.getByLabel('账号').fill(customer.account);
+  await dialog.getByLabel('密码').fill(customer.password);
   await dialog.getByRole('checkbox').check();
   const requestPromise = page.waitForRequest('**/www/account_login');
   await dialog.getByRole('button', { name: '登录' }).click();
@@ -74,17 +79,18 @@ test('the password leaves the browser only as its SHA-256 digest, signed', async
   expect(headers['x-date']).toMatch(/GMT$/);
   expect(headers.authorization).toMatch(/^Basic [A-Za-z0-9+/]{43}=$/);
   const body = request.postDataJSON() as { account: string; password: string };
-  expect(body.account).toBe(DEMO.account);
+  expect(body.account).toBe(customer.account);
   expect(body.password).toMatch(/^[0-9a-f]{64}$/);
-  expect(request.postData()).not.toContain(DEMO.password);
+  expect(request.postData()).not.toContain(customer.password);
   await headerUser(page).waitFor();
 });
 
 test('login succeeds, survives a reload and logs out from an order page to /', async ({ page, context }) => {
-  await logIn(page);
+  const customer = await createCustomer();
+  await logIn(page, customer.account, customer.password);
   await expect(page.getByText('登录成功')).toBeVisible();
-  await expect(headerUser(page)).toContainText(DEMO.name);
-  await expect(headerUser(page)).toContainText(DEMO.enterprise);
+  await expect(headerUser(page)).toContainText(customer.name);
+  await expect(headerUser(page)).toContainText(customer.enterpriseName);
   expect(JSON.parse((await page.evaluate(() => localStorage.getItem('login_data'))) ?? '{}').token).toBeTruthy();
   // The login answer set the cookie itself: HttpOnly, so no script reads it (decision 0032).
   const cookie = (await context.cookies()).find((c) => c.name === 'token');
@@ -97,7 +103,7 @@ test('login succeeds, survives a reload and logs out from an order page to /', a
 
   // Silent login from the cache: the server renders the user straight away.
   await page.reload();
-  await expect(headerUser(page)).toContainText(DEMO.name);
+  await expect(headerUser(page)).toContainText(customer.name);
 
   await page.goto('/order/order-list');
   await expect(page.getByRole('heading', { name: '我的订单' })).toBeVisible();
@@ -182,9 +188,10 @@ test('a guest opening an order page gets the login dialog, not the page', async 
 });
 
 test('closing the dialog cancels a pending login', async ({ page }) => {
+  const customer = await createCustomer();
   const dialog = await openLoginDialog(page);
-  await dialog.getByLabel('账号').fill(DEMO.account);
-  await dialog.getByLabel('密码').fill(DEMO.password);
+  await dialog.getByLabel('账号').fill(customer.account);
+  await dialog.getByLabel('密码').fill(customer.password);
   await dialog.getByRole('checkbox').check();
   let release!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));

@@ -1,11 +1,12 @@
-// The back office's door: an operator logs in at /admin/login with password
-// and TOTP code (computed here from the demo secret, as an authenticator app
-// would), sees the admin layout, logs out; a supervisor creates an operator,
-// who logs in with the secret shown once. No /admin page without a session;
-// never indexed; no CSP violation.
+// The back office's door: an operator of the test's own logs in at
+// /admin/login with password and TOTP code (computed here from its secret, as
+// an authenticator app would), sees the admin layout, logs out; a supervisor
+// creates an operator, who logs in with the secret shown once. No /admin page
+// without a session; never indexed; no CSP violation. (The README's demo staff
+// logins are demo-accounts.spec.ts's.)
 import { expect, type Page, test } from '@playwright/test';
 import { totpCode } from '../../server/modules/operator/totp';
-import { asOperator, DEMO_STAFF, freshTotpCode, hydrated, snap, watchCsp } from './support';
+import { asOperator, createOperator, freshTotpCode, hydrated, snap, watchCsp } from './support';
 
 async function logInAsStaff(page: Page, account: string, password: string, code: string) {
   await hydrated(page);
@@ -34,7 +35,7 @@ test('no /admin page without a session: redirected to /admin/login, never indexe
 
 test('an operator logs in with password and TOTP code, sees the admin layout, logs out', async ({ page }) => {
   const csp = watchCsp(page);
-  const { account, password, totpSecret, name } = DEMO_STAFF.operator;
+  const { account, password, totpSecret, name } = await createOperator({ role: 'operator' });
   await page.goto('/admin/login');
   await snap(page, 'admin-login');
 
@@ -74,12 +75,13 @@ test('an operator logs in with password and TOTP code, sees the admin layout, lo
 
 test('a supervisor creates an operator, who logs in with the secret shown once; a reset makes them enrol a new one', async ({ page, browser, baseURL }) => {
   const csp = watchCsp(page);
-  const { account, password, totpSecret } = DEMO_STAFF.supervisor;
+  const colleague = await createOperator({ role: 'operator' });
+  const { account, password, totpSecret } = await createOperator({ role: 'supervisor' });
   await page.goto('/admin/login?next=%2Fadmin%2Foperators');
   await logInAsStaff(page, account, password, await freshTotpCode(account, totpSecret));
   await expect(page).toHaveURL(/\/admin\/operators$/);
   await expect(page.getByRole('heading', { name: '操作员管理' })).toBeVisible();
-  await expect(page.getByRole('cell', { name: DEMO_STAFF.operator.account })).toBeVisible();
+  await expect(page.getByRole('cell', { name: colleague.account })).toBeVisible();
   await snap(page, 'admin-operators');
 
   const newAccount = `e2e_${Date.now().toString(36)}`;
@@ -135,7 +137,7 @@ test('a supervisor creates an operator, who logs in with the secret shown once; 
 });
 
 test("a workbench whose loader is refused shows the server's message and the way back to the queue", async ({ page, baseURL }) => {
-  await asOperator(page, DEMO_STAFF.operator.account, baseURL!);
+  await asOperator(page, await createOperator({ role: 'operator' }), baseURL!);
   await page.goto('/admin/orders/99999999');
   await expect(page.getByText('订单不存在')).toBeVisible();
   await page.getByRole('link', { name: '返回订单队列' }).click();

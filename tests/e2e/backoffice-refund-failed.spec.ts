@@ -1,17 +1,17 @@
 // A refund the payment company refuses, end to end (decision 0026, "A failed
-// refund still to redo"): the order's trade was already given back at the
-// sandbox outside this system (as from its merchant console), so the
-// supervisor's ¥100 refund is refused for good (NOT_ENOUGH) and fails. The
-// 工作台 warns 有 1 笔退款失败…; its link opens the queue's 退款失败 filter with
-// the order; once the console's refund is undone, the supervisor refunds again
-// from the workbench, it arrives, and the warning is gone. The 工作台 with
-// the warning passes axe (WCAG 2.2 AA) and fits 1280 px. Screenshots under
-// screenshots/refund-failed/.
+// refund still to redo"), with the test's own customer and supervisor: the
+// order's trade was already given back at the sandbox outside this system (as
+// from its merchant console), so the supervisor's ¥100 refund is refused for
+// good (NOT_ENOUGH) and fails. The 工作台 warns 有 1 笔退款失败…; its link
+// opens the queue's 退款失败 filter with the order; once the console's refund
+// is undone, the supervisor refunds again from the workbench, it arrives, and
+// the warning is gone. The 工作台 with the warning passes axe (WCAG 2.2 AA)
+// and fits 1280 px. Screenshots under screenshots/refund-failed/.
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { formatPrice } from '../../common/format';
 import { paidOrder } from './results-support';
-import { animationsSettled, asOperator, DEMO_STAFF, e2eDatabase, snap } from './support';
+import { animationsSettled, asOperator, createOperator, e2eDatabase, loggedInCustomer, snap } from './support';
 
 /** Gives the order's whole trade back at the sandbox, as a refund made outside the system would. */
 function refundedAtTheProvider(userOrderId: number, amount: number): string {
@@ -47,11 +47,14 @@ test('the provider refuses a refund → the 工作台 warns, its link lists the 
   baseURL,
 }) => {
   test.setTimeout(120_000);
-  const { userOrderId, total } = await paidOrder(baseURL!, [{ name: '苏退款', mobile_phone: '13600136071' }]);
+  // The page is the supervisor's only: the test's own customer pays through the API.
+  const customer = await loggedInCustomer(baseURL!);
+  const supervisor = await createOperator({ role: 'supervisor' });
+  const { userOrderId, total } = await paidOrder(baseURL!, customer, [{ name: '苏退款', mobile_phone: '13600136071' }]);
   const outside = refundedAtTheProvider(userOrderId, total);
 
   await page.setViewportSize({ width: 1440, height: 900 });
-  await asOperator(page, DEMO_STAFF.supervisor.account, baseURL!);
+  await asOperator(page, supervisor, baseURL!);
   // No failed refund yet: the 工作台 shows no warning.
   await page.goto('/admin');
   await expect(page.getByRole('heading', { name: '工作台' })).toBeVisible();

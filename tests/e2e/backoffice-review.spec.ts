@@ -1,15 +1,15 @@
-// The back office's first stage, end to end with two browser contexts: a
-// customer pays with the sandbox; an operator logs in (password + TOTP), finds
+// The back office's first stage, end to end with two browser contexts (the
+// test's own customer and operator): the customer pays with the sandbox; the
+// operator logs in at /admin/login (password + TOTP), finds
 // the order in the queue, takes it and fails one file with a memo; the
 // customer finds it under 需要处理, re-uploads that file on
 // /order/order-reupload and submits; the operator passes it and the order
 // moves on, which the customer's order detail shows. Screenshots of the
 // queue, the workbench and the re-upload page.
-import { type Browser, expect, type Page, test } from '@playwright/test';
+import { type Browser, expect, type Page } from '@playwright/test';
 import jpeg from 'jpeg-js';
-import { sha256Hex } from '../../common/signing';
 import { FIXTURES } from '../fixtures/index';
-import { DEMO, DEMO_STAFF, e2eDatabase, freshTotpCode, hydrated, logIn, signedApiHeaders, snap } from './support';
+import { e2eDatabase, freshTotpCode, hydrated, loggedInTest, NO_SESSION, signedApiHeaders, snap, type StaffMember } from './support';
 
 async function call<T>(baseURL: string, path: string, payload: unknown, token?: string): Promise<T> {
   const response = await fetch(`${baseURL}${path}`, {
@@ -29,8 +29,8 @@ function scan(shade: number): Blob {
   return new Blob([Buffer.from(jpeg.encode({ data: Buffer.alloc(width * height * 4, shade), width, height }, 80).data)], { type: 'image/jpeg' });
 }
 
-/** A confirmed (pending_payment) order of the demo enterprise: created, every material uploaded, return address, confirmed. */
-async function confirmedOrder(baseURL: string): Promise<number> {
+/** A confirmed (pending_payment) order of the customer (its session token): created, every material uploaded, return address, confirmed. */
+async function confirmedOrder(baseURL: string, token: string): Promise<number> {
   const db = e2eDatabase();
   const product = db
     .prepare(
@@ -38,7 +38,6 @@ async function confirmedOrder(baseURL: string): Promise<number> {
     )
     .get() as { visa_product_id: number };
   db.close();
-  const { token } = await call<{ token: string }>(baseURL, '/www/account_login', { account: DEMO.account, password: sha256Hex(DEMO.password) });
   const departure = new Date(Date.now() + 60 * 86_400_000 + 8 * 3_600_000).toISOString().slice(0, 10);
   const { user_order_id: userOrderId } = await call<{ user_order_id: number }>(
     baseURL,
@@ -95,10 +94,10 @@ async function pay(page: Page, userOrderId: number) {
   await page.waitForURL(`**/order/order-detail/${userOrderId}`, { timeout: 20_000 });
 }
 
-async function operatorPage(browser: Browser): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+/** The operator logs in at /admin/login with password and the authenticator's code, in a browser context of its own. */
+async function operatorPage(browser: Browser, { account, password, totpSecret }: StaffMember): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, storageState: NO_SESSION });
   const page = await context.newPage();
-  const { account, password, totpSecret } = DEMO_STAFF.operator;
   await page.goto('/admin/login');
   await hydrated(page);
   await page.getByLabel('账号').fill(account);
@@ -111,101 +110,104 @@ async function operatorPage(browser: Browser): Promise<Page> {
 
 const files = (page: Page) => page.getByTestId('review-file');
 
-test('customer pays → operator takes and fails a file → customer re-uploads → operator passes → the order moves on', async ({ page, browser, baseURL }) => {
-  test.setTimeout(180_000);
-  // The customer.
-  const userOrderId = await confirmedOrder(baseURL!);
-  await page.goto('/');
-  await logIn(page);
-  await pay(page, userOrderId);
-  await expect(page.getByTestId('order-detail-page')).toContainText('资料审核中');
+loggedInTest(
+  'customer pays → operator takes and fails a file → customer re-uploads → operator passes → the order moves on',
+  async ({ page, browser, baseURL, customer, operator }) => {
+    loggedInTest.setTimeout(180_000);
+    // The customer.
+    const userOrderId = await confirmedOrder(baseURL!, customer.token);
+    await pay(page, userOrderId);
+    await expect(page.getByTestId('order-detail-page')).toContainText('资料审核中');
 
-  // The operator: logs in with the TOTP code, finds the order in the queue, takes it.
-  const staff = await operatorPage(browser);
-  await staff.getByRole('link', { name: '订单队列' }).click();
-  await expect(staff.getByTestId('admin-queue')).toBeVisible();
-  await staff.getByTestId('queue-search').locator('input').fill(String(userOrderId));
-  await staff.getByTestId('queue-search').locator('input').press('Enter');
-  await expect(staff).toHaveURL(new RegExp(`q=${userOrderId}`));
-  const row = staff.locator('tr', { has: staff.getByRole('link', { name: String(userOrderId), exact: true }) });
-  await expect(row).toContainText('资料审核中');
-  await expect(row).toContainText('未分配');
-  await staff.goto('/admin/orders');
-  await snap(staff, 'backoffice/queue');
-  await staff.goto(`/admin/orders?q=${userOrderId}`);
-  // 领取 is a button of the hydrated page: a click before React has hydrated it does nothing.
-  await hydrated(staff);
-  await row.getByTestId('queue-take').click();
-  await expect(staff).toHaveURL(new RegExp(`/admin/orders/${userOrderId}$`));
+    // The operator: logs in with the TOTP code, finds the order in the queue, takes it.
+    const staff = await operatorPage(browser, operator);
+    await staff.getByRole('link', { name: '订单队列' }).click();
+    await expect(staff.getByTestId('admin-queue')).toBeVisible();
+    await staff.getByTestId('queue-search').locator('input').fill(String(userOrderId));
+    await staff.getByTestId('queue-search').locator('input').press('Enter');
+    await expect(staff).toHaveURL(new RegExp(`q=${userOrderId}`));
+    const row = staff.locator('tr', { has: staff.getByRole('link', { name: String(userOrderId), exact: true }) });
+    await expect(row).toContainText('资料审核中');
+    await expect(row).toContainText('未分配');
+    await staff.goto('/admin/orders');
+    await snap(staff, 'backoffice/queue');
+    await staff.goto(`/admin/orders?q=${userOrderId}`);
+    // 领取 is a button of the hydrated page: a click before React has hydrated it does nothing.
+    await hydrated(staff);
+    await row.getByTestId('queue-take').click();
+    await expect(staff).toHaveURL(new RegExp(`/admin/orders/${userOrderId}$`));
 
-  // The workbench: every file pending; fail the first with a reason and a memo, pass the others.
-  await expect(staff.getByTestId('workbench-review-hint')).toContainText('待审核');
-  const count = await files(staff).count();
-  expect(count).toBeGreaterThan(1);
-  await expect(files(staff).first().locator('img')).toBeVisible();
-  await snap(staff, 'backoffice/workbench');
-  const failedId = await files(staff).first().getAttribute('data-file-id');
-  await files(staff).first().getByTestId('review-no-pass').click();
-  const dialog = staff.getByRole('dialog');
-  await dialog.getByRole('checkbox', { name: '模糊不清' }).check();
-  await dialog.getByTestId('review-memo').fill('请上传清晰的彩色扫描件');
-  await dialog.getByRole('button', { name: '确定不通过' }).click();
-  await expect(staff.locator(`[data-file-id="${failedId}"]`)).toHaveAttribute('data-review-status', 'no_pass');
-  for (let i = 1; i < count; i += 1) {
-    const file = files(staff).nth(i);
-    await file.getByTestId('review-pass').click();
-    await expect(file).toHaveAttribute('data-review-status', 'passed');
-  }
-  // The round ended by itself.
-  await expect(staff.getByTestId('workbench-step')).toHaveText('待重新上传资料');
-  await expect(staff.getByTestId('workbench-events')).toContainText('资料审核未通过，待重新上传');
-  await staff.screenshot({ path: 'screenshots/backoffice/workbench-after-round.png', fullPage: true });
+    // The workbench: every file pending; fail the first with a reason and a memo, pass the others.
+    await expect(staff.getByTestId('workbench-review-hint')).toContainText('待审核');
+    const count = await files(staff).count();
+    expect(count).toBeGreaterThan(1);
+    await expect(files(staff).first().locator('img')).toBeVisible();
+    await snap(staff, 'backoffice/workbench');
+    const failedId = await files(staff).first().getAttribute('data-file-id');
+    await files(staff).first().getByTestId('review-no-pass').click();
+    const dialog = staff.getByRole('dialog');
+    await dialog.getByRole('checkbox', { name: '模糊不清' }).check();
+    await dialog.getByTestId('review-memo').fill('请上传清晰的彩色扫描件');
+    await dialog.getByRole('button', { name: '确定不通过' }).click();
+    await expect(staff.locator(`[data-file-id="${failedId}"]`)).toHaveAttribute('data-review-status', 'no_pass');
+    for (let i = 1; i < count; i += 1) {
+      const file = files(staff).nth(i);
+      await file.getByTestId('review-pass').click();
+      await expect(file).toHaveAttribute('data-review-status', 'passed');
+    }
+    // The round ended by itself.
+    await expect(staff.getByTestId('workbench-step')).toHaveText('待重新上传资料');
+    await expect(staff.getByTestId('workbench-events')).toContainText('资料审核未通过，待重新上传');
+    await staff.screenshot({ path: 'screenshots/backoffice/workbench-after-round.png', fullPage: true });
 
-  // The customer: 需要处理 → 重新上传.
-  await page.goto('/order/order-list');
-  await page.getByTestId('order-tab-action').click();
-  const card = page.locator(`[data-testid="order-card"][data-order-id="${userOrderId}"]`);
-  await expect(card).toContainText('待重新上传资料');
-  await card.getByTestId('order-action-reupload').click();
-  await expect(page).toHaveURL(new RegExp(`/order/order-reupload/${userOrderId}$`));
-  const reupload = page.getByTestId('reupload-page');
-  await expect(reupload.getByTestId('upload-file')).toHaveCount(1);
-  await expect(reupload).toContainText('模糊不清；请上传清晰的彩色扫描件');
-  await expect(page.getByTestId('reupload-submit')).toBeDisabled();
-  await snap(page, 'backoffice/reupload');
-  const tile = reupload.locator(`[data-testid="upload-file"][data-file-id="${failedId}"]`);
-  await tile.locator('input[type=file]').setInputFiles(FIXTURES.photo);
-  await expect(tile).toContainText('visa-photo.jpg');
-  await expect(tile).not.toContainText('未通过');
-  await expect(page.getByTestId('reupload-left')).toContainText('已全部处理');
-  await snap(page, 'backoffice/reupload-replaced');
-  await page.getByTestId('reupload-submit').click();
-  await expect(page).toHaveURL(new RegExp(`/order/order-detail/${userOrderId}$`));
-  await expect(page.getByTestId('order-detail-page')).toContainText('资料审核中');
-  await expect(page.getByTestId('order-review-section')).toContainText('待审核');
+    // The customer: 需要处理 → 重新上传.
+    await page.goto('/order/order-list');
+    await page.getByTestId('order-tab-action').click();
+    const card = page.locator(`[data-testid="order-card"][data-order-id="${userOrderId}"]`);
+    await expect(card).toContainText('待重新上传资料');
+    await card.getByTestId('order-action-reupload').click();
+    await expect(page).toHaveURL(new RegExp(`/order/order-reupload/${userOrderId}$`));
+    const reupload = page.getByTestId('reupload-page');
+    await expect(reupload.getByTestId('upload-file')).toHaveCount(1);
+    await expect(reupload).toContainText('模糊不清；请上传清晰的彩色扫描件');
+    await expect(page.getByTestId('reupload-submit')).toBeDisabled();
+    await snap(page, 'backoffice/reupload');
+    const tile = reupload.locator(`[data-testid="upload-file"][data-file-id="${failedId}"]`);
+    await tile.locator('input[type=file]').setInputFiles(FIXTURES.photo);
+    await expect(tile).toContainText('visa-photo.jpg');
+    await expect(tile).not.toContainText('未通过');
+    await expect(page.getByTestId('reupload-left')).toContainText('已全部处理');
+    await snap(page, 'backoffice/reupload-replaced');
+    await page.getByTestId('reupload-submit').click();
+    await expect(page).toHaveURL(new RegExp(`/order/order-detail/${userOrderId}$`));
+    await expect(page.getByTestId('order-detail-page')).toContainText('资料审核中');
+    await expect(page.getByTestId('order-review-section')).toContainText('待审核');
 
-  // The operator: round 2 has the replaced file only; passing it moves the order on.
-  await staff.reload();
-  await expect(staff.getByTestId('workbench-review-hint')).toContainText('第 2 轮');
-  const again = staff.locator(`[data-testid="review-file"][data-file-id="${failedId}"]`);
-  await expect(again).toHaveAttribute('data-review-status', 'pending');
-  await again.getByTestId('review-pass').click();
-  await expect(staff.getByTestId('workbench-step')).not.toHaveText(/资料审核中|待重新上传资料/);
-  const next = (await staff.getByTestId('workbench-step').textContent())!;
-  expect(['待邮寄资料', '待确认核对页']).toContain(next);
+    // The operator: round 2 has the replaced file only; passing it moves the order on.
+    await staff.reload();
+    await expect(staff.getByTestId('workbench-review-hint')).toContainText('第 2 轮');
+    const again = staff.locator(`[data-testid="review-file"][data-file-id="${failedId}"]`);
+    await expect(again).toHaveAttribute('data-review-status', 'pending');
+    await again.getByTestId('review-pass').click();
+    await expect(staff.getByTestId('workbench-step')).not.toHaveText(/资料审核中|待重新上传资料/);
+    const next = (await staff.getByTestId('workbench-step').textContent())!;
+    expect(['待邮寄资料', '待确认核对页']).toContain(next);
 
-  // The customer's detail shows the new step and every file passed.
-  await page.reload();
-  await expect(page.getByTestId('order-detail-page')).toContainText(next);
-  await expect(page.getByTestId('order-review-file').filter({ hasText: '未通过' })).toHaveCount(0);
-  await snap(page, 'backoffice/detail-after-review');
+    // The customer's detail shows the new step and every file passed.
+    await page.reload();
+    await expect(page.getByTestId('order-detail-page')).toContainText(next);
+    await expect(page.getByTestId('order-review-file').filter({ hasText: '未通过' })).toHaveCount(0);
+    await snap(page, 'backoffice/detail-after-review');
 
-  // The opens were logged.
-  const db = e2eDatabase();
-  const logged = db.prepare('select count(*) as n from file_access_log where user_order_id = ?').get(userOrderId) as { n: number };
-  const events = db.prepare('select event from order_event where user_order_id = ? order by event_id').all(userOrderId) as Array<{ event: string }>;
-  db.close();
-  expect(logged.n).toBeGreaterThan(0);
-  expect(events.map((e) => e.event)).toEqual(expect.arrayContaining(['pay', 'assign', 'material_review_failed', 'reupload_submit', 'material_review_passed']));
-  await staff.context().close();
-});
+    // The opens were logged.
+    const db = e2eDatabase();
+    const logged = db.prepare('select count(*) as n from file_access_log where user_order_id = ?').get(userOrderId) as { n: number };
+    const events = db.prepare('select event from order_event where user_order_id = ? order by event_id').all(userOrderId) as Array<{ event: string }>;
+    db.close();
+    expect(logged.n).toBeGreaterThan(0);
+    expect(events.map((e) => e.event)).toEqual(
+      expect.arrayContaining(['pay', 'assign', 'material_review_failed', 'reupload_submit', 'material_review_passed']),
+    );
+    await staff.context().close();
+  },
+);

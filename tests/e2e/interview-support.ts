@@ -1,11 +1,10 @@
-// An order of the demo enterprise in step `interview` (issue 10), for the
-// interview journey and the axe rows: created and given an interview time
-// through the API as the customer would, then put straight into
-// processing · interview and assigned to the demo operator in the database —
-// the earlier stages (payment, review, mailing, page check) have their own
-// journeys. Optionally with the notice published through /admin-api.
-import { sha256Hex } from '../../common/signing';
-import { DEMO, DEMO_STAFF, e2eDatabase, operatorSessionToken, signedApiHeaders } from './support';
+// An order of the test's own customer in step `interview` (issue 10), for the
+// interview journey: created and given an interview time through the API as
+// the customer would, then put straight into processing · interview and
+// assigned to the test's own operator in the database — the earlier stages
+// (payment, review, mailing, page check) have their own journeys. (The axe
+// rows' interview orders are order-factories.ts's, through every step.)
+import { e2eDatabase, type Parties, signedApiHeaders } from './support';
 
 export async function e2eCall<T>(baseURL: string, path: string, payload: unknown, token?: string): Promise<T> {
   const response = await fetch(`${baseURL}${path}`, {
@@ -23,7 +22,7 @@ interface SlotList {
   applicants: Array<{ applicant_id: number }>;
 }
 
-export async function interviewStepOrder(baseURL: string, options: { publish?: boolean } = {}): Promise<{ userOrderId: number; date: string }> {
+export async function interviewStepOrder(baseURL: string, { customer, operator }: Parties): Promise<{ userOrderId: number; date: string }> {
   const db = e2eDatabase();
   let productId: number;
   try {
@@ -38,7 +37,7 @@ export async function interviewStepOrder(baseURL: string, options: { publish?: b
   } finally {
     db.close();
   }
-  const { token } = await e2eCall<{ token: string }>(baseURL, '/www/account_login', { account: DEMO.account, password: sha256Hex(DEMO.password) });
+  const { token } = customer;
   const departure = new Date(Date.now() + 40 * 86_400_000 + 8 * 3_600_000).toISOString().slice(0, 10);
   const { user_order_id: userOrderId } = await e2eCall<{ user_order_id: number }>(
     baseURL,
@@ -57,35 +56,15 @@ export async function interviewStepOrder(baseURL: string, options: { publish?: b
   );
   const write = e2eDatabase();
   try {
-    const operator = write.prepare('select id from operator where account = ?').get(DEMO_STAFF.operator.account) as { id: number };
     const now = Date.now();
     write
       .prepare(
         `update user_order set status = 'processing', step = 'interview', paid_at = ?, expires_at = null, step_entered_at = ?, step_due_at = null,
          assignee_operator_id = ?, version = version + 1 where user_order_id = ?`,
       )
-      .run(now, now, operator.id, userOrderId);
+      .run(now, now, operator.operatorId, userOrderId);
   } finally {
     write.close();
-  }
-  if (options.publish) {
-    const staff = operatorSessionToken(DEMO_STAFF.operator.account);
-    const panel = await e2eCall<{ version: number; applicants: Array<{ applicant_id: number; form: Record<string, unknown> }> }>(
-      baseURL,
-      '/admin-api/order/interview_panel',
-      { user_order_id: userOrderId },
-      staff,
-    );
-    let version = panel.version;
-    for (const applicant of panel.applicants) {
-      const answer = await e2eCall<{ version: number }>(
-        baseURL,
-        '/admin-api/order/interview_notice_publish',
-        { ...applicant.form, user_order_id: userOrderId, applicant_id: applicant.applicant_id, version },
-        staff,
-      );
-      version = answer.version;
-    }
   }
   return { userOrderId, date: day.date };
 }

@@ -1,8 +1,8 @@
-// What the mail specs set up: an order of the demo enterprise in 待邮寄资料
-// (tests/e2e/backoffice-mail.spec.ts, the accessibility row of the mail list).
-import { sha256Hex } from '../../common/signing';
+// What the mail specs set up: an order of the test's own customer in 待邮寄资料,
+// taken by the test's own operator (tests/e2e/backoffice-mail.spec.ts, and
+// results-support.ts builds on it).
 import { fire } from './notice-support';
-import { DEMO, DEMO_STAFF, e2eDatabase, signedApiHeaders } from './support';
+import { e2eDatabase, type Parties, signedApiHeaders } from './support';
 
 async function call<T>(baseURL: string, path: string, payload: unknown, token?: string): Promise<T> {
   const response = await fetch(`${baseURL}${path}`, {
@@ -16,13 +16,14 @@ async function call<T>(baseURL: string, path: string, payload: unknown, token?: 
 }
 
 /**
- * An order of the demo enterprise in 待邮寄资料, taken by the demo operator: created
+ * An order of the customer in 待邮寄资料, taken by the operator: created
  * through the API for a product with mailed paper materials, then paid, assigned and
  * passed through the lifecycle (as the payment and the review would; `pay` pays it for real
  * instead). Also a pickup address in the address book.
  */
 export async function orderAwaitingMail(
   baseURL: string,
+  { customer, operator }: Parties,
   applicant: string | string[],
   options: {
     /** A product with 拒签退全款 (reject_refund on). */
@@ -42,9 +43,8 @@ export async function orderAwaitingMail(
        order by p.visa_product_id limit 1`,
     )
     .get() as { visa_product_id: number };
-  const operator = db.prepare('select id, role from operator where account = ?').get(DEMO_STAFF.operator.account) as { id: number; role: 'operator' };
   db.close();
-  const { token } = await call<{ token: string }>(baseURL, '/www/account_login', { account: DEMO.account, password: sha256Hex(DEMO.password) });
+  const { token } = customer;
   const departure = new Date(Date.now() + 60 * 86_400_000 + 8 * 3_600_000).toISOString().slice(0, 10);
   const { user_order_id: id } = await call<{ user_order_id: number }>(
     baseURL,
@@ -76,8 +76,7 @@ export async function orderAwaitingMail(
   raw.close();
   if (options.pay) await options.pay(id, token);
   else await fire(id, { event: 'pay', set: { paid_at: now, expires_at: null } }, { kind: 'system' });
-  const principal = { kind: 'operator' as const, operatorId: operator.id, role: operator.role };
-  await fire(id, { event: 'assign', set: { assignee_operator_id: operator.id } }, principal);
-  await fire(id, { event: 'material_review_passed', to: 'processing:awaiting_mail' }, principal);
+  await fire(id, { event: 'assign', set: { assignee_operator_id: operator.operatorId } }, operator.principal);
+  await fire(id, { event: 'material_review_passed', to: 'processing:awaiting_mail' }, operator.principal);
   return id;
 }

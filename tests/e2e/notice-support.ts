@@ -1,6 +1,7 @@
 // What the notices' specs set up in process on the e2e database: an order
 // brought to 资料审核中 (the payment itself is the payment spec's), and
-// lifecycle events fired through the order lifecycle as an operator would —
+// lifecycle events fired through the order lifecycle as the test's own
+// operator (or the customer, or the system) would —
 // so the notice and its outbox e-mail are written exactly as in production;
 // the running server's outbox sweep (NOTICE_OUTBOX_SWEEP_SECONDS) sends it.
 import { randomBytes } from 'node:crypto';
@@ -11,8 +12,6 @@ import { createAccountService } from '../../server/modules/account/account.servi
 import { type Change, createOrderLifecycle } from '../../server/modules/order/lifecycle';
 import type { Principal } from '../../server/platform/principal';
 import { signedApiHeaders } from './support';
-
-export const OPERATOR: Principal = { kind: 'operator', operatorId: 1, role: 'operator' };
 
 function database() {
   const file = process.env.E2E_DB_FILE;
@@ -88,8 +87,8 @@ export async function orderInReview(baseURL: string, account: string, password: 
   }
 }
 
-/** Fires a lifecycle event on the order (as an operator by default), in one transaction with its notices. */
-export async function fire(userOrderId: number, change: Change | OrderEventName, caller: Principal = OPERATOR): Promise<void> {
+/** Fires a lifecycle event on the order as `caller` (a StaffMember's principal, the customer, the system), in one transaction with its notices. */
+export async function fire(userOrderId: number, change: Change | OrderEventName, caller: Principal): Promise<void> {
   const handle = database();
   try {
     const lifecycle = createOrderLifecycle(handle.db, { now: Date.now });

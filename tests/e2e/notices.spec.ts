@@ -6,7 +6,7 @@
 // schedule shows each step reached; phone width without overflow.
 import { expect, type Page, test } from '@playwright/test';
 import { fire, newCustomer, orderInReview } from './notice-support';
-import { logIn, mailbox, snap } from './support';
+import { createOperator, logIn, mailbox, snap } from './support';
 
 function decodeSubject(raw: string): string {
   const line = /^Subject: (.*(?:\r?\n[ \t].*)*)/m.exec(raw)![1]!.replace(/\r?\n[ \t]/g, ' ');
@@ -38,13 +38,14 @@ const bell = (page: Page) => page.getByTestId('header-notice-bell');
 test('a failed review reaches the customer: bell, list, link, e-mail once, mark read', async ({ page, baseURL }) => {
   const address = `notice.${Date.now()}@example.com`;
   const customer = await newCustomer(address);
+  const { principal: operator } = await createOperator();
   const userOrderId = await orderInReview(baseURL!, customer.account, customer.password);
 
   await page.goto('/');
   await logIn(page, customer.account, customer.password);
   await expect(bell(page)).toHaveAttribute('aria-label', '消息通知');
 
-  await fire(userOrderId, 'material_review_failed');
+  await fire(userOrderId, 'material_review_failed', operator);
   // The bell is read again on the next page move.
   await page.getByRole('link', { name: '签证办理' }).first().click();
   await expect(bell(page)).toHaveAttribute('aria-label', '消息通知，1 条未读');
@@ -72,7 +73,7 @@ test('a failed review reaches the customer: bell, list, link, e-mail once, mark 
 
   // Two more: the customer re-submits (the assignee is told, not the customer), the review passes.
   await fire(userOrderId, 'reupload_submit', { kind: 'customer', accountId: customer.accountId, enterpriseId: customer.enterpriseId });
-  await fire(userOrderId, { event: 'material_review_passed', to: 'processing:page_check' });
+  await fire(userOrderId, { event: 'material_review_passed', to: 'processing:page_check' }, operator);
   await page.goto('/notice');
   await expect(page.getByTestId('notice-item')).toHaveCount(2);
   await expect(page.getByTestId('notice-item').first()).toContainText('资料审核通过');
@@ -84,8 +85,8 @@ test('a failed review reaches the customer: bell, list, link, e-mail once, mark 
   await expect.poll(() => mailbox().filter((m) => m.to === address).length, { timeout: 15_000 }).toBe(2);
 
   // 全部标为已读: two page checks published (issue 10's kind, its template is ready).
-  await fire(userOrderId, 'page_check_publish');
-  await fire(userOrderId, 'page_check_publish');
+  await fire(userOrderId, 'page_check_publish', operator);
+  await fire(userOrderId, 'page_check_publish', operator);
   await page.reload();
   await expect(bell(page)).toHaveAttribute('aria-label', '消息通知，2 条未读');
   await expect(page.getByTestId('notice-item').first()).toContainText('请确认核对页');
@@ -116,8 +117,9 @@ test('a failed review reaches the customer: bell, list, link, e-mail once, mark 
 
 test('another account sees none of these notices, and a guest is asked to log in', async ({ page, baseURL }) => {
   const owner = await newCustomer(null);
+  const { principal: operator } = await createOperator();
   const userOrderId = await orderInReview(baseURL!, owner.account, owner.password);
-  await fire(userOrderId, 'material_review_failed');
+  await fire(userOrderId, 'material_review_failed', operator);
   const other = await newCustomer(null);
 
   await page.goto('/notice');

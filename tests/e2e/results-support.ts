@@ -3,11 +3,11 @@
 // backoffice-issue11-chain): the signed API call, a payment through the
 // sandbox's pay page and its signed notification (the real payment path:
 // refunds give back a payment, so they need one), the submission at the
-// embassy fired through the lifecycle as the demo operator, and an order of
-// the demo enterprise at the embassy holding the customer's passports.
+// embassy fired through the lifecycle as the test's own operator, and an order of
+// the test's own customer at the embassy holding the customer's passports.
 //
 // orderAtEmbassy is built on the mail journey's order (mail-support.ts, in
-// 待邮寄资料, taken by the demo operator): the customer self-expresses the
+// 待邮寄资料, taken by the test's operator): the customer self-expresses the
 // paper materials through the API (the real mail_send), then the operator's
 // steps are fired through the order lifecycle in process, as the mail,
 // page-check and submit services would (each has its own spec): mail_receive
@@ -16,15 +16,14 @@
 // way (the results panel itself is the results spec's and the chain's).
 import { tmpdir } from 'node:os';
 import { expect } from '@playwright/test';
-import { sha256Hex } from '../../common/signing';
 import { openDatabase } from '../../server/db/database';
 import { recordRoutes } from '../../server/modules/courier/tracking';
-import { createLocalStorage } from '../../server/modules/stored-file/storage-local';
+import { createLocalStorage } from '../../server/modules/material/storage-local';
 import { createResultService } from '../../server/modules/result/result.service';
 import type { Principal } from '../../server/platform/principal';
 import { orderAwaitingMail } from './mail-support';
 import { fire } from './notice-support';
-import { DEMO, DEMO_STAFF, e2eDatabase, signedApiHeaders } from './support';
+import { e2eDatabase, type Parties, signedApiHeaders } from './support';
 
 /** A signed call of the customer API (spec §7's envelope); throws on ret ≠ 0. */
 export async function api<T>(baseURL: string, path: string, payload: unknown, token?: string): Promise<T> {
@@ -38,25 +37,9 @@ export async function api<T>(baseURL: string, path: string, payload: unknown, to
   return envelope.body;
 }
 
-/** The demo administrator's API token (a signed login). */
-export async function demoToken(baseURL: string): Promise<string> {
-  return (await api<{ token: string }>(baseURL, '/www/account_login', { account: DEMO.account, password: sha256Hex(DEMO.password) })).token;
-}
-
 /** Today in China (YYYY-MM-DD): the submission date. */
 export function chinaToday(): string {
   return new Date(Date.now() + 8 * 3_600_000).toISOString().slice(0, 10);
-}
-
-/** The demo operator (or another demo staff account) as the lifecycle's caller. */
-export function staffPrincipal(account: string = DEMO_STAFF.operator.account): Principal {
-  const db = e2eDatabase();
-  try {
-    const operator = db.prepare('select id, role from operator where account = ?').get(account) as { id: number; role: 'operator' | 'supervisor' };
-    return { kind: 'operator', operatorId: operator.id, role: operator.role };
-  } finally {
-    db.close();
-  }
 }
 
 /**
@@ -82,16 +65,17 @@ export async function payInSandbox(baseURL: string, userOrderId: number, token: 
 }
 
 /**
- * A processing order of the demo enterprise, paid through the payment module:
+ * A processing order of the customer (its session token), paid through the payment module:
  * created through the API for the first offline product without interview,
  * marked confirmed in the database (the confirm step is the confirm spec's),
  * then paid on the sandbox's page. `total` is what was paid, in cents.
  */
 export async function paidOrder(
   baseURL: string,
+  customer: { token: string },
   applicants: { name: string; mobile_phone: string }[],
 ): Promise<{ userOrderId: number; total: number; token: string }> {
-  const token = await demoToken(baseURL);
+  const { token } = customer;
   const db = e2eDatabase();
   const product = db
     .prepare(
@@ -111,8 +95,8 @@ export async function paidOrder(
   return { userOrderId, total: amount, token };
 }
 
-/** 已递交使馆 today, fired through the lifecycle as the demo operator (the submit step has its own spec). */
-export async function submitAtEmbassy(userOrderId: number, principal: Principal = staffPrincipal()): Promise<void> {
+/** 已递交使馆 today, fired through the lifecycle as the operator (the submit step has its own spec). */
+export async function submitAtEmbassy(userOrderId: number, principal: Principal): Promise<void> {
   await fire(userOrderId, { event: 'submit', set: { submitted_date: chinaToday() }, detail: { submitted_date: chinaToday() } }, principal);
 }
 
@@ -139,18 +123,19 @@ export interface OrderAtEmbassy {
 }
 
 /**
- * An order of the demo enterprise at the embassy (processing · 已递交使馆), one
+ * An order of the customer at the embassy (processing · 已递交使馆), taken by the operator, one
  * applicant per name. `mailed: false`: no parcel came in (it stands for an
  * e-visa order, nothing to send back). `rejectRefund: true`: a product with
  * 拒签退全款. `paidInSandbox: true`: paid through the sandbox (a refund needs a payment).
  */
 export async function orderAtEmbassy(
   baseURL: string,
+  parties: Parties,
   names: string[],
   options: { mailed?: boolean; rejectRefund?: boolean; paidInSandbox?: boolean } = {},
 ): Promise<OrderAtEmbassy> {
   let paid: number | null = null;
-  const id = await orderAwaitingMail(baseURL, names, {
+  const id = await orderAwaitingMail(baseURL, parties, names, {
     rejectRefund: options.rejectRefund,
     pay: options.paidInSandbox
       ? async (userOrderId, token) => {
@@ -159,7 +144,7 @@ export async function orderAtEmbassy(
       : undefined,
   });
   const mailed = options.mailed !== false;
-  const token = await demoToken(baseURL);
+  const { token } = parties.customer;
   const { order } = await api<{ order: { version: number } }>(baseURL, '/www/order/mail_list', { user_order_id: id }, token);
   const waybill = `SF${String(Date.now()).slice(-13).padStart(13, '7')}`;
   // Without the parcel (mailed: false) the service holds nothing: it stands for an e-visa order.
@@ -174,7 +159,7 @@ export async function orderAtEmbassy(
     name: string;
   }>;
   db.close();
-  const principal = staffPrincipal();
+  const { principal } = parties.operator;
   await fire(id, { event: 'mail_receive', detail: { e2e: true } }, principal);
   // As the mail service's 已收到 does: the parcel that came in is confirmed delivered by the operator.
   await confirmParcel(id);
@@ -189,19 +174,19 @@ export async function orderAtEmbassy(
  */
 export async function orderWithResults(
   baseURL: string,
+  parties: Parties,
   applicant: string,
   results: Array<'issued' | 'rejected'>,
   options: { mailed?: boolean; rejectRefund?: 0 | 1 } = {},
 ): Promise<number> {
-  const { userOrderId: id, applicants } = await orderAtEmbassy(baseURL, [applicant], { mailed: options.mailed });
+  const { userOrderId: id, applicants } = await orderAtEmbassy(baseURL, parties, [applicant], { mailed: options.mailed });
   if (options.rejectRefund !== undefined) {
     const db = e2eDatabase();
     db.prepare('update user_order set reject_refund = ? where user_order_id = ?').run(options.rejectRefund, id);
     db.close();
   }
   // Through the results service (as the results panel's calls do), so each applicant has a real result row.
-  const principal = staffPrincipal();
-  if (principal.kind !== 'operator') throw new Error('the demo operator is missing');
+  const { principal } = parties.operator;
   const handle = openDatabase({ kind: 'sqlite', file: process.env.E2E_DB_FILE! });
   try {
     const silent = { info: () => {}, warn: () => {}, error: () => {} };

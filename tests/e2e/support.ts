@@ -1,15 +1,19 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, type Page, test } from '@playwright/test';
+import { type Browser, type BrowserContextOptions, expect, type Page, test } from '@playwright/test';
 import SQLite from 'better-sqlite3';
 import { API_VERSION, STORAGE_KEYS } from '../../common/constants';
 import type { LoginInfo } from '../../common/contracts/account';
 import { newRequestId, sha256Hex, signRequest } from '../../common/signing';
 import { DEV_API_CLIENTS } from '../../server/config';
-import { DEMO_OPERATORS } from '../../server/db/seed/demo-operators';
-import { totpCode, totpStep } from '../../server/modules/operator/totp';
+import type { OperatorRoleValue } from '../../server/db/schema';
+import { hashPasswordDigest } from '../../server/modules/account/password';
+import { createOperatorRepository } from '../../server/modules/operator/operator.repository';
+import { createOperatorService } from '../../server/modules/operator/operator.service';
+import { newTotpSecret, totpCode, totpStep } from '../../server/modules/operator/totp';
 import { openDatabase } from '../../server/db/database';
+import type { Operator } from '../../server/platform/principal';
 import { type InsertedCustomer, insertCustomer, insertProduct, type InsertedProduct, type ProductOptions } from '../../server/test-support/factories';
 
 /**
@@ -27,8 +31,6 @@ export async function animationsSettled(page: Page): Promise<void> {
     document.getAnimations().every((animation) => animation.playState !== 'running' || animation.effect?.getComputedTiming().iterations === Infinity),
   );
 }
-
-export const DEMO = { account: 'demo_admin', password: 'Demo@123456', name: '王敏', enterprise: '上海星途商务咨询有限公司' };
 
 /** Screenshots that a person looks at; kept out of git. */
 export async function snap(page: Page, name: string): Promise<void> {
@@ -77,7 +79,8 @@ export function headerUser(page: Page) {
   return page.getByTestId('header-user').filter({ visible: true });
 }
 
-export async function logIn(page: Page, account = DEMO.account, password = DEMO.password) {
+/** Logs in through the login dialog (account.spec.ts tests the dialog; other specs are a loggedInTest). */
+export async function logIn(page: Page, account: string, password: string) {
   const dialog = await openLoginDialog(page);
   await dialog.getByLabel('账号').fill(account);
   await dialog.getByLabel('密码').fill(password);
@@ -117,11 +120,56 @@ export async function chooseFromUserMenu(page: Page, item: string, done: () => P
 
 // ---- The back office ------------------------------------------------------
 
-/** The demo staff (server/db/seed/demo-operators.ts: seeded in demo mode). */
-export const DEMO_STAFF = {
-  operator: DEMO_OPERATORS[0],
-  supervisor: DEMO_OPERATORS[1],
-} as const;
+/** A back-office staff member a test made for itself (createOperator): what it logs in with, and its principal. */
+export interface StaffMember {
+  operatorId: number;
+  account: string;
+  name: string;
+  role: OperatorRoleValue;
+  password: string;
+  /** Base32, as an authenticator app is given it. */
+  totpSecret: string;
+  /** The operator as the server's services and the order lifecycle take it. */
+  principal: Operator;
+}
+
+/** Whose a spec's order is and who works on it: the test's own customer (its session token) and staff member. */
+export interface Parties {
+  customer: { token: string };
+  operator: StaffMember;
+}
+
+/** scrypt is slow on purpose: one hash per password per test process (as server/test-support/test-app.ts insertOperator). */
+const operatorPasswordHashes = new Map<string, Promise<string>>();
+let operators = 0;
+
+/**
+ * A new operator (or supervisor) on the e2e database, with its own password and TOTP secret:
+ * inserted through the operator repository the server uses (as the API tests' insertOperator,
+ * server/test-support/test-app.ts), unique each call. Not logged in anywhere: asOperator()
+ * gives a page its session, or the spec logs in at /admin/login with password and
+ * totpCode(totpSecret) where the login itself is what it tests.
+ */
+export async function createOperator(options: { role?: OperatorRoleValue; name?: string; password?: string } = {}): Promise<StaffMember> {
+  operators += 1;
+  const role = options.role ?? 'operator';
+  const password = options.password ?? 'Staff@123456';
+  let hash = operatorPasswordHashes.get(password);
+  if (!hash) {
+    hash = hashPasswordDigest(sha256Hex(password));
+    operatorPasswordHashes.set(password, hash);
+  }
+  // 3–50 letters, digits, underscores, dots or hyphens (the operator account's pattern).
+  const account = `${role}_${process.pid.toString(36)}${Date.now().toString(36)}${operators}${randomBytes(2).toString('hex')}`;
+  // No role word in the name: a spec that checks the role label reads the label.
+  const name = options.name ?? `测试员工${operators}`;
+  const totpSecret = newTotpSecret();
+  const passwordHash = await hash;
+  const operatorId = await onE2eDatabase((db) =>
+    createOperatorRepository(db).insert({ account, name, role, password_hash: passwordHash, totp_secret: totpSecret, now: Date.now() }),
+  );
+  return { operatorId, account, name, role, password, totpSecret, principal: { kind: 'operator', operatorId, role } };
+}
 
 /**
  * The authenticator's code for an operator, as a person would type it. A code
@@ -143,27 +191,45 @@ export async function freshTotpCode(account: string, secret: string): Promise<st
   }
 }
 
-/** A live back-office session for an operator, made in the database (no login, no code): the `admin_token` cookie's value. */
-export function operatorSessionToken(account: string): string {
-  const token = randomBytes(32).toString('base64url');
-  const db = e2eDatabase();
-  try {
-    const operator = db.prepare('select id from operator where account = ?').get(account) as { id: number };
-    const now = Date.now();
-    db.prepare(
-      'insert into operator_session (token_hash, operator_id, created_at, last_seen_at, absolute_expires_at, revoked_at, ip, user_agent) values (?, ?, ?, ?, ?, null, null, null)',
-    ).run(createHash('sha256').update(token).digest('hex'), operator.id, now, now, now + 3_600_000);
-  } finally {
-    db.close();
-  }
-  return token;
+/**
+ * A live back-office session for an operator, opened as a successful login opens it (the
+ * operator service's openSession; no password, no code): the `admin_token` cookie's value,
+ * or the X-Token of a spec's /admin-api calls.
+ */
+export function operatorSessionToken(operator: Pick<StaffMember, 'operatorId'>): Promise<string> {
+  return onE2eDatabase(async (db) => {
+    const service = createOperatorService(db, { idleMs: 3_600_000, absoluteMs: 3_600_000 });
+    return (await service.openSession(operator.operatorId, null, null)).token;
+  });
+}
+
+/**
+ * A browser context's storage with no session. A context a test opens with browser.newContext()
+ * starts with the test's own options, a loggedInTest's customer session included: a staff
+ * member's browser, or a stranger's, passes this as its storageState.
+ */
+export const NO_SESSION = { cookies: [], origins: [] };
+
+/** A page in a browser of the staff member's own (1440 px wide unless told; no customer session), logged in through the cookie. */
+export async function staffPage(
+  browser: Browser,
+  operator: Pick<StaffMember, 'operatorId'>,
+  baseURL: string,
+  options: BrowserContextOptions = {},
+): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, ...options, storageState: NO_SESSION });
+  const page = await context.newPage();
+  await asOperator(page, operator, baseURL);
+  return page;
 }
 
 /** Logs the page's browser context in as an operator through the cookie (for screens, not for testing login). */
-export async function asOperator(page: Page, account: string, baseURL: string): Promise<void> {
+export async function asOperator(page: Page, operator: Pick<StaffMember, 'operatorId'>, baseURL: string): Promise<void> {
+  const token = await operatorSessionToken(operator);
   // As the login answer sets it (decision 0032).
-  await page.context().addCookies([{ name: 'admin_token', value: operatorSessionToken(account), url: baseURL, httpOnly: true, sameSite: 'Strict' }]);
+  await page.context().addCookies([{ name: 'admin_token', value: token, url: baseURL, httpOnly: true, sameSite: 'Strict' }]);
 }
+
 /** The factories (server/test-support/factories.ts) on the e2e server's database. */
 async function onE2eDatabase<T>(work: (db: ReturnType<typeof openDatabase>['db']) => Promise<T>): Promise<T> {
   const file = process.env.E2E_DB_FILE;
@@ -204,20 +270,28 @@ export interface LoggedInCustomer extends InsertedCustomer {
   login: LoginInfo;
 }
 
+/** A new customer (createCustomer) and its session from the signed login call: what a loggedInTest's `customer` is. */
+export async function loggedInCustomer(baseURL: string): Promise<LoggedInCustomer> {
+  const created = await createCustomer();
+  const login = await apiLogin(baseURL, created.account, created.password);
+  return { ...created, token: login.token, login };
+}
+
 /**
  * A test with a customer of its own, already logged in when the page opens:
  * the session is written where app/lib/session.ts reads it (the cookie
  * 'token' that server-rendered pages use and localStorage 'login_data'),
  * with a token from the signed login call. Only account.spec.ts goes through
  * the login dialog (logIn), to test the dialog itself.
+ *
+ * `operator` and `supervisor`: back-office staff of the test's own
+ * (createOperator), made when a test asks for them and logged in nowhere:
+ * asOperator() gives a page of theirs the session, or the spec logs in at
+ * /admin/login when the login is what it tests.
  */
-export const loggedInTest = test.extend<{ customer: LoggedInCustomer }>({
+export const loggedInTest = test.extend<{ customer: LoggedInCustomer; operator: StaffMember; supervisor: StaffMember }>({
   // (`provide` is Playwright's `use`, named so that React's hook rules leave it alone.)
-  customer: async ({ baseURL }, provide) => {
-    const created = await createCustomer();
-    const login = await apiLogin(baseURL!, created.account, created.password);
-    await provide({ ...created, token: login.token, login });
-  },
+  customer: async ({ baseURL }, provide) => provide(await loggedInCustomer(baseURL!)),
   storageState: async ({ customer, baseURL }, provide) => {
     const { hostname } = new URL(baseURL!);
     await provide({
@@ -237,27 +311,41 @@ export const loggedInTest = test.extend<{ customer: LoggedInCustomer }>({
       origins: [{ origin: new URL(baseURL!).origin, localStorage: [{ name: STORAGE_KEYS.loginData, value: JSON.stringify(customer.login) }] }],
     });
   },
+  // (Playwright reads a fixture's dependencies from its first argument, which must be a destructuring pattern: here none.)
+  // eslint-disable-next-line no-empty-pattern
+  operator: async ({}, provide) => provide(await createOperator({ role: 'operator' })),
+  // eslint-disable-next-line no-empty-pattern
+  supervisor: async ({}, provide) => provide(await createOperator({ role: 'supervisor' })),
 });
 
-/**
- * Logs an existing account in by writing the session (cookie 'token' and
- * localStorage 'login_data', as loggedInTest does), not through the dialog:
- * for screens whose data belongs to that account (the axe rows of the demo
- * administrator's orders).
- */
-export async function logInBySession(page: Page, baseURL: string, account = DEMO.account, password = DEMO.password): Promise<void> {
-  const login = await apiLogin(baseURL, account, password);
-  await page.context().addCookies([
-    {
-      name: STORAGE_KEYS.tokenCookie,
-      value: encodeURIComponent(login.token),
-      url: baseURL,
-      expires: Math.floor(login.expires_at / 1000),
-      httpOnly: true,
-      sameSite: 'Lax',
-    },
-  ]);
-  await page.addInitScript(([key, value]) => window.localStorage.setItem(key, value), [STORAGE_KEYS.loginData, JSON.stringify(login)] as const);
+/** A signed call (spec §7's envelope) of the customer API, or of the back office's /admin-api with an operator session as X-Token; throws on ret ≠ 0. */
+export async function apiCall<T>(baseURL: string, path: string, payload: unknown, token?: string): Promise<T> {
+  const response = await fetch(`${baseURL}${path}`, {
+    method: 'POST',
+    headers: { ...signedApiHeaders(token), 'content-type': 'application/json' },
+    body: JSON.stringify(payload),
+  });
+  const envelope = (await response.json()) as { ret: number; msg: string; body: T };
+  if (envelope.ret !== 0) throw new Error(`${path}: ${envelope.ret} ${envelope.msg}`);
+  return envelope.body;
+}
+
+/** A signed multipart upload (a material, a page-check page), the file's bytes under `file`; throws on ret ≠ 0. */
+export async function apiUpload<T>(
+  baseURL: string,
+  path: string,
+  fields: Record<string, string | number>,
+  file: Blob,
+  fileName: string,
+  token: string,
+): Promise<T> {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.append(name, String(value));
+  form.append('file', file, fileName);
+  const response = await fetch(`${baseURL}${path}`, { method: 'POST', headers: signedApiHeaders(token), body: form });
+  const envelope = (await response.json()) as { ret: number; msg: string; body: T };
+  if (envelope.ret !== 0) throw new Error(`${path}: ${envelope.ret} ${envelope.msg}`);
+  return envelope.body;
 }
 
 /** The browser's Content-Security-Policy reports on this page from now on ("<page url>: <message>"), as they arrive. */
