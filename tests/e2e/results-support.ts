@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { expect } from '@playwright/test';
 import { openDatabase } from '../../server/db/database';
 import { recordRoutes } from '../../server/modules/courier/tracking';
-import { createLocalStorage } from '../../server/modules/material/storage-local';
+import { createLocalStorage } from '../../server/modules/stored-file/storage-local';
 import { createResultService } from '../../server/modules/result/result.service';
 import type { Principal } from '../../server/platform/principal';
 import { orderAwaitingMail } from './mail-support';
