@@ -56,7 +56,8 @@ loggedInTest(
     await expect(row(issued.name).getByTestId('result-status')).toHaveText('办理中');
     await row(issued.name).getByTestId('result-issue-open').click();
     const issueDialog = staff.getByRole('dialog', { name: `录入出签 · ${issued.name}` });
-    await animationsSettled(page);
+    await expect(issueDialog).toBeVisible();
+    await animationsSettled(staff);
     await issueDialog.getByLabel('签证号码').fill('E2026C7788');
     await issueDialog.getByLabel('有效期起').fill('2027-02-01');
     await issueDialog.getByLabel('有效期止').fill('2027-04-30');
@@ -70,7 +71,8 @@ loggedInTest(
 
     await row(refused.name).getByTestId('result-reject-open').click();
     const rejectDialog = staff.getByRole('dialog', { name: `录入拒签 · ${refused.name}` });
-    await animationsSettled(page);
+    await expect(rejectDialog).toBeVisible();
+    await animationsSettled(staff);
     await rejectDialog.getByText('资金证明不足').click();
     await rejectDialog.getByLabel('说明', { exact: true }).fill('存款证明金额不足，建议补充资产证明后重新申请');
     await rejectDialog.getByRole('button', { name: '确认录入' }).click();

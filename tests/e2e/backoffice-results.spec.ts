@@ -38,8 +38,8 @@ loggedInTest(
     // 录入出签 with the e-visa: a text file named .png is refused by content first.
     await row(first.name).getByTestId('result-issue-open').click();
     const issueDialog = staff.getByRole('dialog', { name: `录入出签 · ${first.name}` });
-    await animationsSettled(page);
     await expect(issueDialog).toBeVisible();
+    await animationsSettled(staff);
     await issueDialog.getByLabel('签证号码').fill('E2026A1234');
     await issueDialog.getByLabel('有效期起').fill('2027-01-05');
     await issueDialog.getByLabel('有效期止').fill('2027-07-04');
@@ -59,7 +59,8 @@ loggedInTest(
     // 录入拒签: a common reason and a note.
     await row(second.name).getByTestId('result-reject-open').click();
     const rejectDialog = staff.getByRole('dialog', { name: `录入拒签 · ${second.name}` });
-    await animationsSettled(page);
+    await expect(rejectDialog).toBeVisible();
+    await animationsSettled(staff);
     await rejectDialog.getByText('资金证明不足').click();
     await rejectDialog.getByLabel('说明', { exact: true }).fill('银行流水时间不足六个月，建议补充后重新申请');
     await rejectDialog.getByRole('button', { name: '确认录入' }).click();
