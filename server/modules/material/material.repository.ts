@@ -4,6 +4,7 @@
 // order's own state changes and with other uploads.
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { STORED_UPLOAD_COLUMNS } from '../stored-file/kind.ts';
 import type { StoredUpload } from '../stored-file/stored-files.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -24,11 +25,7 @@ const FILE_COLUMNS = [
   'applicant_id',
   'material_id',
   'kind',
-  'storage_key',
-  'file_name',
-  'content_type',
-  'size_bytes',
-  'sha256',
+  ...STORED_UPLOAD_COLUMNS,
   'review_status',
   'no_pass_memo',
   'created_at',

@@ -2,7 +2,6 @@
 // the multipart upload inside the signed /www scope, and the file routes
 // (/files/material/:fileId for the owners, /admin-files/material/:fileId for
 // the back office), both the stored-file module's.
-import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { effectDateSet, materialDelete, materialList, materialUpload, reuploadSubmit } from '../../../common/contracts/material.ts';
 import { ErrorCode } from '../../../common/error-codes.ts';
@@ -11,13 +10,12 @@ import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import { defineOperation } from '../../platform/operation.ts';
 import { uploadRoute } from '../stored-file/multipart.ts';
-import { type FileRouteAuth, registerFileRoutes } from '../stored-file/serve.ts';
+import { fileRoutesOf } from '../stored-file/serve.ts';
 import type { FileStorage } from '../stored-file/storage.ts';
 import type { StoredFileDeps } from '../stored-file/stored-files.ts';
 import { createMaterialService, type MaterialService, type UploadInput } from './material.service.ts';
 
 const TAG = '资料上传';
-export const UPLOAD_PATH = materialUpload.path;
 
 export function materialOperations(service: MaterialService) {
   return [
@@ -108,7 +106,7 @@ export function createMaterialModule({ db, config, now, log, storage }: Material
 
   /** Register inside the signed /www scope: `await api.register(module.uploadRoutes)`. */
   const uploadRoutes = uploadRoute({
-    path: UPLOAD_PATH,
+    contract: materialUpload,
     auth: 'customer',
     maxBytes,
     fields: 8,
@@ -133,15 +131,17 @@ export function createMaterialModule({ db, config, now, log, storage }: Material
         required: ['user_order_id', 'applicant_id', 'file'],
       },
     },
-    handle: (customer, fields, file) => service.upload(customer, parseFields(fields), file),
+    parse: parseFields,
+    handle: (customer, input, file) => service.upload(customer, input, file),
   });
 
-  /** GET /files/material/:fileId (the order's enterprise) and /admin-files/material/:fileId (operators, every open logged). */
-  function registerMaterialFileRoutes(app: FastifyInstance, auth: FileRouteAuth): void {
-    registerFileRoutes(app, service.storedFiles, auth);
-  }
-
-  return { service, operations: materialOperations(service), uploadRoutes, registerFileRoutes: registerMaterialFileRoutes };
+  return {
+    service,
+    operations: materialOperations(service),
+    uploadRoutes,
+    /** GET /files/material/:fileId (the order's enterprise) and /admin-files/material/:fileId (operators, every open logged). */
+    registerFileRoutes: fileRoutesOf(service.storedFiles),
+  };
 }
 
 export type MaterialModule = ReturnType<typeof createMaterialModule>;

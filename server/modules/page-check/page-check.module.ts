@@ -4,7 +4,6 @@
 // file routes of the stored-file module: /files/page-check/:pageId (the
 // order's customer, published pages only) and /admin-files/page-check/:pageId
 // (operators, every open logged).
-import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import {
   adminOrderSubmit,
@@ -18,10 +17,9 @@ import {
 } from '../../../common/contracts/page-check.ts';
 import { ErrorCode } from '../../../common/error-codes.ts';
 import type { Database } from '../../db/schema.ts';
-import { AppError } from '../../platform/errors.ts';
 import { defineOperation } from '../../platform/operation.ts';
-import { uploadRoute } from '../stored-file/multipart.ts';
-import { type FileRouteAuth, registerFileRoutes } from '../stored-file/serve.ts';
+import { payloadOf, uploadRoute } from '../stored-file/multipart.ts';
+import { fileRoutesOf } from '../stored-file/serve.ts';
 import type { StoredFileDeps } from '../stored-file/stored-files.ts';
 import { createPageCheckService, type PageCheckService } from './page-check.service.ts';
 
@@ -114,12 +112,15 @@ export function pageCheckOperations(service: PageCheckService) {
   ];
 }
 
+/** The upload form's fields, or 1001 saying what to send before the file. */
+const pageUploadInput = payloadOf(adminPageCheckUpload, '请在文件之前发送 user_order_id 和 applicant_id（正整数）');
+
 export function createPageCheckModule(options: StoredFileDeps & { db: Kysely<Database> }) {
   const service = createPageCheckService(options.db, options);
 
   /** Register inside the signed scope: `await api.register(pageCheck.uploadRoutes)`. */
   const uploadRoutes = uploadRoute({
-    path: adminPageCheckUpload.path,
+    contract: adminPageCheckUpload,
     auth: 'operator',
     maxBytes: service.storedFiles.maxBytes,
     fields: 4,
@@ -135,20 +136,17 @@ export function createPageCheckModule(options: StoredFileDeps & { db: Kysely<Dat
         required: ['user_order_id', 'applicant_id', 'file'],
       },
     },
-    handle: (operator, fields, file) => {
-      const parsed = adminPageCheckUpload.payload.safeParse(fields);
-      if (!parsed.success) throw new AppError(ErrorCode.INVALID_PARAMS, '请在文件之前发送 user_order_id 和 applicant_id（正整数）');
-      return service.upload(operator, parsed.data, file);
-    },
+    parse: pageUploadInput,
+    handle: (operator, input, file) => service.upload(operator, input, file),
   });
 
-  /** GET routes of the pages: the order's customer (published pages only) and operators (each open logged). */
-  function registerPageFileRoutes(app: FastifyInstance, auth: FileRouteAuth): void {
-    // No session, another enterprise's page, an unpublished page, a missing one: the same 404.
-    registerFileRoutes(app, service.storedFiles, auth);
-  }
-
-  return { service, operations: pageCheckOperations(service), uploadRoutes, registerFileRoutes: registerPageFileRoutes };
+  return {
+    service,
+    operations: pageCheckOperations(service),
+    uploadRoutes,
+    /** GET routes of the pages: the order's customer (published pages only; anything else the same 404) and operators (each open logged). */
+    registerFileRoutes: fileRoutesOf(service.storedFiles),
+  };
 }
 
 export type PageCheckModule = ReturnType<typeof createPageCheckModule>;

@@ -5,7 +5,6 @@
 // the stored-file module: /files/visa-result/:fileId (the order's customer,
 // files attached to a result only) and /admin-files/visa-result/:fileId
 // (operators, every open logged).
-import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { EMAIL_PATTERN } from '../../../common/contracts/rules.ts';
 import { adminResultDetail, adminResultFileUpload, adminResultIssue, adminResultReject, visaInfoSend } from '../../../common/contracts/visa-result.ts';
@@ -17,8 +16,8 @@ import { defineOperation } from '../../platform/operation.ts';
 import type { Customer } from '../../platform/principal.ts';
 import type { RateLimiter } from '../../platform/rate-limit.ts';
 import { MATERIAL_EMAIL_LIMITS } from '../catalogue/catalogue.routes.ts';
-import { uploadRoute } from '../stored-file/multipart.ts';
-import { type FileRouteAuth, registerFileRoutes } from '../stored-file/serve.ts';
+import { payloadOf, uploadRoute } from '../stored-file/multipart.ts';
+import { fileRoutesOf } from '../stored-file/serve.ts';
 import type { StoredFileDeps, StoredFiles } from '../stored-file/stored-files.ts';
 import { createOrderLifecycle } from '../order/lifecycle.ts';
 import type { Mailer } from '../notification/mailer.ts';
@@ -138,6 +137,9 @@ export function resultOperations(service: ResultService, mail: VisaInfoMailDeps)
   ];
 }
 
+/** The upload form's fields, or 1001 saying what to send before the file. */
+const resultFileUploadInput = payloadOf(adminResultFileUpload, '请在文件之前发送 user_order_id、applicant_id（正整数）和 kind（evisa 或 letter）');
+
 export function createResultModule(
   options: StoredFileDeps & {
     db: Kysely<Database>;
@@ -150,7 +152,7 @@ export function createResultModule(
 
   /** Register inside the signed scope: `await api.register(results.uploadRoutes)`. */
   const uploadRoutes = uploadRoute({
-    path: adminResultFileUpload.path,
+    contract: adminResultFileUpload,
     auth: 'operator',
     maxBytes: service.storedFiles.maxBytes,
     fields: 4,
@@ -171,18 +173,9 @@ export function createResultModule(
         required: ['user_order_id', 'applicant_id', 'kind', 'file'],
       },
     },
-    handle: (operator, fields, file) => {
-      const parsed = adminResultFileUpload.payload.safeParse(fields);
-      if (!parsed.success) throw new AppError(ErrorCode.INVALID_PARAMS, '请在文件之前发送 user_order_id、applicant_id（正整数）和 kind（evisa 或 letter）');
-      return service.uploadFile(operator, parsed.data, file);
-    },
+    parse: resultFileUploadInput,
+    handle: (operator, input, file) => service.uploadFile(operator, input, file),
   });
-
-  /** GET routes of the files: the order's customer (files attached to a result) and operators (each open logged). */
-  function registerResultFileRoutes(app: FastifyInstance, auth: FileRouteAuth): void {
-    // No session, another enterprise's file, one not attached to a result, a purged or missing one: the same 404.
-    registerFileRoutes(app, service.storedFiles, auth);
-  }
 
   const mail: VisaInfoMailDeps = {
     db: options.db,
@@ -193,7 +186,13 @@ export function createResultModule(
     siteUrl: options.siteUrl,
   };
 
-  return { service, operations: resultOperations(service, mail), uploadRoutes, registerFileRoutes: registerResultFileRoutes };
+  return {
+    service,
+    operations: resultOperations(service, mail),
+    uploadRoutes,
+    /** GET routes of the files: the order's customer (files attached to a result; anything else the same 404) and operators (each open logged). */
+    registerFileRoutes: fileRoutesOf(service.storedFiles),
+  };
 }
 
 export type ResultModule = ReturnType<typeof createResultModule>;

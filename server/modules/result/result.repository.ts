@@ -4,6 +4,7 @@ import type { Kysely, Transaction } from 'kysely';
 import { toJson } from '../../db/json.ts';
 import type { Database, VisaResultTable } from '../../db/schema.ts';
 import { EVISA_TAG, type VisaResultFileKind } from '../../../common/visa-result.ts';
+import { STORED_UPLOAD_COLUMNS } from '../stored-file/kind.ts';
 import type { StoredUpload } from '../stored-file/stored-files.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -33,19 +34,7 @@ export interface NewResult {
   created_at: number;
 }
 
-const FILE_COLUMNS = [
-  'file_id',
-  'user_order_id',
-  'applicant_id',
-  'kind',
-  'storage_key',
-  'file_name',
-  'content_type',
-  'size_bytes',
-  'sha256',
-  'result_id',
-  'purged_at',
-] as const;
+const FILE_COLUMNS = ['file_id', 'user_order_id', 'applicant_id', 'kind', ...STORED_UPLOAD_COLUMNS, 'result_id', 'purged_at'] as const;
 
 export function createResultRepository(db: Kysely<Database>) {
   return {

@@ -17,6 +17,8 @@ let alice: Customer;
 let bob: Customer;
 let operatorToken: string;
 const ids = { material: 0, page: 0, result: 0, resultUnattached: 0 };
+/** Rows of each kind whose stored object is gone. */
+const gone = { material: 0, page: 0, result: 0 };
 const pdf = fixture('pdf');
 const png = fixture('png');
 const jpeg = fixture('jpeg');
@@ -108,6 +110,37 @@ beforeAll(async () => {
     .returning('result_id')
     .executeTakeFirstOrThrow();
   await ctx.t.db.updateTable('visa_result_file').set({ result_id }).where('file_id', '=', ids.result).execute();
+
+  const missing = { storage_key: newStorageKey(), file_name: 'gone.pdf', content_type: 'application/pdf' as const, size_bytes: 10, sha256: sha(pdf) };
+  gone.material = (
+    await ctx.t.db
+      .insertInto('order_material_file')
+      .values({
+        ...missing,
+        user_order_id: userOrderId,
+        applicant_id: applicantId,
+        material_id: item.material_id,
+        kind: 'material',
+        account_id: alice.accountId,
+        created_at: at,
+      })
+      .returning('file_id')
+      .executeTakeFirstOrThrow()
+  ).file_id;
+  gone.page = (
+    await ctx.t.db
+      .insertInto('page_check_page')
+      .values({ ...common, ...missing })
+      .returning('page_id')
+      .executeTakeFirstOrThrow()
+  ).page_id;
+  gone.result = (
+    await ctx.t.db
+      .insertInto('visa_result_file')
+      .values({ ...common, ...missing, kind: 'letter', result_id, purged_at: null })
+      .returning('file_id')
+      .executeTakeFirstOrThrow()
+  ).file_id;
 });
 
 afterAll(() => ctx?.close());
@@ -206,12 +239,23 @@ describe('file routes of each kind', () => {
       open('/files/material/0', asCustomer(alice.token)),
       open('/files/page-check/abc', { 'x-token': alice.token }),
       open('/admin-files/visa-result/2147483648', asOperator()),
+      // A row whose stored object is gone, for its owner and for staff.
+      open(`/files/material/${gone.material}`, asCustomer(alice.token)),
+      open(`/admin-files/material/${gone.material}`, asOperator()),
+      open(`/files/page-check/${gone.page}`, asCustomer(alice.token)),
+      open(`/admin-files/page-check/${gone.page}`, asOperator()),
+      open(`/files/visa-result/${gone.result}`, asCustomer(alice.token)),
+      open(`/admin-files/visa-result/${gone.result}`, asOperator()),
     ];
     for (const refused of await Promise.all(refusals)) {
       expect(refused.status).toBe(404);
       expect(refused.headers).toMatchObject({ ...SITE, 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
       expect(refused.headers.etag).toBeUndefined();
       expect(refused.headers['content-disposition']).toBeUndefined();
+      // Never framed, under the site's own policy.
+      expect(refused.headers['x-frame-options']).toBe('DENY');
+      expect(refused.headers['content-security-policy']).toMatch(/frame-ancestors 'none'/);
+      expect(refused.headers['x-robots-tag'] ?? 'noindex, nofollow').toBe('noindex, nofollow');
       expect(refused.body.toString()).toBe('Not Found');
     }
     expect((await open(`/admin-files/visa-result/${ids.resultUnattached}`, asOperator())).status).toBe(200);

@@ -25,6 +25,9 @@ export interface StoredFileColumns {
   created_at: number;
 }
 
+/** The columns of a stored upload (stored-files.ts `store`), for a kind's own column lists. */
+export const STORED_UPLOAD_COLUMNS = ['storage_key', 'file_name', 'content_type', 'size_bytes', 'sha256'] as const;
+
 /** The tables that can hold a kind of stored file: those with every column above. */
 export type StoredFileTable = { [T in keyof Database]: Database[T] extends StoredFileColumns ? T : never }[keyof Database];
 

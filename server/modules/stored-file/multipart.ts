@@ -7,6 +7,8 @@
 // the spec's envelope once the rest of the request has been read.
 import fastifyMultipart, { type MultipartFile } from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import type { Contract } from '../../../common/contracts/define.ts';
 import { textProblem } from '../../../common/contracts/text.ts';
 import { ErrorCode } from '../../../common/error-codes.ts';
 import { AppError } from '../../platform/errors.ts';
@@ -145,9 +147,20 @@ async function fieldsThenFile(request: FastifyRequest): Promise<{ fields: Record
 
 type UploadCaller<A extends 'customer' | 'operator'> = A extends 'customer' ? Customer : Operator;
 
-export interface UploadRoute<A extends 'customer' | 'operator', R> {
-  /** The call's path (its contract's). */
-  path: string;
+/** The form's fields as the contract's payload; anything else is refused with 1001 and `message` (which fields, before the file). */
+export function payloadOf<P extends z.ZodType>(contract: { payload: P }, message: string) {
+  return (fields: Record<string, string>): z.output<P> => {
+    const parsed = contract.payload.safeParse(fields);
+    if (!parsed.success) throw new AppError(ErrorCode.INVALID_PARAMS, message);
+    return parsed.data;
+  };
+}
+
+type FieldsParser = (fields: Record<string, string>) => unknown;
+
+export interface UploadRoute<A extends 'customer' | 'operator', P extends FieldsParser, R> {
+  /** The call (its path). */
+  contract: Contract<string, z.ZodType, z.ZodType, 'multipart'>;
   auth: A;
   /** The largest file (its kind's files' maxBytes): the parser stops one byte past it, after the meter has refused. */
   maxBytes: number;
@@ -155,12 +168,14 @@ export interface UploadRoute<A extends 'customer' | 'operator', R> {
   fields: number;
   /** The API reference's entry. */
   schema: { summary: string; description: string; tags: string[]; body: Record<string, unknown> };
-  /** The call itself: the caller, the form's fields (checked by the text rule, trimmed) and its file as a stream. */
-  handle: (caller: UploadCaller<A>, fields: Record<string, string>, file: UploadSource) => Promise<R>;
+  /** The form's fields (held to the text rule, trimmed) → the call's input, or the refusal (payloadOf). */
+  parse: P;
+  /** The call itself: the caller, its input and the file as a stream. */
+  handle: (caller: UploadCaller<A>, input: ReturnType<P>, file: UploadSource) => Promise<R>;
 }
 
 /** An upload call as a plugin to register inside the signed scope. */
-export function uploadRoute<A extends 'customer' | 'operator', R>(route: UploadRoute<A, R>) {
+export function uploadRoute<A extends 'customer' | 'operator', P extends FieldsParser, R>(route: UploadRoute<A, P, R>) {
   return async function uploadRoutes(scope: FastifyInstance): Promise<void> {
     await scope.register(fastifyMultipart, {
       throwFileSizeLimit: false,
@@ -177,7 +192,7 @@ export function uploadRoute<A extends 'customer' | 'operator', R>(route: UploadR
     });
     scope.route({
       method: 'POST',
-      url: route.path,
+      url: route.contract.path,
       config: { auth: route.auth },
       schema: { ...route.schema, consumes: ['multipart/form-data'] },
       handler: uploadHandler(async (request) => {
@@ -192,8 +207,9 @@ export function uploadRoute<A extends 'customer' | 'operator', R>(route: UploadR
         }
         // The file: the fields must have come first. Anything after it is ignored.
         const { fields, part } = await fieldsThenFile(request);
+        const input = route.parse(fields) as ReturnType<P>;
         const file = part.file;
-        return route.handle(caller as UploadCaller<A>, fields, { fileName: part.filename, stream: guardedSource(file), truncated: () => file.truncated });
+        return route.handle(caller as UploadCaller<A>, input, { fileName: part.filename, stream: guardedSource(file), truncated: () => file.truncated });
       }),
     });
   };

@@ -47,6 +47,7 @@ function tokenOf(request: FastifyRequest, cookie: string): string | undefined {
 export function registerFileRoutes<T extends StoredFileTable>(app: FastifyInstance, files: StoredFiles<T>, auth: FileRouteAuth): void {
   const { kind } = files;
 
+  /** The file's headers: inline under its cleaned name, its real type, never sniffed; framed: by our own pages only. */
   function describe(reply: FastifyReply, file: StoredFileRow<T>, cache: string, framed: boolean) {
     reply
       .header('content-type', file.content_type)
@@ -56,27 +57,31 @@ export function registerFileRoutes<T extends StoredFileTable>(app: FastifyInstan
     if (framed) reply.headers(FRAMED_HEADERS);
   }
 
+  /** The stored bytes; a row whose object is gone is the same plain 404 (files.open logs it). */
+  async function send(reply: FastifyReply, file: StoredFileRow<T>) {
+    const stored = await files.open(file);
+    if (!stored) {
+      for (const name of ['etag', 'content-disposition', ...Object.keys(FRAMED_HEADERS)]) reply.removeHeader(name);
+      return notFound(reply);
+    }
+    reply.header('content-length', String(stored.size ?? file.size_bytes));
+    return reply.send(stored.body);
+  }
+
   app.get<{ Params: { fileId: string } }>(`${kind.customerPath}:fileId`, { compress: false, schema: { hide: true } }, async (request, reply) => {
     const id = idOf(request.params.fileId);
     if (id === 0) return notFound(reply);
     const account = await auth.customer(tokenOf(request, STORAGE_KEYS.tokenCookie));
     const file = account ? await files.fileFor({ kind: 'customer', enterpriseId: account.enterpriseId }, id) : null;
     if (!file) return notFound(reply);
+    describe(reply, file, 'private, no-cache', kind.customerCopy.framed);
     if (kind.customerCopy.etag) {
       // Revalidated each time: a cheap 304 while the content is the same.
       const etag = `"${file.sha256}"`;
-      describe(reply, file, 'private, no-cache', kind.customerCopy.framed);
       reply.header('etag', etag);
       if (request.headers['if-none-match'] === etag) return reply.code(304).send();
     }
-    const stored = await files.open(file);
-    if (!stored) {
-      for (const name of ['etag', 'content-disposition', ...Object.keys(FRAMED_HEADERS)]) reply.removeHeader(name);
-      return notFound(reply);
-    }
-    if (!kind.customerCopy.etag) describe(reply, file, 'private, no-cache', kind.customerCopy.framed);
-    reply.header('content-length', String(stored.size ?? file.size_bytes));
-    return reply.send(stored.body);
+    return send(reply, file);
   });
 
   app.get<{ Params: { fileId: string } }>(`${kind.adminPath}:fileId`, { compress: false, schema: { hide: true } }, async (request, reply) => {
@@ -86,10 +91,12 @@ export function registerFileRoutes<T extends StoredFileTable>(app: FastifyInstan
     if (!operator) return notFound(reply);
     const file = await files.fileFor({ kind: 'operator', operatorId: operator.operatorId, ip: request.ip }, id);
     if (!file) return notFound(reply);
-    const stored = await files.open(file);
-    if (!stored) return notFound(reply);
     describe(reply, file, 'private, no-store', true);
-    reply.header('content-length', String(stored.size ?? file.size_bytes));
-    return reply.send(stored.body);
+    return send(reply, file);
   });
+}
+
+/** A module's `registerFileRoutes(app, auth)`: the two routes of its kind of stored file. */
+export function fileRoutesOf<T extends StoredFileTable>(files: StoredFiles<T>) {
+  return (app: FastifyInstance, auth: FileRouteAuth): void => registerFileRoutes(app, files, auth);
 }

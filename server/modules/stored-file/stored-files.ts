@@ -137,7 +137,7 @@ export function createStoredFiles<T extends StoredFileTable>(db: Kysely<Database
         operator_id: viewer.operatorId,
         file_kind: kind.name,
         file_id: idOf(file),
-        user_order_id: file.user_order_id as number,
+        user_order_id: file.user_order_id,
         ip: viewer.ip,
         accessed_at: deps.now(),
       });
@@ -150,11 +150,9 @@ export function createStoredFiles<T extends StoredFileTable>(db: Kysely<Database
       if (!stored) log.error({ fileKind: kind.name, storageKey: file.storage_key }, 'stored file row without its stored object');
       return stored;
     },
-
-    /** A file's id (its kind's id column). */
-    idOf,
   };
 
+  /** A file's id (its kind's id column). */
   function idOf(file: StoredFileRow<T>): number {
     return (file as Record<string, unknown>)[idColumn] as number;
   }
