@@ -700,7 +700,7 @@ export interface NoticeTables {
 export interface FileAccessLogTable {
   file_access_log_id: Generated<number>;
   operator_id: number;
-  /** 'material' (order_material_file). */
+  /** The kind of stored file's name: 'material' (order_material_file), 'page_check' (page_check_page), 'visa_result' (visa_result_file). */
   file_kind: string;
   file_id: number;
   user_order_id: number;
@@ -708,7 +708,7 @@ export interface FileAccessLogTable {
   accessed_at: number;
 }
 
-/** Tables of migration 011 (modules/review; the access log is written by modules/material). */
+/** Tables of migration 011 (modules/review; the access log is written by modules/stored-file). */
 export interface ReviewTables {
   file_access_log: FileAccessLogTable;
 }

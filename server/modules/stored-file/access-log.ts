@@ -2,19 +2,12 @@
 // operator opens a customer's stored file, of any kind, written by
 // stored-files.ts before a byte is sent; read by supervisors (the back
 // office's 文件访问记录, through the review module).
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
+import type { Insertable, Kysely, Selectable } from 'kysely';
+import type { Database, FileAccessLogTable } from '../../db/schema.ts';
 import type { StoredFileKind, StoredFileTable } from './kind.ts';
 
-export interface FileAccess {
-  operator_id: number;
-  /** The kind's name (kind.ts). */
-  file_kind: string;
-  file_id: number;
-  user_order_id: number;
-  ip: string | null;
-  accessed_at: number;
-}
+/** One open: file_kind is the kind's name (kind.ts). */
+export type FileAccess = Insertable<FileAccessLogTable>;
 
 export interface AccessLogFilter {
   operatorId?: number;
@@ -68,7 +61,7 @@ export async function fileAccessLogPage<T extends StoredFileTable>(
       .orderBy('file_access_log.file_access_log_id', 'desc')
       .limit(pageSize)
       .offset((page - 1) * pageSize)
-      .execute() as Promise<Array<FileAccess & { file_access_log_id: number; file_name: string | null }>>,
+      .execute() as Promise<Array<Selectable<FileAccessLogTable> & { file_name: string | null }>>,
     count.executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(total.n) };
