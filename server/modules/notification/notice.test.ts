@@ -7,7 +7,7 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '../../../common/error-codes.ts';
 import type { Operator } from '../../platform/principal.ts';
-import { apply, createOrderLifecycle } from '../order/lifecycle.ts';
+import { createOrderLifecycle } from '../order/lifecycle.ts';
 import { type Customer, eventually, type PaymentTestContext, paymentTestContext } from '../payment/payment-fixtures.ts';
 import { noticesOf } from './notice-kinds.ts';
 
@@ -196,8 +196,8 @@ describe(`notices of lifecycle events (${process.env.TEST_DATABASE_URL ? 'Postgr
     // A failure after the event in the same transaction: neither the event nor its notice stays.
     const order = await lifecycle().current(operator, userOrderId);
     await expect(
-      ctx.t.db.transaction().execute(async (trx) => {
-        await apply(trx, order, { event: 'material_review_failed' }, operator, ctx.t.clock.now);
+      lifecycle().transaction(async (tx) => {
+        await tx.change(order, { event: 'material_review_failed' }, operator);
         throw new Error('rolled back');
       }),
     ).rejects.toThrow('rolled back');

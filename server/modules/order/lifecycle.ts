@@ -2,14 +2,17 @@
 // change. LIFECYCLE is the table of the design (shared/design/order-lifecycle.md
 // plus the rules in docs/order-rules.md): for each event, who may fire it,
 // from which state (and processing step), to which, and the guard that the
-// order row itself must satisfy. apply() checks a change against the table,
-// bumps the order's version, writes the order and applicant rows and the
-// order_event audit row, all in the caller's transaction. change() is what
-// services call: it loads the caller's order (expired first when its 24 h are
-// up), lets the service decide on it, applies, and decides again when another
-// change won the race. No other module writes user_order, order_applicant
-// status or order_event; docs/order-rules.md's diagram is generated from
-// LIFECYCLE (npm run docs:lifecycle, kept in sync by lifecycle.test.ts).
+// order row itself must satisfy. apply() (private) checks a change against
+// the table, bumps the order's version, writes the order and applicant rows
+// and the order_event audit row, all in a transaction the lifecycle opened.
+// Services reach it two ways only: change() loads the caller's order (expired
+// first when its 24 h are up), lets the service decide on it, applies, and
+// decides again when another change won the race; transaction() opens one
+// transaction in which a module writes its own rows (locked first: a payment,
+// a refund) and applies its changes through tx.change (issue 24). No other
+// module writes user_order, order_applicant status or order_event;
+// docs/order-rules.md's diagram is generated from LIFECYCLE (npm run
+// docs:lifecycle, kept in sync by lifecycle.test.ts).
 import type { Kysely, Transaction, Updateable } from 'kysely';
 import { ErrorCode } from '../../../common/error-codes.ts';
 import {
@@ -423,17 +426,28 @@ export interface Change {
   within?: (trx: Transaction<Database>, order: OrderState) => Promise<void>;
 }
 
+/**
+ * A transaction the lifecycle opened (createOrderLifecycle().transaction): a
+ * module writes its own rows through `trx` and every change of an order
+ * through `change`, so its rows and the order's change (with its audit row,
+ * notices and after-commit announcement) commit or roll back together, and
+ * several changes can share one transaction. Changes are applied at `at`.
+ */
+export interface LifecycleTransaction {
+  readonly trx: Transaction<Database>;
+  readonly at: number;
+  /**
+   * Applies one change, checked against the table (who, from where, to where, the guard): updates
+   * the order row under its version (or place), runs `within`, writes the applicant rows and the
+   * audit row. Returns the order's new state (for a second change in the same transaction). Throws
+   * AppError when the table refuses, LifecycleConflict when the row moved on.
+   */
+  change(order: OrderState, change: Change, caller: Principal): Promise<OrderState>;
+}
+
 /** The order moved on since it was read: decide again. */
 export class LifecycleConflict extends Error {}
 
-/**
- * Applies one change inside the caller's transaction: checks it against the
- * table (who, from where, to where, the rule's guard), updates the order row
- * under its version (or place), runs `within`, writes the applicant rows and
- * the audit row. Returns the order's new state (for a second change in the
- * same transaction). Throws AppError when the table refuses, LifecycleConflict
- * when the row moved on.
- */
 /**
  * Throws what the table says against firing `event` on this order now (who,
  * from where, the rule's guard). Services call it before checking their own
@@ -506,7 +520,19 @@ export function eventsFrom(place: Place, actor: 'customer' | 'operator' | 'super
   }).map((rule) => rule.event);
 }
 
-export async function apply(trx: Transaction<Database>, order: OrderState, change: Change, caller: Principal, at: number): Promise<OrderState> {
+/** The lifecycle's side of a transaction: what `change` of a LifecycleTransaction is. */
+function lifecycleTransaction(trx: Transaction<Database>, at: number): LifecycleTransaction {
+  const tx: LifecycleTransaction = { trx, at, change: (order, change, caller) => apply(tx, order, change, caller) };
+  return tx;
+}
+
+/**
+ * Applies one change inside a lifecycle transaction (see LifecycleTransaction.change). Private:
+ * services reach it through createOrderLifecycle()'s change() or transaction(), never with a
+ * transaction of their own making.
+ */
+async function apply(tx: LifecycleTransaction, order: OrderState, change: Change, caller: Principal): Promise<OrderState> {
+  const { trx, at } = tx;
   const rule = checkAllowed(change.event, order, caller, at);
   const from = placeOf(order);
   const to = change.to ?? (rule.to === 'same' ? from : rule.to.length === 1 ? rule.to[0]! : undefined);
@@ -682,6 +708,20 @@ export function createOrderLifecycle(db: Kysely<Database>, deps: { now: () => nu
     };
   }
 
+  /**
+   * Runs `work` in one transaction the lifecycle opens: the module's own rows
+   * through tx.trx, the order's changes through tx.change (applied at `at`,
+   * default now). For a module that must lock its own rows before deciding
+   * (a payment's settlement, a refund's) or write several changes at once.
+   * Returns what `work` returns once committed; the after-commit hooks of its
+   * events have run by then.
+   */
+  function transaction<T>(work: (tx: LifecycleTransaction) => Promise<T>, at: number = now()): Promise<T> {
+    // A lifecycle made on a transaction (a module called inside another's change: a rejection's refund) joins it.
+    if (db.isTransaction) return work(lifecycleTransaction(db as Transaction<Database>, at));
+    return db.transaction().execute((trx) => work(lifecycleTransaction(trx, at)));
+  }
+
   /** The 'expire' change, with the interview places given back. */
   async function expiryChange(order: OrderState, at: number): Promise<Change> {
     const { released, ...places } = await interviewPlacesBack(order.user_order_id);
@@ -702,7 +742,7 @@ export function createOrderLifecycle(db: Kysely<Database>, deps: { now: () => nu
       for (const order of due) {
         try {
           const change = await expiryChange(order, at);
-          await db.transaction().execute((trx) => apply(trx, order, change, SYSTEM, at));
+          await transaction((tx) => tx.change(order, change, SYSTEM), at);
           changed += 1;
         } catch (error) {
           // Another sweep, a payment or the customer changed it first: it is no longer due.
@@ -738,6 +778,7 @@ export function createOrderLifecycle(db: Kysely<Database>, deps: { now: () => nu
     current,
     expireDue,
     interviewPlacesBack,
+    transaction,
 
     /**
      * Loads the caller's order, lets `decide` take the decision on it (it
@@ -753,11 +794,11 @@ export function createOrderLifecycle(db: Kysely<Database>, deps: { now: () => nu
         const changes = decided === null ? [] : Array.isArray(decided) ? decided : [decided];
         if (changes.length === 0) return order as OrderState;
         try {
-          const state = await db.transaction().execute(async (trx) => {
+          const state = await transaction(async (tx) => {
             let state: OrderState = order;
-            for (const change of changes) state = await apply(trx, state, change, caller, at);
+            for (const change of changes) state = await tx.change(state, change, caller);
             return state;
-          });
+          }, at);
           // Committed: the after-commit hooks of its events have run (after-commit.ts).
           return state;
         } catch (error) {

@@ -19,7 +19,7 @@ import { installErrorHandling, installJsonParser } from '../../platform/error-ha
 import { AppError } from '../../platform/errors.ts';
 import { registerOperation } from '../../platform/operation.ts';
 import { applicant, expectRefused, HOUR, newCustomer, type OrderTestContext, orderTestContext, T0, TODAY } from './order-fixtures.ts';
-import { apply, LifecycleConflict } from './lifecycle.ts';
+import { createOrderLifecycle, LifecycleConflict } from './lifecycle.ts';
 import { orderOperations } from './order.routes.ts';
 import { createOrderService } from './order.service.ts';
 import type { Customer } from '../../platform/principal.ts';
@@ -369,7 +369,7 @@ describe(`orders (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLite'})`, 
       departure_date: DEPARTURE,
       need_interview: false,
     };
-    const change = () => ctx.t.db.transaction().execute((trx) => apply(trx, decidedOn, { event: 'confirm' }, alice, T0));
+    const change = () => createOrderLifecycle(ctx.t.db, { now: () => T0 }).transaction((tx) => tx.change(decidedOn, { event: 'confirm' }, alice));
     await expect(change()).resolves.toMatchObject({ status: 'pending_payment', version: 1 });
     await expect(change()).rejects.toBeInstanceOf(LifecycleConflict);
     const detail = await ctx.service.detail(alice, user_order_id);

@@ -57,7 +57,7 @@ export function createPaymentService(db: Kysely<Database>, deps: PaymentServiceD
   const { provider, now, log } = deps;
 
   function settle(input: Parameters<typeof settlePayment>[1]): Promise<SettleResult> {
-    return settlePayment(db, input, now());
+    return settlePayment(lifecycle, input, now());
   }
 
   /**

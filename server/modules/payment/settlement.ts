@@ -20,10 +20,9 @@
 //   refund_pending and an order_event 'payment_refund_due' for the operators.
 // The partial unique index "one paid payment per order" backs this up: a
 // second paid row cannot be stored, whatever happens.
-import { type Kysely, PostgresAdapter, type Transaction } from 'kysely';
-import type { Database } from '../../db/schema.ts';
+import { PostgresAdapter } from 'kysely';
 import { SYSTEM } from '../../platform/principal.ts';
-import { apply, type Change, LifecycleConflict } from '../order/lifecycle.ts';
+import { type Change, LifecycleConflict, type LifecycleTransaction, type OrderLifecycle } from '../order/lifecycle.ts';
 import { settleDifference } from '../price-difference/price-difference-records.ts';
 
 export type SettleSource = 'notify' | 'query' | 'close' | 'sweep' | 'expiry';
@@ -50,8 +49,12 @@ export const PAID_STEP = 'material_review';
 
 class SettleConflict extends Error {}
 
-export async function settlePayment(db: Kysely<Database>, input: SettleInput, at: number): Promise<SettleResult> {
-  const pg = db.getExecutor().adapter instanceof PostgresAdapter;
+/**
+ * Settles one payment in a transaction of the order lifecycle: the payment's
+ * row is written through tx.trx and the order's change (pay, price_difference_pay,
+ * payment_refund_due) through the lifecycle, so they commit together.
+ */
+export async function settlePayment(lifecycle: OrderLifecycle, input: SettleInput, at: number): Promise<SettleResult> {
   // A conditional UPDATE that does not hit exactly one row means the locks did
   // not hold (should not happen): roll back and let the caller's retry decide anew.
   const expectOne = (result: { numUpdatedRows: bigint }) => {
@@ -59,7 +62,9 @@ export async function settlePayment(db: Kysely<Database>, input: SettleInput, at
   };
 
   const attempt = () =>
-    db.transaction().execute(async (trx: Transaction<Database>): Promise<SettleResult> => {
+    lifecycle.transaction(async (tx: LifecycleTransaction): Promise<SettleResult> => {
+      const { trx } = tx;
+      const pg = trx.getExecutor().adapter instanceof PostgresAdapter;
       let paymentQuery = trx.selectFrom('payment').selectAll().where('out_trade_no', '=', input.out_trade_no);
       if (pg) paymentQuery = paymentQuery.forUpdate();
       const payment = await paymentQuery.executeTakeFirst();
@@ -101,16 +106,14 @@ export async function settlePayment(db: Kysely<Database>, input: SettleInput, at
             : { ok: false as const, reason: 'order_status' as const };
         if (settled.ok) {
           await markPayment('paid');
-          await apply(trx, order, settled.change, SYSTEM, at);
+          await tx.change(order, settled.change, SYSTEM);
           return { outcome: 'paid', user_order_id: order.user_order_id };
         }
         await markPayment('refund_pending');
-        await apply(
-          trx,
+        await tx.change(
           order,
           { event: 'payment_refund_due', detail: { ...detail, price_difference_id: payment.price_difference_id, reason: settled.reason } },
           SYSTEM,
-          at,
         );
         return { outcome: 'refund_due', user_order_id: order.user_order_id, refund_reason: settled.reason };
       }
@@ -151,7 +154,7 @@ export async function settlePayment(db: Kysely<Database>, input: SettleInput, at
           set: { paid_at: input.paid_at, expires_at: null, ...(decision === 'revive' ? { cancelled_at: null, cancel_reason: null } : {}) },
           detail: decision === 'revive' ? { ...detail, revived: true } : detail,
         };
-        await apply(trx, order, pay, SYSTEM, at);
+        await tx.change(order, pay, SYSTEM);
         return { outcome: decision === 'revive' ? 'revived' : 'paid', user_order_id: order.user_order_id };
       }
 
@@ -164,9 +167,9 @@ export async function settlePayment(db: Kysely<Database>, input: SettleInput, at
           .where('status', '=', payment.status)
           .executeTakeFirst(),
       );
-      await apply(trx, order, { event: 'payment_refund_due', detail: { ...detail, reason: decision } }, SYSTEM, at);
+      await tx.change(order, { event: 'payment_refund_due', detail: { ...detail, reason: decision } }, SYSTEM);
       return { outcome: 'refund_due', user_order_id: order.user_order_id, refund_reason: decision };
-    });
+    }, at);
 
   // SQLite has no row locks; PostgreSQL's could in theory be bypassed by a
   // writer that does not lock: a conflict is re-decided on fresh rows.

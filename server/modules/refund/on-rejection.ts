@@ -2,6 +2,7 @@
 // the result service and the refund module, decision 0026).
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { createOrderLifecycle } from '../order/lifecycle.ts';
 import { createRejectionRefund } from './refund-records.ts';
 
 /**
@@ -23,5 +24,6 @@ export async function refundOnRejection(
   trx: Transaction<Database>,
   input: { userOrderId: number; applicantId: number; at: number },
 ): Promise<{ refundId: number; amount: number } | null> {
-  return createRejectionRefund(trx, input);
+  // The order lifecycle joins the caller's transaction: the refund_create record is its change.
+  return createOrderLifecycle(trx, { now: () => input.at }).transaction((tx) => createRejectionRefund(tx, input), input.at);
 }

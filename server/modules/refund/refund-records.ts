@@ -19,7 +19,7 @@ import type { RefundView } from '../../../common/contracts/refund.ts';
 import { type RefundKind, refundKindLabel, refundStatusLabel } from '../../../common/refund.ts';
 import type { Database, RefundTable } from '../../db/schema.ts';
 import { actorOf, type Principal, SYSTEM } from '../../platform/principal.ts';
-import { apply, type OrderState } from '../order/lifecycle.ts';
+import type { LifecycleTransaction, OrderLifecycle, OrderState } from '../order/lifecycle.ts';
 
 export type RefundRow = Selectable<RefundTable>;
 type Db = Kysely<Database> | Transaction<Database>;
@@ -222,14 +222,16 @@ export function rejectionShare(
 }
 
 /**
- * The applicant's rejection refund, inside the caller's transaction (see
- * on-rejection.ts). Returns the refund (the existing one when it was created
+ * The applicant's rejection refund, inside the caller's lifecycle transaction
+ * (see on-rejection.ts): the refund row through tx.trx, its refund_create
+ * record through the lifecycle. Returns the refund (the existing one when it was created
  * before), or null when the order has no 拒签退全款 or nothing is left to give back.
  */
 export async function createRejectionRefund(
-  trx: Transaction<Database>,
+  tx: LifecycleTransaction,
   input: { userOrderId: number; applicantId: number; at: number },
 ): Promise<{ refundId: number; amount: number } | null> {
+  const { trx } = tx;
   const order = await lockOrder(trx, input.userOrderId);
   if (!order || order.reject_refund !== 1) return null;
   const existing = async () => {
@@ -287,8 +289,7 @@ export async function createRejectionRefund(
   // The audit row and the customer's notice, in the same transaction (a record: the order itself does not change).
   // Once the caller's transaction commits, refund_create's after-commit hook has the worker send it (refund-worker.ts).
   const state: OrderState = { ...order, need_interview: order.need_interview === 1 };
-  await apply(
-    trx,
+  await tx.change(
     state,
     {
       event: 'refund_create',
@@ -301,7 +302,6 @@ export async function createRejectionRefund(
       },
     },
     SYSTEM,
-    input.at,
   );
   return { refundId: inserted.refund_id, amount };
 }
@@ -328,11 +328,12 @@ export interface RefundSettleInput {
  * already final answers 'duplicate' and nothing changes.
  */
 export async function settleRefund(
-  db: Kysely<Database>,
+  lifecycle: OrderLifecycle,
   input: RefundSettleInput,
   at: number,
 ): Promise<{ outcome: RefundSettleOutcome; user_order_id: number | null }> {
-  const result = await db.transaction().execute(async (trx) => {
+  const result = await lifecycle.transaction(async (tx) => {
+    const { trx } = tx;
     let query = trx.selectFrom('refund').selectAll().where('out_refund_no', '=', input.out_refund_no);
     if (isPg(trx)) query = query.forUpdate();
     const refund = await query.executeTakeFirst();
@@ -361,8 +362,7 @@ export async function settleRefund(
         .select(['user_order_id', 'status', 'step', 'version', 'expires_at', 'departure_date', 'need_interview'])
         .where('user_order_id', '=', refund.user_order_id)
         .executeTakeFirstOrThrow();
-      await apply(
-        trx,
+      await tx.change(
         { ...order, need_interview: order.need_interview === 1 },
         {
           event: 'refund_settle',
@@ -376,11 +376,10 @@ export async function settleRefund(
           },
         },
         SYSTEM,
-        at,
       );
     }
     return { outcome: succeeded ? ('succeeded' as const) : ('failed' as const), user_order_id: refund.user_order_id };
-  });
+  }, at);
   // Committed: the "arrived" notice's e-mail leaves through refund_settle's after-commit hook.
   return result;
 }

@@ -26,6 +26,7 @@ import type { OrderEventName } from '../../../common/order.ts';
 import type { Database } from '../../db/schema.ts';
 import type { JobRunner, JobSpec } from '../../platform/jobs.ts';
 import { onOrderEventCommitted } from '../order/after-commit.ts';
+import { createOrderLifecycle } from '../order/lifecycle.ts';
 import type { PaymentProvider } from '../payment/provider.ts';
 import { type RefundRow, settleRefund } from './refund-records.ts';
 import { singleFlightDrain } from '../../platform/single-flight.ts';
@@ -69,6 +70,8 @@ export interface RefundDrainResult {
 
 export function createRefundWorker(options: RefundWorkerOptions) {
   const { db, provider, now, log } = options;
+  // The provider's final word on a refund is booked through the lifecycle (refund_settle, settleRefund).
+  const lifecycle = createOrderLifecycle(db, { now });
   const leaseMs = options.leaseMs ?? REFUND_WORKER_DEFAULTS.leaseMs;
   const batch = options.batch ?? REFUND_WORKER_DEFAULTS.batch;
   const firstQueryMs = options.firstQueryMs ?? REFUND_WORKER_DEFAULTS.firstQueryMs;
@@ -155,7 +158,7 @@ export function createRefundWorker(options: RefundWorkerOptions) {
     source: 'send' | 'query',
   ) {
     const result = await settleRefund(
-      db,
+      lifecycle,
       {
         out_refund_no: row.out_refund_no,
         state: info.status,

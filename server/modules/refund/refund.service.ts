@@ -15,7 +15,7 @@ import { REFUND_LIMITS } from '../../../common/refund.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { Operator } from '../../platform/principal.ts';
-import { apply, checkAllowed, createOrderLifecycle, LifecycleConflict, type OrderRow, stateAllows } from '../order/lifecycle.ts';
+import { checkAllowed, createOrderLifecycle, LifecycleConflict, type OrderRow, stateAllows } from '../order/lifecycle.ts';
 import type { HeaderBag, NotificationAnswer, PaymentProvider } from '../payment/provider.ts';
 import type { OperatorDirectory } from '../review/operators.ts';
 import { countRefundsToRedo } from './failed-refunds.ts';
@@ -100,7 +100,8 @@ export function createRefundService(db: Kysely<Database>, deps: RefundServiceDep
       const reason = cleanRefundReason(input.reason);
       if (reason === null) throw new AppError(ErrorCode.REFUND_REASON_INVALID);
       const at = now();
-      const committed = db.transaction().execute(async (trx) => {
+      const committed = lifecycle.transaction(async (tx) => {
+        const { trx } = tx;
         // Under the order's row lock (PostgreSQL) or the write lock (SQLite): a refund made since is seen here.
         const locked = await lockOrder(trx, order.user_order_id);
         if (!locked) throw new AppError(ErrorCode.ORDER_NOT_FOUND);
@@ -124,15 +125,13 @@ export function createRefundService(db: Kysely<Database>, deps: RefundServiceDep
           { user_order_id: order.user_order_id, applicant_id: null, kind: 'manual', reason, created_by: operator.operatorId },
           at,
         );
-        await apply(
-          trx,
+        await tx.change(
           { ...locked, need_interview: locked.need_interview === 1 },
           // The order's version moves: the same panel (same version) submitted again makes no second refund.
           { event: 'refund_create', claimVersion: true, detail: { kind: 'manual', amount: input.amount, reason, refunds: made } },
           operator,
-          at,
         );
-      });
+      }, at);
       // The version claimed by another submission between the lock and the write (cannot happen under the lock; never a 500).
       await committed.catch((error: unknown) => {
         throw error instanceof LifecycleConflict ? new AppError(ErrorCode.REFUND_ORDER_STALE) : error;
@@ -231,7 +230,7 @@ export function createRefundService(db: Kysely<Database>, deps: RefundServiceDep
       let result;
       try {
         result = await settleRefund(
-          db,
+          lifecycle,
           {
             out_refund_no: note.out_refund_no,
             state: note.refund_status,
