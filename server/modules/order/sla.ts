@@ -1,11 +1,11 @@
 // The back office's service levels: how many of China's working days each
 // processing step may take before it is overdue, when a step entered at a
 // given instant is due, and when an order's departure date is at risk. The
-// working days are China's (server/modules/interview/calendar.ts: weekdays
+// working days are China's (server/platform/china-calendar.ts: weekdays
 // and make-up working weekends, not public holidays or days in lieu). The
 // rules are in docs/order-rules.md ("Work queue and service levels").
 import { addDays, chinaDate, type OrderStep, PRE_SUBMISSION_STEPS, workingDaysBetween } from '../../../common/order.ts';
-import { chinaDay } from '../interview/calendar.ts';
+import { isChinaWorkingDay } from '../../platform/china-calendar.ts';
 
 /**
  * Working days per step; 'product' = the product's processing time (need_days);
@@ -23,10 +23,7 @@ export const STEP_SLA: Readonly<Record<OrderStep, number | 'product' | null>> = 
 };
 
 /** A day our staff (and customers' offices) work in mainland China. */
-export function isChinaWorkingDay(date: string): boolean {
-  const kind = chinaDay(date).kind;
-  return kind === 'workday' || kind === 'makeup_workday';
-}
+export { isChinaWorkingDay };
 
 const CHINA_OFFSET_MS = 8 * 3_600_000;
 
