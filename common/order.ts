@@ -3,6 +3,7 @@
 // contracts in common/contracts/order.ts; the rules are in docs/order-rules.md
 // (on top of the design's order lifecycle).
 import { IDENTITIES } from './constants.ts';
+import type { OrderingStep } from './ordering.ts';
 
 export const ORDER_STATUSES = {
   draft: '草稿',
@@ -189,6 +190,114 @@ export function orderActions(order: ActionOrder, today: string): OrderAction[] {
 export function needsAction(order: ActionOrder, today: string): boolean {
   if (isDeparturePast(order, today) || owesPriceDifference(order)) return true;
   return order.status === 'processing' && CUSTOMER_ACTION_STEPS.includes(order.step as OrderStep);
+}
+
+// ── Where an order is, for the pages and the views (issue 24) ────────────
+// The one place besides the lifecycle that names statuses and steps: pages ask
+// these (or the view's allowed_events) instead of comparing literals, which the
+// lint rule (eslint.config.js ORDER_LITERAL_FREE_FILES) refuses elsewhere.
+/** What the place helpers read of an order (a summary, a detail, a workbench, a row). */
+export interface PlacedOrder {
+  status: string;
+  step: string | null;
+}
+
+/** Paid and being handled, or done: the steps' reviews and notices are shown. */
+export const HANDLED_STATUSES = ['processing', 'completed'] as const satisfies readonly OrderStatus[];
+/** Closed after payment: completed, or refunded in full. */
+export const FINISHED_STATUSES = ['completed', 'refunded'] as const satisfies readonly OrderStatus[];
+/** Statuses whose card shows each applicant's own status (办理中/已出签/已拒签). */
+export const APPLICANT_STATUS_SHOWN_STATUSES = ['processing', 'completed', 'refunded'] as const satisfies readonly OrderStatus[];
+/** The page check exists from its step on: its section and panel show from here. */
+export const PAGE_CHECK_SHOWN_STEPS = ['page_check', 'interview', 'submitted', 'returning'] as const satisfies readonly OrderStep[];
+/** At the embassy or on the way back: visa results and the return parcel show from here. */
+export const RESULT_SHOWN_STEPS = ['submitted', 'returning'] as const satisfies readonly OrderStep[];
+
+/** Is the order in one of these statuses? */
+export function hasStatus(order: { status: string }, statuses: readonly OrderStatus[]): boolean {
+  return statuses.includes(order.status as OrderStatus);
+}
+
+/** Is the order processing, in this step? */
+export function atStep(order: PlacedOrder, step: OrderStep): boolean {
+  return order.status === 'processing' && order.step === step;
+}
+
+/** Is this the view's step? (A view without the status: a step is set only while processing.) */
+export function stepIs(view: { step: string | null }, step: OrderStep): boolean {
+  return view.step === step;
+}
+
+/** Is the order processing, in one of these steps? */
+export function isProcessingIn(order: PlacedOrder, steps: readonly OrderStep[]): boolean {
+  return order.status === 'processing' && order.step !== null && steps.includes(order.step as OrderStep);
+}
+
+export function isDraft(order: { status: string }): boolean {
+  return order.status === 'draft';
+}
+
+/** Confirmed, waiting for the customer's payment. */
+export function awaitsPayment(order: { status: string }): boolean {
+  return order.status === 'pending_payment';
+}
+
+export function isUnpaid(order: { status: string }): boolean {
+  return hasStatus(order, UNPAID_STATUSES);
+}
+
+export function isProcessing(order: { status: string }): boolean {
+  return order.status === 'processing';
+}
+
+export function isCancelled(order: { status: string }): boolean {
+  return order.status === 'cancelled';
+}
+
+export function isRefunded(order: { status: string }): boolean {
+  return order.status === 'refunded';
+}
+
+/**
+ * Where a draft resumes: materials first, then the interview time (when the
+ * product needs one), then the confirmation; a confirmed order is paid next.
+ */
+export function draftResumesAt(
+  order: PlacedOrder & { need_interview: boolean },
+  progress: { materialsMissing: boolean; interviewsMissing: boolean },
+): OrderingStep | null {
+  if (awaitsPayment(order)) return 'pay';
+  if (!isDraft(order)) return null;
+  if (progress.materialsMissing) return 'upload';
+  if (order.need_interview && progress.interviewsMissing) return 'interview';
+  return 'confirm';
+}
+
+/**
+ * The lifecycle event behind each customer action: a page shows the action's
+ * button only when the order view's allowed_events holds it. Actions without
+ * one (paying a price difference, reading the interview notice) are not the
+ * order's own transitions and follow the server's `actions` alone.
+ */
+export const ACTION_EVENTS: Readonly<Partial<Record<OrderAction, OrderEventName>>> = {
+  continue: 'confirm',
+  pay: 'payment_create',
+  cancel: 'cancel',
+  choose_departure_date: 'departure_date_update',
+  reupload: 'reupload_submit',
+  mail_materials: 'mail_send',
+  confirm_page_check: 'page_check_confirm',
+};
+
+/** May the customer take this action now? Without allowed_events (the list's summaries), the server's actions decide alone. */
+export function actionAllowed(action: OrderAction, allowedEvents: readonly OrderEventName[] | undefined): boolean {
+  const event = ACTION_EVENTS[action];
+  return event === undefined || allowedEvents === undefined || allowedEvents.includes(event);
+}
+
+/** Is this event among the order view's allowed events? */
+export function eventAllowed(order: { allowed_events: readonly OrderEventName[] }, event: OrderEventName): boolean {
+  return order.allowed_events.includes(event);
 }
 
 // ── Calendar dates (China time) ───────────────────────────────────────────

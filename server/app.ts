@@ -35,6 +35,8 @@ import type { MaterialService } from './modules/material/material.service.ts';
 import { confirmOperations } from './modules/order/confirm.routes.ts';
 import { createOrderConfirm } from './modules/order/confirm.ts';
 import { createOrderService, type OrderService } from './modules/order/order.service.ts';
+import { createCustomerOrderView, type CustomerOrderView } from './modules/order-view/customer-view.ts';
+import { missingMaterials } from './modules/material/material-progress.ts';
 import { installPayments } from './modules/payment/payment.module.ts';
 import { installCourier } from './modules/courier/courier.module.ts';
 import { mailOperations } from './modules/mail/mail.routes.ts';
@@ -93,7 +95,8 @@ export interface AppOptions {
 export interface Services {
   account: AccountService;
   catalogue: CatalogueService;
-  order: OrderService;
+  /** The order's writes (order/) with the customer's reads of it (order-view/). */
+  order: OrderService & CustomerOrderView;
   material: MaterialService;
   interview: InterviewService;
   insurance: InsuranceService;
@@ -167,7 +170,7 @@ export async function buildApp({
   const base: Omit<Services, 'mail' | 'shipBack' | 'refunds'> = {
     account: createAccountService(database.db, { idleMs: config.SESSION_IDLE_MINUTES * 60_000, absoluteMs: config.SESSION_ABSOLUTE_HOURS * 3_600_000 }, now),
     catalogue: createCatalogueService(database.db),
-    order: createOrderService(database.db, { now }),
+    order: { ...createOrderService(database.db, { now }), ...createCustomerOrderView(database.db, { now }) },
     material: materials.service,
     interview: createInterviewService(database.db, { now }),
     insurance: createInsuranceService(database.db, { now }),
@@ -333,7 +336,8 @@ export async function buildApp({
       ...interviewOperations(services.interview),
       ...addressOperations(services.address),
       ...insuranceOperations(services.insurance),
-      ...confirmOperations(createOrderConfirm(database.db, { now })),
+      // The confirm step reads the insurance plans and the materials' progress through what it is handed (no import back into order/).
+      ...confirmOperations(createOrderConfirm(database.db, { now, plans: services.insurance, missingMaterials })),
       // The back office (/admin-api/…).
       ...operatorOperations(services.operator),
       ...noticeOperations(services.notice),

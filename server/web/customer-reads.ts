@@ -25,6 +25,7 @@ import type { MailService } from '../modules/mail/mail.service.ts';
 import type { MaterialService } from '../modules/material/material.service.ts';
 import type { NoticeService } from '../modules/notification/notice.service.ts';
 import type { OrderService } from '../modules/order/order.service.ts';
+import type { CustomerOrderView } from '../modules/order-view/customer-view.ts';
 import type { PageCheckService } from '../modules/page-check/page-check.service.ts';
 import type { ShipBackService } from '../modules/ship-back/ship-back.service.ts';
 import { AppError } from '../platform/errors.ts';
@@ -32,7 +33,7 @@ import { parsePayload } from '../platform/payload.ts';
 import type { Customer } from '../platform/principal.ts';
 
 export interface ReadServices {
-  order: OrderService;
+  order: OrderService & CustomerOrderView;
   material: MaterialService;
   interview: InterviewService;
   insurance: InsuranceService;

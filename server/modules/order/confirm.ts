@@ -5,16 +5,21 @@
 // plan afterwards never changes a confirmed order. One conditional UPDATE on
 // the order's version: of two concurrent confirms exactly one wins.
 import type { Kysely, Transaction } from 'kysely';
-import type { OrderConfirmInput, OrderConfirmResult, InsuranceSnapshot, ReturnAddressSnapshot } from '../../../common/contracts/order.ts';
+import type {
+  InsuranceItem,
+  InsuranceSnapshot,
+  MissingMaterialView,
+  OrderConfirmInput,
+  OrderConfirmResult,
+  ReturnAddressSnapshot,
+} from '../../../common/contracts/order.ts';
 import { ErrorCode } from '../../../common/error-codes.ts';
 import { insuranceAmount, insuranceEndDate } from '../../../common/insurance.ts';
-import { chinaDate } from '../../../common/order.ts';
+import { awaitsPayment, chinaDate, isCancelled, isDraft, isRefunded } from '../../../common/order.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import { regionNames } from '../address/address-region.ts';
 import { createAddressService } from '../address/address.service.ts';
-import { createInsuranceService } from '../insurance/insurance.service.ts';
-import { type MissingMaterial, missingMaterials } from '../material/material-progress.ts';
 import { toJson } from '../../db/json.ts';
 import { createOrderLifecycle, type OrderRow } from './lifecycle.ts';
 import { createOrderRepository } from './order.repository.ts';
@@ -25,8 +30,30 @@ const NAMED_APPLICANTS = 3;
 
 type Db = Kysely<Database> | Transaction<Database>;
 
+/** A plan on sale as the confirm step copies it into the order. */
+export interface PlanOnSale {
+  insurance_plan_id: number;
+  name: string;
+  company: string;
+  items: InsuranceItem[];
+  price_per_day: number;
+  min_days: number;
+  max_days: number;
+}
+
+/**
+ * What the confirm step reads of the modules above the order (handed in by
+ * app.ts, so order/ imports neither back): the insurance plans on sale and
+ * the materials still missing (server/modules/material/material-progress.ts).
+ */
+export interface OrderConfirmDeps {
+  now: () => number;
+  plans: { planOnSale(insurancePlanId: number): Promise<PlanOnSale | undefined> };
+  missingMaterials(db: Db, userOrderId: number): Promise<MissingMaterialView[]>;
+}
+
 /** '资料尚未上传完整：张三（护照首页、签证照片）；李四（在职证明）' */
-export function missingMaterialsMessage(missing: MissingMaterial[]): string {
+export function missingMaterialsMessage(missing: MissingMaterialView[]): string {
   const byApplicant = new Map<number, { name: string; items: string[] }>();
   for (const item of missing) {
     const entry = byApplicant.get(item.applicant_id) ?? { name: item.applicant_name, items: [] };
@@ -60,8 +87,8 @@ async function interviewProblem(db: Db, userOrderId: number, today: string, depa
 }
 
 /** The checks that other steps (upload, interview) can undo meanwhile: run before deciding and again inside the transaction. */
-async function checkComplete(db: Db, order: OrderRow, today: string): Promise<void> {
-  const missing = await missingMaterials(db, order.user_order_id);
+async function checkComplete(db: Db, deps: OrderConfirmDeps, order: OrderRow, today: string): Promise<void> {
+  const missing = await deps.missingMaterials(db, order.user_order_id);
   if (missing.length > 0) throw new AppError(ErrorCode.ORDER_MATERIALS_INCOMPLETE, missingMaterialsMessage(missing));
   if (order.need_interview) {
     const problem = await interviewProblem(db, order.user_order_id, today, order.departure_date);
@@ -69,11 +96,11 @@ async function checkComplete(db: Db, order: OrderRow, today: string): Promise<vo
   }
 }
 
-export function createOrderConfirm(db: Kysely<Database>, deps: { now: () => number }) {
+export function createOrderConfirm(db: Kysely<Database>, deps: OrderConfirmDeps) {
   const orders = createOrderRepository(db);
   const lifecycle = createOrderLifecycle(db, deps);
   const addresses = createAddressService(db, deps);
-  const plans = createInsuranceService(db, deps);
+  const { plans } = deps;
 
   async function returnAddress(customer: Customer, addressId: number): Promise<ReturnAddressSnapshot> {
     const row = await addresses.find(customer, addressId);
@@ -132,12 +159,11 @@ export function createOrderConfirm(db: Kysely<Database>, deps: { now: () => numb
       let result: OrderConfirmResult | null = null;
       await lifecycle.change(customer, input.user_order_id, async (order, at) => {
         const today = chinaDate(at);
-        if (order.status === 'cancelled') throw new AppError(ErrorCode.ORDER_ALREADY_CANCELLED);
-        if (order.status === 'pending_payment') throw new AppError(ErrorCode.ORDER_ALREADY_CONFIRMED);
-        if (order.status !== 'draft')
-          throw new AppError(ErrorCode.ORDER_ALREADY_CONFIRMED, order.status === 'refunded' ? '订单已退款' : '订单已支付，无需再次确认');
+        if (isCancelled(order)) throw new AppError(ErrorCode.ORDER_ALREADY_CANCELLED);
+        if (awaitsPayment(order)) throw new AppError(ErrorCode.ORDER_ALREADY_CONFIRMED);
+        if (!isDraft(order)) throw new AppError(ErrorCode.ORDER_ALREADY_CONFIRMED, isRefunded(order) ? '订单已退款' : '订单已支付，无需再次确认');
         if (order.departure_date < today) throw new AppError(ErrorCode.ORDER_CONFIRM_DEPARTURE_PAST);
-        await checkComplete(db, order, today);
+        await checkComplete(db, deps, order, today);
 
         const address = await returnAddress(customer, input.address_id);
         const applicantIds = (await orders.applicants([order.user_order_id])).map((row) => row.applicant_id);
@@ -167,7 +193,7 @@ export function createOrderConfirm(db: Kysely<Database>, deps: { now: () => numb
           },
           applicants: applicantIds.map((id) => ({ applicant_id: id, set: { insured: insured.has(id) ? 1 : 0 } })),
           // An upload deleted or an interview released since the checks above undoes the confirm.
-          within: (trx) => checkComplete(trx, order, today),
+          within: (trx) => checkComplete(trx, deps, order, today),
           detail: {
             address_id: address.address_id,
             address_kind: address.kind,

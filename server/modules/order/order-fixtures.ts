@@ -8,6 +8,7 @@ import { seedCatalogue } from '../../db/seed/catalogue/index.ts';
 import { AppError } from '../../platform/errors.ts';
 import { createTestApp, createTestDatabase, type TestApp, type TestDatabase } from '../../test-support/test-app.ts';
 import { createOrderService, type OrderService } from './order.service.ts';
+import { createCustomerOrderView, type CustomerOrderView } from '../order-view/customer-view.ts';
 import type { Customer } from '../../platform/principal.ts';
 
 type OrderApplicantInput = OrderCreateInput['applicants'][number];
@@ -20,7 +21,8 @@ export const HOUR = 3_600_000;
 export interface OrderTestContext {
   database: TestDatabase;
   t: TestApp;
-  service: OrderService;
+  /** The order's writes with the customer's reads (detail, list), as app.ts wires them. */
+  service: OrderService & CustomerOrderView;
   products: Awaited<ReturnType<typeof insertProducts>>;
   close(): Promise<void>;
 }
@@ -34,7 +36,8 @@ export async function orderTestContext(options: OrderTestOptions = {}): Promise<
   const database = await createTestDatabase();
   const t = await createTestApp(database, options.demoCatalogue ? { seed: (handle) => seedCatalogue(handle.db, T0) } : {});
   t.clock.now = T0;
-  const service = createOrderService(t.db, { now: () => t.clock.now });
+  const deps = { now: () => t.clock.now };
+  const service = { ...createOrderService(t.db, deps), ...createCustomerOrderView(t.db, deps) };
   return { database, t, service, products: await insertProducts(t), close: () => t.close(true) };
 }
 

@@ -1,14 +1,27 @@
 // The order calls. Every one needs a session and sees only the orders of the
 // caller's enterprise: another enterprise's order answers exactly like a
 // missing one (1801 订单不存在).
+import type { OrderDetail, OrderListResult } from '../../../common/contracts/order.ts';
 import { orderCancel, orderCreate, orderDepartureDateUpdate, orderDetailGet, orderList } from '../../../common/contracts/order.ts';
 import { ErrorCode } from '../../../common/error-codes.ts';
+import type { OrderListTabKey } from '../../../common/order.ts';
 import { defineOperation } from '../../platform/operation.ts';
+import type { Customer } from '../../platform/principal.ts';
 import type { OrderService } from './order.service.ts';
+
+/**
+ * The customer's reads of an order, built above the modules that hold its
+ * parts (server/modules/order-view/customer-view.ts); app.ts hands them in
+ * with the service, so this module does not import them back.
+ */
+export interface CustomerOrderReads {
+  detail(customer: Customer, userOrderId: number): Promise<OrderDetail>;
+  list(customer: Customer, tab: OrderListTabKey, page: number): Promise<OrderListResult>;
+}
 
 const TAG = '订单';
 
-export function orderOperations(service: OrderService) {
+export function orderOperations(service: OrderService & CustomerOrderReads) {
   return [
     defineOperation({
       ...orderCreate,

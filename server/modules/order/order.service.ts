@@ -1,52 +1,21 @@
-// Orders: create (with its guards and the snapshot), read, list, cancel.
+// Orders: create (with its guards and the snapshot), cancel, change the
+// departure date — the engine side of the order. What the customer reads of
+// an order (its detail, the list) is built above every module that holds part
+// of it, in server/modules/order-view/ (issue 24, decision 0035).
 // Rules: /work/shared/design/order-lifecycle.md and docs/order-rules.md.
 import type { Kysely } from 'kysely';
-import type {
-  DepartureWarning,
-  OrderApplicant,
-  OrderApplicantSummary,
-  OrderCreateInput,
-  OrderCreateResult,
-  OrderDetail,
-  OrderListResult,
-  OrderSummary,
-} from '../../../common/contracts/order.ts';
+import type { DepartureWarning, OrderCreateInput, OrderCreateResult } from '../../../common/contracts/order.ts';
 import { MOBILE_PHONE_PATTERN, ORDER_LIMITS, EMAIL_PATTERN } from '../../../common/contracts/rules.ts';
 import { isDelisted, productTitle } from '../../../common/catalogue.ts';
 import { ErrorCode } from '../../../common/error-codes.ts';
-import {
-  APPLICANT_IDENTITIES,
-  APPLICANT_STATUSES,
-  type ApplicantStatus,
-  ORDER_EVENTS,
-  ORDER_LIST_TABS,
-  type OrderListTabKey,
-  addDays,
-  chinaDate,
-  daysBetween,
-  earliestDepartureDate,
-  isCalendarDate,
-  isDeparturePast,
-  needsAction,
-  orderActions,
-  statusLabel,
-  stepLabel,
-  workingDaysBetween,
-} from '../../../common/order.ts';
+import { addDays, chinaDate, daysBetween, earliestDepartureDate, isCalendarDate, workingDaysBetween } from '../../../common/order.ts';
 import { normalizeInputText } from '../../../common/text.ts';
 import type { Database } from '../../db/schema.ts';
-import { priceDifferencesOf } from '../price-difference/price-difference-records.ts';
-import { visaDatesOf, visaResultsOf } from '../result/result-records.ts';
-import { refundsOf } from '../refund/refund-records.ts';
 import { AppError } from '../../platform/errors.ts';
-import { type OrderingStep, PAYMENT_CHANNELS, PAYMENT_STATUSES } from '../../../common/ordering.ts';
+import { isChinaWorkingDay } from '../../platform/china-calendar.ts';
 import { toJson } from '../../db/json.ts';
-import { chinaDay } from '../interview/calendar.ts';
-import { applicantInterviews } from '../interview/order-interview.ts';
-import { missingMaterials } from '../material/material-progress.ts';
-import { allowedEvents, checkAllowed, createOrderLifecycle } from './lifecycle.ts';
-import { orderSchedule } from './schedule.ts';
-import { createOrderRepository, type NewApplicant, type OrderRow } from './order.repository.ts';
+import { checkAllowed, createOrderLifecycle } from './lifecycle.ts';
+import { createOrderRepository, type NewApplicant } from './order.repository.ts';
 import type { Customer } from '../../platform/principal.ts';
 
 export interface OrderServiceDeps {
@@ -82,29 +51,6 @@ function normalizeApplicants(input: OrderCreateInput['applicants']): NewApplican
   });
 }
 
-function applicantSummary(
-  row: { applicant_id: number; name: string; identity_id: number; status: ApplicantStatus },
-  visaDates?: Map<number, { valid_from: string | null; valid_to: string | null }>,
-): OrderApplicantSummary {
-  const dates = visaDates?.get(row.applicant_id);
-  return {
-    visa_valid_from: dates?.valid_from ?? null,
-    visa_valid_to: dates?.valid_to ?? null,
-    applicant_id: row.applicant_id,
-    name: row.name,
-    identity_id: row.identity_id,
-    identity_label: APPLICANT_IDENTITIES[row.identity_id as keyof typeof APPLICANT_IDENTITIES] ?? '',
-    status: row.status,
-    status_label: APPLICANT_STATUSES[row.status],
-  };
-}
-
-/** Processing happens in China: public holidays and days in lieu are off, make-up weekends are worked. */
-function isChinaWorkingDay(date: string): boolean {
-  const kind = chinaDay(date).kind;
-  return kind === 'workday' || kind === 'makeup_workday';
-}
-
 /** The departure date leaves fewer working days than the product usually needs: said, not refused. */
 function departureWarning(orderDate: string, departure: string, needDays: number): DepartureWarning | null {
   const workingDays = workingDaysBetween(orderDate, departure, isChinaWorkingDay);
@@ -115,41 +61,6 @@ function departureWarning(orderDate: string, departure: string, needDays: number
     working_days: workingDays,
     need_days: needDays,
     earliest_departure_date: earliest,
-  };
-}
-
-/** The departure date can move while unpaid, or while processing before the application is at the embassy. */
-/** Where a draft resumes: materials first, then the interview time (when needed), then the confirmation. */
-function orderingStepOf(order: OrderRow, materialsMissing: boolean, applicants: Array<{ interview_slot_id: number | null }>): OrderingStep | null {
-  if (order.status === 'pending_payment') return 'pay';
-  if (order.status !== 'draft') return null;
-  if (materialsMissing) return 'upload';
-  if (order.need_interview && applicants.some((applicant) => applicant.interview_slot_id === null)) return 'interview';
-  return 'confirm';
-}
-
-function summaryOf(row: OrderRow, today: string): Omit<OrderSummary, 'applicants'> {
-  return {
-    user_order_id: row.user_order_id,
-    status: row.status,
-    status_label: statusLabel(row.status),
-    step: row.step,
-    step_label: stepLabel(row.step),
-    visa_product_id: row.visa_product_id,
-    product_title: row.product_title,
-    country: row.country,
-    visa_type: row.visa_type,
-    consular_district: row.consular_district_id ? { consular_district_id: row.consular_district_id, name: row.consular_district_name ?? '' } : null,
-    departure_date: row.departure_date,
-    order_date: row.order_date,
-    unit_price: row.unit_price,
-    applicant_count: row.applicant_count,
-    total_amount: row.total_amount,
-    created_at: row.created_at,
-    expires_at: row.expires_at,
-    departure_date_past: isDeparturePast(row, today),
-    needs_action: needsAction(row, today),
-    actions: orderActions(row, today),
   };
 }
 
@@ -222,103 +133,6 @@ export function createOrderService(db: Kysely<Database>, deps: OrderServiceDeps)
       );
 
       return { user_order_id: userOrderId, expires_at: expiresAt, departure_warning: departureWarning(orderDate, departure, product.need_days) };
-    },
-
-    async detail(customer: Customer, userOrderId: number): Promise<OrderDetail> {
-      const order = await lifecycle.current(customer, userOrderId);
-      const at = now();
-      const [applicants, events, interviewOf, fileCounts, payments, missing] = await Promise.all([
-        repo.applicants([userOrderId]),
-        repo.events(userOrderId),
-        applicantInterviews(db, [userOrderId]),
-        repo.fileCounts(userOrderId),
-        repo.payments(userOrderId),
-        order.status === 'draft' ? missingMaterials(db, userOrderId) : Promise.resolve([]),
-      ]);
-      const differences = await priceDifferencesOf(db, userOrderId);
-      const visaResults = await visaResultsOf(db, userOrderId);
-      const visaDates = new Map(visaResults.map((v) => [v.applicant_id, { valid_from: v.valid_from, valid_to: v.valid_to }]));
-      const filesOf = new Map(fileCounts.map((row) => [row.applicant_id, Number(row.count)]));
-      const mailsPaper = await repo.mailsPaper(order.visa_product_id, [...new Set(applicants.map((row) => row.identity_id))]);
-      return {
-        ...summaryOf(order, chinaDate(at)),
-        visa_country_id: order.visa_country_id,
-        need_interview: order.need_interview,
-        reject_refund: order.reject_refund,
-        updated_at: order.updated_at,
-        cancelled_at: order.cancelled_at,
-        cancel_reason: order.cancel_reason,
-        version: order.version,
-        allowed_events: allowedEvents(order, customer, at),
-        applicants: applicants.map((row): OrderApplicant => {
-          return {
-            ...applicantSummary(row, visaDates),
-            mobile_phone: row.mobile_phone,
-            email: row.email,
-            passport_no: row.passport_no,
-            insured: row.insured,
-            interview: interviewOf.get(row.applicant_id) ?? null,
-            material_file_count: filesOf.get(row.applicant_id) ?? 0,
-          };
-        }),
-        events: events.map((row) => ({
-          event: row.event,
-          event_label: ORDER_EVENTS[row.event] ?? row.event,
-          actor: row.actor,
-          from_status: row.from_status,
-          to_status: row.to_status,
-          created_at: row.created_at,
-        })),
-        schedule: orderSchedule(events, { status: order.status, mailsPaper, needInterview: order.need_interview }),
-        effect_date: order.effect_date,
-        product_amount: order.product_amount,
-        insurance_amount: order.insurance_amount,
-        discount_amount: order.discount_amount,
-        insurance: order.insurance_snapshot,
-        return_address: order.return_address,
-        payments: payments.map((row) => ({
-          out_trade_no: row.out_trade_no,
-          channel: row.channel,
-          channel_label: PAYMENT_CHANNELS[row.channel],
-          amount: row.amount,
-          status: row.status,
-          status_label: PAYMENT_STATUSES[row.status],
-          created_at: row.created_at,
-          paid_at: row.paid_at,
-          price_difference_id: row.price_difference_id,
-        })),
-        confirmed_at: order.confirmed_at,
-        paid_at: order.paid_at,
-        ordering_step: orderingStepOf(order, missing.length > 0, applicants),
-        missing_materials: missing,
-        price_differences: differences,
-        refunds: await refundsOf(db, userOrderId),
-        price_difference_due: order.price_difference_due,
-        price_difference_paid: order.price_difference_paid,
-        paid_total: payments.filter((row) => row.status === 'paid').reduce((sum, row) => sum + row.amount, 0),
-        visa_results: visaResults,
-      };
-    },
-
-    async list(customer: Customer, tabKey: OrderListTabKey, page: number): Promise<OrderListResult> {
-      const at = now();
-      const today = chinaDate(at);
-      const tab = ORDER_LIST_TABS.find((candidate) => candidate.key === tabKey) ?? ORDER_LIST_TABS[0]!;
-      // The list never shows a payable order whose time is up, even between two sweeps.
-      await lifecycle.expireDue(at, { enterpriseId: customer.enterpriseId });
-      const { rows, total } = await repo.listOrders(customer.enterpriseId, tab, today, (page - 1) * ORDER_LIMITS.pageSize, ORDER_LIMITS.pageSize);
-      const applicants = await repo.applicants(rows.map((row) => row.user_order_id));
-      const visaDates = await visaDatesOf(
-        db,
-        rows.map((row) => row.user_order_id),
-      );
-      return {
-        total_count: total,
-        page_data: rows.map((row) => ({
-          ...summaryOf(row, today),
-          applicants: applicants.filter((a) => a.user_order_id === row.user_order_id).map((a) => applicantSummary(a, visaDates)),
-        })),
-      };
     },
 
     async changeDepartureDate(customer: Customer, userOrderId: number, departureDate: string) {
