@@ -8,6 +8,7 @@ import { importX } from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import orderLiterals from './scripts/lint/order-literals.mjs';
 
 const folders = (dir) =>
   readdirSync(new URL(dir, import.meta.url), { withFileTypes: true })
@@ -39,6 +40,30 @@ const zones = [
         message: `server/modules/${module} must not use ${other}'s repository: call its service.`,
       })),
   ),
+];
+
+// The files that decide on an order's state without comparing a status or step
+// literal (issue 24, decision 0035; the rule: scripts/lint/order-literals.mjs).
+// They ask the order view's allowed_events or common/order.ts's helpers and
+// typed step lists. Append a file's glob here once it is clean.
+export const ORDER_LITERAL_FREE_FILES = [
+  // The customer's order pages.
+  'app/routes/order-*.tsx',
+  'app/routes/ordering-*.tsx',
+  'app/features/order/**/*.{ts,tsx}',
+  'app/features/ordering/**/*.{ts,tsx}',
+  'app/features/payment/**/*.{ts,tsx}',
+  'app/features/mail/**/*.{ts,tsx}',
+  'app/components/upload/**/*.{ts,tsx}',
+  'app/components/interview/**/*.{ts,tsx}',
+  // The customer's side of the order view, and the order's engine-side service.
+  'server/modules/order-view/customer-view.ts',
+  'server/modules/order-view/order-detail.ts',
+  'server/modules/order-view/order-list.ts',
+  'server/modules/order-view/order-summary.ts',
+  'server/modules/order/order.service.ts',
+  'server/modules/order/order.routes.ts',
+  'server/modules/order/confirm.ts',
 ];
 
 export default tseslint.config(
@@ -91,5 +116,11 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    files: ORDER_LITERAL_FREE_FILES,
+    ignores: ['**/*.test.ts', '**/*.test.tsx'],
+    plugins: { order: orderLiterals },
+    rules: { 'order/no-status-literal': 'error' },
   },
 );

@@ -1,5 +1,6 @@
 // /order/order-detail/:userOrderId (spec 2.4, footer hidden). The loader
 // reads the order in process as the session's customer (app/features/order).
+import { FINISHED_STATUSES, HANDLED_STATUSES, PAGE_CHECK_SHOWN_STEPS, RESULT_SHOWN_STEPS, hasStatus, isProcessingIn } from '../../common/order';
 import { LoadErrorBoundary } from '../components/load-error-boundary';
 import { OrderDetailPage } from '../features/order/order-detail-page';
 import { PaymentDialog } from '../features/payment/payment-dialog';
@@ -17,19 +18,13 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const reads = await requireCustomer(context);
   const [order, materials, mail] = await Promise.all([reads.orderDetail(userOrderId), reads.materialList(userOrderId), reads.mailList(userOrderId)]);
   // Each file's review status once the order is being handled (the materials are a side read: no page error for them).
-  const handled = order.ok && (order.body.status === 'processing' || order.body.status === 'completed');
+  const handled = order.ok && hasStatus(order.body, HANDLED_STATUSES);
   // The page check section (issue 10): from the page check step on.
-  const pageCheck =
-    order.ok && order.body.status === 'processing' && ['page_check', 'interview', 'submitted', 'returning'].includes(order.body.step ?? '')
-      ? await reads.pageCheck(userOrderId)
-      : null;
+  const pageCheck = order.ok && isProcessingIn(order.body, PAGE_CHECK_SHOWN_STEPS) ? await reads.pageCheck(userOrderId) : null;
   // The interview notice (issue 10): a side read too, once paid for an order with an interview.
   const interview = handled && order.body.need_interview ? await reads.interviewNotice(userOrderId) : null;
   // The passports' return parcel (issue 11): from submitted on (detail-return-section.tsx reads it from here).
-  const finishing =
-    order.ok &&
-    (['completed', 'refunded'].includes(order.body.status) ||
-      (order.body.status === 'processing' && ['submitted', 'returning'].includes(order.body.step ?? '')));
+  const finishing = order.ok && (hasStatus(order.body, FINISHED_STATUSES) || isProcessingIn(order.body, RESULT_SHOWN_STEPS));
   const returnParcel = finishing ? await reads.returnParcel(userOrderId) : null;
   return {
     returnParcel: returnParcel?.ok ? returnParcel.body : null,

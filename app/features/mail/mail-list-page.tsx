@@ -12,7 +12,8 @@ import { Link, useRevalidator } from 'react-router';
 import type { AddressView } from '../../../common/contracts/address';
 import type { MailList } from '../../../common/contracts/mail';
 import { fullAddressText } from '../../../common/address';
-import type { PickupWindow } from '../../../common/courier';
+import type { PickupWindow, ShipmentStatus } from '../../../common/courier';
+import { atStep } from '../../../common/order';
 import { ShipmentCard, windowText } from '../../components/courier/shipment-card';
 import { LoadingOverlay } from '../../components/loading-overlay';
 import { ApiError, api } from '../../lib/api-client';
@@ -20,13 +21,16 @@ import { toast } from '../../lib/toast';
 import { SelfExpressDialog } from './self-express-dialog';
 import './mail.css';
 
+/** A shipment the customer called off: it no longer counts as sent. */
+const CANCELLED_SHIPMENT: ShipmentStatus = 'cancelled';
+
 function stateText(list: MailList): { type: 'info' | 'success' | 'warning'; text: string } | null {
   const { order } = list;
-  if (order.status !== 'processing' || order.step !== 'awaiting_mail') {
+  if (!atStep(order, 'awaiting_mail')) {
     return list.shipments.length > 0 ? { type: 'success', text: '纸质资料已收到并核对无误。' } : null;
   }
   if (list.can_send) return { type: 'info', text: '请将下列纸质资料寄到收件地址：可预约快递上门取件，也可自行寄送后填写快递单号。' };
-  if (list.shipments.some((s) => s.status !== 'cancelled')) return { type: 'success', text: '资料已寄出，我们收到后会尽快核对，核对结果会通知您。' };
+  if (list.shipments.some((s) => s.status !== CANCELLED_SHIPMENT)) return { type: 'success', text: '资料已寄出，我们收到后会尽快核对，核对结果会通知您。' };
   return null;
 }
 

@@ -3,6 +3,7 @@
 import { Tag } from 'antd';
 import type { OrderApplicant, OrderDetail } from '../../../common/contracts/order';
 import { formatDateTime } from '../../../common/format';
+import { HANDLED_STATUSES, hasStatus } from '../../../common/order';
 import { DetailSection } from './detail-info-sections';
 import { scansPurgedAt } from './order-format';
 
@@ -21,7 +22,7 @@ function interviewText(applicant: OrderApplicant): string {
 export function ApplicantsSection({ order }: { order: OrderDetail }) {
   const missingOf = (applicantId: number) => order.missing_materials.filter((item) => item.applicant_id === applicantId).map((item) => item.name);
   // The applicant's own status only means something once the order is being handled.
-  const showStatus = order.status === 'processing' || order.status === 'completed';
+  const showStatus = hasStatus(order, HANDLED_STATUSES);
   // After the retention period the scans are deleted: say so, or "0份" would read as never uploaded.
   const purgedAt = scansPurgedAt(order.events);
   return (

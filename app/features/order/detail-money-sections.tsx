@@ -3,6 +3,7 @@
 import { Descriptions, Tag } from 'antd';
 import type { OrderDetail, PaymentView } from '../../../common/contracts/order';
 import { formatDateTime, formatPrice } from '../../../common/format';
+import { isDraft } from '../../../common/order';
 import { paymentKindLabel } from '../../../common/price-difference';
 import { DetailSection } from './detail-info-sections';
 import { PriceText } from './price-text';
@@ -39,7 +40,7 @@ export function InsuranceSection({ order }: { order: OrderDetail }) {
           ) : null}
         </>
       ) : (
-        <p className="order-muted order-none">{order.status === 'draft' ? '确认订单时可选择旅行保险。' : '未购买保险'}</p>
+        <p className="order-muted order-none">{isDraft(order) ? '确认订单时可选择旅行保险。' : '未购买保险'}</p>
       )}
     </DetailSection>
   );

@@ -4,18 +4,22 @@
 // route's loader data (`pageCheck`, null before the step), so the page mounts it with one line.
 import { Button, Tag } from 'antd';
 import { useNavigate, useRouteLoaderData } from 'react-router';
-import type { PageCheckView } from '../../../common/contracts/page-check';
+import type { PageCheckApplicantStatus, PageCheckView } from '../../../common/contracts/page-check';
+import { stepIs } from '../../../common/order';
 import { DetailSection } from './detail-info-sections';
 import { PAGE_CHECK_STATUS_COLORS } from './page-check-page';
 import './order.css';
 import './page-check.css';
+
+/** A page check not published to the customer yet. */
+const PREPARING: PageCheckApplicantStatus = 'draft';
 
 export function PageCheckSection() {
   const navigate = useNavigate();
   const data = useRouteLoaderData('routes/order-detail') as { pageCheck?: PageCheckView | null } | undefined;
   const view = data?.pageCheck;
   if (!view) return null;
-  const waiting = view.step === 'page_check' && view.applicants.some((a) => a.status === 'published');
+  const waiting = stepIs(view, 'page_check') && view.applicants.some((a) => a.status === 'published');
   return (
     <DetailSection
       title="核对签证页"
@@ -29,7 +33,7 @@ export function PageCheckSection() {
       {view.applicants.map((applicant) => (
         <div key={applicant.applicant_id} className="pc-section-applicant" data-testid="order-page-check-applicant">
           <span>{applicant.name}</span>
-          <Tag color={PAGE_CHECK_STATUS_COLORS[applicant.status]}>{applicant.status === 'draft' ? '准备中' : applicant.status_label}</Tag>
+          <Tag color={PAGE_CHECK_STATUS_COLORS[applicant.status]}>{applicant.status === PREPARING ? '准备中' : applicant.status_label}</Tag>
           {applicant.pages.length > 0 ? <span className="pc-muted">{applicant.pages.length} 页</span> : null}
         </div>
       ))}

@@ -8,6 +8,7 @@ import { type ComponentType, useState } from 'react';
 import type { OrderDetail } from '../../../common/contracts/order';
 import type { PriceDifferenceView } from '../../../common/contracts/price-difference';
 import { formatDateTime } from '../../../common/format';
+import { isProcessing } from '../../../common/order';
 import { PRICE_DIFFERENCE_ANCHOR } from '../../../common/price-difference';
 import { DetailSection } from './detail-info-sections';
 import { PriceText } from './price-text';
@@ -39,7 +40,7 @@ export function PriceDifferenceSection({
 }) {
   const [paying, setPaying] = useState(false);
   if (order.price_differences.length === 0) return null;
-  const open = order.status === 'processing' ? order.price_differences.find((row) => row.status === 'open') : undefined;
+  const open = isProcessing(order) ? order.price_differences.find((row) => row.status === 'open') : undefined;
   const earlier = order.price_differences.filter((row) => row !== open);
   return (
     <div id={PRICE_DIFFERENCE_ANCHOR} className="order-anchor">

@@ -8,7 +8,7 @@ import { Tag } from 'antd';
 import type { OrderDetail } from '../../../common/contracts/order';
 import type { RefundView } from '../../../common/contracts/refund';
 import { formatDateTime } from '../../../common/format';
-import { REFUND_ANCHOR } from '../../../common/refund';
+import { REFUND_ANCHOR, type RefundStatus } from '../../../common/refund';
 import { DetailSection } from './detail-info-sections';
 import { PriceText } from './price-text';
 
@@ -19,11 +19,14 @@ const STATUS_COLORS: Record<RefundView['status'], string> = {
   failed: 'error',
 };
 
+/** Refunds sent (or about to be) whose money has not arrived yet. */
+const UNDERWAY: readonly RefundStatus[] = ['pending', 'processing'];
+
 export function RefundSection({ order }: { order: OrderDetail }) {
   const refunds = order.refunds ?? [];
   if (refunds.length === 0) return null;
   const arrived = refunds.filter((refund) => refund.status === 'succeeded').reduce((sum, refund) => sum + refund.amount, 0);
-  const underway = refunds.filter((refund) => refund.status === 'pending' || refund.status === 'processing').reduce((sum, refund) => sum + refund.amount, 0);
+  const underway = refunds.filter((refund) => UNDERWAY.includes(refund.status)).reduce((sum, refund) => sum + refund.amount, 0);
   return (
     <div id={REFUND_ANCHOR} className="order-anchor">
       <DetailSection title="退款信息" testId="order-refunds">

@@ -8,11 +8,15 @@ import { Button } from 'antd';
 import { useState } from 'react';
 import { useRevalidator, useRouteLoaderData } from 'react-router';
 import { fullAddressText } from '../../../common/address';
+import type { ShipmentStatus } from '../../../common/courier';
 import type { ReturnParcel } from '../../../common/contracts/ship-back';
 import { ShipmentCard } from '../../components/courier/shipment-card';
 import { api } from '../../lib/api-client';
 import { DetailSection } from './detail-info-sections';
 import './order.css';
+
+/** A parcel delivered or called off: nothing left to track. */
+const SETTLED: readonly ShipmentStatus[] = ['delivered', 'cancelled'];
 
 export function ReturnParcelSection() {
   const data = useRouteLoaderData('routes/order-detail') as { returnParcel?: ReturnParcel | null } | undefined;
@@ -21,7 +25,7 @@ export function ReturnParcelSection() {
   const [refreshing, setRefreshing] = useState(false);
   if (!view || view.shipments.length === 0) return null;
   const shipments = [...view.shipments].reverse();
-  const tracking = shipments.some((s) => s.status !== 'delivered' && s.status !== 'cancelled');
+  const tracking = shipments.some((s) => !SETTLED.includes(s.status));
 
   const refresh = async () => {
     setRefreshing(true);

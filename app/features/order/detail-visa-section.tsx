@@ -10,6 +10,7 @@ import { Button, Descriptions, Tag } from 'antd';
 import { useState } from 'react';
 import type { OrderDetail } from '../../../common/contracts/order';
 import type { VisaResultView } from '../../../common/contracts/visa-result';
+import { RESULT_SHOWN_STEPS, isProcessingIn } from '../../../common/order';
 import { VISA_INFOS_ANCHOR } from '../../../common/visa-result';
 import { EmailSendDialog } from '../../components/email-send-dialog';
 import { api } from '../../lib/api-client';
@@ -18,14 +19,13 @@ import { VisaRejectReasonDialog } from './visa-reject-reason-dialog';
 import './visa.css';
 
 const STATUS_COLORS = { pending: 'processing', issued: 'success', rejected: 'error' } as const;
-const SHOWN_STEPS = ['submitted', 'returning'];
 
 export function VisaInfosSection({ order }: { order: OrderDetail }) {
   const [emailOpen, setEmailOpen] = useState(false);
   const [reasonOf, setReasonOf] = useState<VisaResultView | null>(null);
   const results = order.visa_results;
   const anyResult = results.some((r) => r.status !== 'pending');
-  if (!anyResult && !(order.status === 'processing' && SHOWN_STEPS.includes(order.step ?? ''))) return null;
+  if (!anyResult && !isProcessingIn(order, RESULT_SHOWN_STEPS)) return null;
   const issued = results.filter((r) => r.status === 'issued');
 
   return (

@@ -1,10 +1,12 @@
 // The action buttons of an order card and of the order detail page, from the
 // server's `actions` (common/order.ts orderActions): continue, pay, choose a
-// new departure date, the processing steps' tasks, cancel.
+// new departure date, the processing steps' tasks, cancel. On the detail page
+// an action's button shows only when the order view's allowed_events holds
+// its lifecycle event (common/order.ts ACTION_EVENTS).
 import { App, Button, type ButtonProps } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import type { OrderAction } from '../../../common/order';
+import { type OrderAction, type OrderEventName, actionAllowed } from '../../../common/order';
 import { type OrderingStep, orderingPath } from '../../../common/ordering';
 import { api } from '../../lib/api-client';
 import { toast } from '../../lib/toast';
@@ -13,6 +15,8 @@ import { ACTION_LABELS, actionPath, orderDetailPath } from './order-format';
 export interface ActionableOrder {
   user_order_id: number;
   actions: OrderAction[];
+  /** The detail's allowed events; the list's summaries lack them and follow `actions` alone. */
+  allowed_events?: readonly OrderEventName[];
   /** Known on the detail page; the list's summaries lack it and ask for it on 'continue'. */
   ordering_step?: OrderingStep | null;
 }
@@ -71,7 +75,8 @@ export function OrderActions({ order, onChanged, onChooseDepartureDate, showDeta
   const cancelOrder = useCancelOrder();
   const [resolving, setResolving] = useState(false);
   const id = order.user_order_id;
-  const primary = PRIMARY_ORDER.find((action) => order.actions.includes(action));
+  const actions = order.actions.filter((action) => actionAllowed(action, order.allowed_events));
+  const primary = PRIMARY_ORDER.find((action) => actions.includes(action));
 
   // Where a draft resumes is the detail's ordering_step; a card asks for it only when pressed.
   const continueOrder = async () => {
@@ -90,7 +95,7 @@ export function OrderActions({ order, onChanged, onChooseDepartureDate, showDeta
     }
   };
 
-  const buttons = order.actions.map((action) => {
+  const buttons = actions.map((action) => {
     const props = { size, type: action === primary ? 'primary' : 'default', 'data-testid': `order-action-${action}` } as const;
     if (action === 'cancel') {
       return (

@@ -4,7 +4,7 @@
 import { ClockCircleOutlined, UserOutlined } from '@ant-design/icons';
 import { Link } from 'react-router';
 import type { OrderSummary } from '../../../common/contracts/order';
-import { UNPAID_STATUSES } from '../../../common/order';
+import { APPLICANT_STATUS_SHOWN_STATUSES, UNPAID_STATUSES, hasStatus } from '../../../common/order';
 import { OrderActions } from './order-actions';
 import { expiryText, formatDateTime } from '../../../common/format';
 import { orderDetailPath } from './order-format';
@@ -49,7 +49,7 @@ export function OrderCard({ order, now, onChanged }: { order: OrderSummary; now:
                 <span className="order-applicant-name">{applicant.name}</span>
                 <span className="order-muted">{applicant.identity_label}</span>
                 {/* An applicant's own status matters once the order is at the embassy. */}
-                {order.status === 'processing' || order.status === 'completed' || order.status === 'refunded' ? (
+                {hasStatus(order, APPLICANT_STATUS_SHOWN_STATUSES) ? (
                   <span className={`order-applicant-status is-${applicant.status}`}>{applicant.status_label}</span>
                 ) : null}
                 {/* The visa dates of an issued visa (issue 11). */}

@@ -10,7 +10,7 @@ import type { InterviewNoticeDetail } from '../../../common/contracts/interview-
 import type { MaterialListResult } from '../../../common/contracts/material';
 import type { OrderDetail } from '../../../common/contracts/order';
 import { expiryText } from '../../../common/format';
-import { UNPAID_STATUSES } from '../../../common/order';
+import { UNPAID_STATUSES, isDraft } from '../../../common/order';
 import { LoadingOverlay } from '../../components/loading-overlay';
 import { OrderingSteps } from '../../components/ordering-steps';
 import { useNow } from '../../lib/use-now';
@@ -95,7 +95,7 @@ export function OrderDetailPage({
           </div>
           <OrderActions order={order} onChanged={reload} onChooseDepartureDate={() => setDateDialogOpen(true)} />
         </header>
-        {order.status === 'draft' && order.ordering_step ? (
+        {isDraft(order) && order.ordering_step ? (
           <div className="order-section order-detail-steps">
             <OrderingSteps current={order.ordering_step} needInterview={order.need_interview} />
           </div>

@@ -10,6 +10,7 @@ import { useState } from 'react';
 import { Link, useNavigate, useRevalidator } from 'react-router';
 import { PAGE_CHECK_LIMITS, type PageCheckApplicantView, type PageCheckView } from '../../../common/contracts/page-check';
 import { formatDateTime } from '../../../common/format';
+import { stepIs } from '../../../common/order';
 import { ImageThumb } from '../../components/image-viewer';
 import { LoadingOverlay } from '../../components/loading-overlay';
 import { ApiError, api } from '../../lib/api-client';
@@ -144,7 +145,7 @@ export function PageCheckPage({ view }: { view: PageCheckView }) {
   const [busy, setBusy] = useState<number | null>(null);
   const [correcting, setCorrecting] = useState<PageCheckApplicantView | null>(null);
   const id = view.user_order_id;
-  const inCheck = view.step === 'page_check';
+  const inCheck = stepIs(view, 'page_check');
   const published = view.applicants.some((a) => a.pages.length > 0);
 
   async function run(
@@ -157,7 +158,7 @@ export function PageCheckPage({ view }: { view: PageCheckView }) {
       const result = await call();
       toast.success(
         result.all_confirmed
-          ? result.step === 'page_check'
+          ? stepIs(result, 'page_check')
             ? '核对页已全部确认，我们将尽快为您递交使馆'
             : `核对页已全部确认，订单进入“${result.step_label}”`
           : done,

@@ -1,6 +1,7 @@
 // Pure rules of the payment dialog (no React): the countdown text and what a
 // payment_query answer means for the dialog.
 import type { PaymentQueryResult } from '../../../common/contracts/payment';
+import { awaitsPayment, isCancelled } from '../../../common/order';
 
 /** Milliseconds left → 'mm:ss' (rounded up, so it never shows 00:00 while time is left). */
 export function countdownText(msLeft: number): string {
@@ -30,8 +31,8 @@ export function verdictOf(result: PaymentQueryResult): QueryVerdict {
   if (result.payment?.status === 'refund_pending') {
     return { kind: 'refund', message: '订单已关闭，本次付款将原路退回，请留意退款通知或联系客服。' };
   }
-  if (result.order_status === 'cancelled') return { kind: 'stopped', message: '订单已取消，无法继续支付。' };
-  if (result.order_status !== 'pending_payment') return { kind: 'stopped', message: `订单当前状态为“${result.order_status_label}”，无需支付。` };
+  if (isCancelled({ status: result.order_status })) return { kind: 'stopped', message: '订单已取消，无法继续支付。' };
+  if (!awaitsPayment({ status: result.order_status })) return { kind: 'stopped', message: `订单当前状态为“${result.order_status_label}”，无需支付。` };
   return { kind: 'waiting', closed: result.payment?.status === 'closed' };
 }
 

@@ -15,6 +15,7 @@ import type { OrderDetail } from '../../../../common/contracts/order';
 import type { AddressKind } from '../../../../common/address';
 import { ErrorCode } from '../../../../common/error-codes';
 import { expiryText } from '../../../../common/format';
+import { awaitsPayment, isCancelled, isDraft, isUnpaid } from '../../../../common/order';
 import { AddressBookDialog } from '../../../components/address/address-book-dialog';
 import type { AddressLike } from '../../../components/address/address-card';
 import { LoadingOverlay } from '../../../components/loading-overlay';
@@ -86,7 +87,7 @@ export function ConfirmPage({ order, offer, returnAddresses, PaymentDialog }: Co
   }
 
   const plan = offer.plans.find((candidate) => candidate.insurance_plan_id === choice.planId) ?? null;
-  const blockers = useMemo(() => (order.status === 'draft' ? confirmBlockers(order) : []), [order]);
+  const blockers = useMemo(() => (isDraft(order) ? confirmBlockers(order) : []), [order]);
 
   const chooseAddress = (chosen: AddressView) => {
     setAddress(chosen);
@@ -139,7 +140,7 @@ export function ConfirmPage({ order, offer, returnAddresses, PaymentDialog }: Co
   };
 
   const expiry =
-    (order.status === 'draft' || order.status === 'pending_payment') && order.expires_at !== null && now !== null ? (
+    isUnpaid(order) && order.expires_at !== null && now !== null ? (
       <span className="oc-expiry" data-testid="confirm-expiry">
         <ClockCircleOutlined /> {expiryText(order.expires_at, now)}
       </span>
@@ -151,10 +152,10 @@ export function ConfirmPage({ order, offer, returnAddresses, PaymentDialog }: Co
         <LeftOutlined /> 订单详情
       </Link>
       <LoadingOverlay loading={revalidator.state === 'loading'} loadingText="正在加载订单">
-        {order.status !== 'draft' && order.status !== 'pending_payment' ? (
+        {!isUnpaid(order) ? (
           <Result
-            status={order.status === 'cancelled' ? 'warning' : 'success'}
-            title={order.status === 'cancelled' ? '订单已取消' : `订单${order.status_label}`}
+            status={isCancelled(order) ? 'warning' : 'success'}
+            title={isCancelled(order) ? '订单已取消' : `订单${order.status_label}`}
             subTitle={order.cancel_reason ?? undefined}
             extra={
               <Button type="primary" onClick={() => navigate(`/order/order-detail/${order.user_order_id}`)}>
@@ -170,9 +171,9 @@ export function ConfirmPage({ order, offer, returnAddresses, PaymentDialog }: Co
               {expiry}
             </div>
             <div className="oc-section oc-steps">
-              <OrderingSteps current={order.status === 'pending_payment' ? 'pay' : 'confirm'} needInterview={order.need_interview} />
+              <OrderingSteps current={awaitsPayment(order) ? 'pay' : 'confirm'} needInterview={order.need_interview} />
             </div>
-            {order.status === 'pending_payment' ? (
+            {awaitsPayment(order) ? (
               <Alert type="success" showIcon className="oc-alert" title="订单已确认，请在自动取消前完成支付" data-testid="confirm-confirmed" />
             ) : null}
             {blockers.length > 0 ? (
@@ -195,7 +196,7 @@ export function ConfirmPage({ order, offer, returnAddresses, PaymentDialog }: Co
               />
             ) : null}
             <ConfirmInfos order={order} />
-            {order.status === 'pending_payment' ? (
+            {awaitsPayment(order) ? (
               <>
                 <ReturnAddressSection address={order.return_address as AddressLike | null} editable={false} />
                 <InsuranceSummary insurance={order.insurance} applicants={order.applicants} />
@@ -206,7 +207,7 @@ export function ConfirmPage({ order, offer, returnAddresses, PaymentDialog }: Co
                 <InsuranceSection country={order.country} offer={offer} applicants={order.applicants} choice={choice} onChange={setChoice} />
               </>
             )}
-            {order.status === 'pending_payment' ? (
+            {awaitsPayment(order) ? (
               <ConfirmFooter
                 parts={{
                   unitPrice: order.unit_price,
