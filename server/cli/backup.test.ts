@@ -16,7 +16,7 @@ import { fixture } from '../../tests/fixtures/index.ts';
 import { type AppConfig } from '../config.ts';
 import { openDatabase } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
-import { draftOrder, newCustomer, T0, upload } from '../modules/material/material-fixtures.ts';
+import { draftOrder, newCustomer, T0, upload } from '../test-support/fixtures/material.ts';
 import { createTestApp, type TestApp, type TestDatabase, testConfig } from '../test-support/test-app.ts';
 import { DATABASE_FILE, MANIFEST_FILE, UPLOAD_LIST_FILE, UPLOADS_DIR } from './backup-restore.ts';
 

@@ -25,7 +25,7 @@ import { ErrorCode } from '../../common/error-codes.ts';
 import { addDays, chinaDate } from '../../common/order.ts';
 import { sha256Hex } from '../../common/signing.ts';
 import { fixture } from '../../tests/fixtures/index.ts';
-import { multipart } from '../modules/material/material-fixtures.ts';
+import { multipart } from '../test-support/fixtures/material.ts';
 import { createTestApp, signedHeaders, type TestApp } from '../test-support/test-app.ts';
 
 const ROUNDS = Math.max(0, Number(process.env.TEXT_FUZZ_ROUNDS ?? 6));

@@ -13,8 +13,8 @@ import { isAcceptableText, TEXT_REFUSED_MSG } from '../../common/contracts/text.
 import { ErrorCode } from '../../common/error-codes.ts';
 import { addDays, chinaDate } from '../../common/order.ts';
 import { fixture } from '../../tests/fixtures/index.ts';
-import { multipart } from '../modules/material/material-fixtures.ts';
-import { type Customer, type PaymentTestContext, paymentTestContext } from '../modules/payment/payment-fixtures.ts';
+import { multipart } from '../test-support/fixtures/material.ts';
+import { type Customer, type PaymentTestContext, paymentTestContext } from '../test-support/fixtures/payment.ts';
 import { operatorReads } from '../web/operator-reads.ts';
 import { installErrorHandling } from './error-handler.ts';
 import { signedHeaders } from '../test-support/test-app.ts';

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orderList as orderListContract } from '../../common/contracts/order.ts';
 import { ErrorCode } from '../../common/error-codes.ts';
-import { applicant, newCustomer, type OrderTestContext, orderTestContext } from '../modules/order/order-fixtures.ts';
+import { applicant, newCustomer, type OrderTestContext, orderTestContext } from '../test-support/fixtures/order.ts';
 import { customerReads } from './customer-reads.ts';
 
 let ctx: OrderTestContext;

@@ -7,7 +7,17 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { shipmentReached } from '../../../common/courier.ts';
 import type { Customer, Operator } from '../../platform/principal.ts';
 import { createTestApp } from '../../test-support/test-app.ts';
-import { type CourierTestContext, HOUR, MINUTE, QUERY_AFTER_MS, SENDER, STEP_MS, T0, courierTestContext, injectPushTransport } from './courier-fixtures.ts';
+import {
+  type CourierTestContext,
+  HOUR,
+  MINUTE,
+  QUERY_AFTER_MS,
+  SENDER,
+  STEP_MS,
+  T0,
+  courierTestContext,
+  injectPushTransport,
+} from '../../test-support/fixtures/courier.ts';
 import { createCourierService } from './courier.service.ts';
 import type { CourierProvider } from './provider.ts';
 import { signedSfForm } from './sandbox-signature.ts';

@@ -2,8 +2,8 @@
 // ledger (one waybill per order id, cancelling only before the first event),
 // the timeline a query answers, and its pusher running on real timers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually } from '../payment/payment-fixtures.ts';
-import { type CourierTestContext, STEP_MS, T0, courierTestContext, injectPushTransport } from './courier-fixtures.ts';
+import { eventually } from '../../test-support/fixtures/payment.ts';
+import { type CourierTestContext, STEP_MS, T0, courierTestContext, injectPushTransport } from '../../test-support/fixtures/courier.ts';
 import { fetchPushTransport } from './sandbox-pusher.ts';
 import { SF_SIGNATURE_MAX_SKEW_MS, javaUrlEncode, sfDigest, signedSfForm, verifySfForm } from './sandbox-signature.ts';
 import { sandboxEventsSoFar, sandboxTimeline } from './sandbox-tracking.ts';

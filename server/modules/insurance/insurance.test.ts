@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clampDays, DEFAULT_TRIP_DAYS, insuranceAmount, insuranceEndDate, insuranceTerms, SCHENGEN_COUNTRIES, tripDays } from '../../../common/insurance.ts';
 import { INSURANCE_PLANS, seedInsurancePlans } from '../../db/seed/insurance-plans.ts';
-import { applicant, newCustomer, type OrderTestContext, orderTestContext } from '../order/order-fixtures.ts';
+import { applicant, newCustomer, type OrderTestContext, orderTestContext } from '../../test-support/fixtures/order.ts';
 
 let ctx: OrderTestContext;
 

@@ -10,10 +10,10 @@ import { adminMailGet, adminMailMissing, adminMailReceive, mailList, mailPickup,
 import { adminOrderTake } from '../../../common/contracts/admin-order.ts';
 import { ErrorCode } from '../../../common/error-codes.ts';
 import { seedReceivingAddresses } from '../../db/seed/receiving-addresses.ts';
-import { injectPushTransport } from '../courier/courier-fixtures.ts';
-import type { Customer } from '../material/material-fixtures.ts';
+import { injectPushTransport } from '../../test-support/fixtures/courier.ts';
+import type { Customer } from '../../test-support/fixtures/material.ts';
 import { createOrderLifecycle } from '../order/lifecycle.ts';
-import { reviewTestContext, type ReviewTestContext, T0 } from '../review/review-fixtures.ts';
+import { reviewTestContext, type ReviewTestContext, T0 } from '../../test-support/fixtures/review.ts';
 
 const HOUR = 3_600_000;
 let ctx: ReviewTestContext;

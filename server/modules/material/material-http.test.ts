@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture, MB, oversizeFile } from '../../../tests/fixtures/index.ts';
 import { ErrorCode } from '../../../common/error-codes.ts';
 import { signedHeaders } from '../../test-support/test-app.ts';
-import { type Customer, draftOrder, materialTestContext, type MaterialTestContext, newCustomer, storedFiles } from './material-fixtures.ts';
+import { type Customer, draftOrder, materialTestContext, type MaterialTestContext, newCustomer, storedFiles } from '../../test-support/fixtures/material.ts';
 
 let ctx: MaterialTestContext;
 let alice: Customer;

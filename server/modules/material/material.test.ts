@@ -20,7 +20,7 @@ import {
   storedFiles,
   T0,
   upload,
-} from './material-fixtures.ts';
+} from '../../test-support/fixtures/material.ts';
 import type { OrderEventName } from '../../../common/order.ts';
 
 let ctx: MaterialTestContext;

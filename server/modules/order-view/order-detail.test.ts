@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { actionAllowed } from '../../../common/order.ts';
 import type { Customer } from '../../platform/principal.ts';
-import { applicant, newCustomer, type OrderTestContext, orderTestContext } from '../order/order-fixtures.ts';
+import { applicant, newCustomer, type OrderTestContext, orderTestContext } from '../../test-support/fixtures/order.ts';
 import { createCustomerOrderView } from './customer-view.ts';
 
 let ctx: OrderTestContext;

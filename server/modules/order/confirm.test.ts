@@ -4,9 +4,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InsuranceSnapshot, ReturnAddressSnapshot } from '../../../common/contracts/order.ts';
 import { ErrorCode } from '../../../common/error-codes.ts';
-import { bookInterviews, completeMaterials } from './confirm-fixtures.ts';
+import { bookInterviews, completeMaterials } from '../../test-support/fixtures/confirm.ts';
 import { missingMaterialsMessage } from './confirm.ts';
-import { applicant, HOUR, newCustomer, type OrderTestContext, orderTestContext, T0, TODAY } from './order-fixtures.ts';
+import { applicant, HOUR, newCustomer, type OrderTestContext, orderTestContext, T0, TODAY } from '../../test-support/fixtures/order.ts';
 import type { Customer } from '../../platform/principal.ts';
 import { toJson } from '../../db/json.ts';
 

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ErrorCode } from '../../../common/error-codes.ts';
 import { EXPIRE_REASON, EXPIRY_INTERVAL_MS, expireUnpaidOrders, startOrderExpiry } from './expiry.ts';
-import { applicant, expectRefused, HOUR, newCustomer, type OrderTestContext, orderTestContext, T0 } from './order-fixtures.ts';
+import { applicant, expectRefused, HOUR, newCustomer, type OrderTestContext, orderTestContext, T0 } from '../../test-support/fixtures/order.ts';
 import type { Customer } from '../../platform/principal.ts';
 
 const DAY = 24 * HOUR;

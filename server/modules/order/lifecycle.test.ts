@@ -22,7 +22,7 @@ import {
   ruleOf,
 } from './lifecycle.ts';
 import { renderLifecycleDoc } from './lifecycle-doc.ts';
-import { applicant, newCustomer, type OrderTestContext, orderTestContext, T0 } from './order-fixtures.ts';
+import { applicant, newCustomer, type OrderTestContext, orderTestContext, T0 } from '../../test-support/fixtures/order.ts';
 
 let ctx: OrderTestContext;
 let alice: Customer;

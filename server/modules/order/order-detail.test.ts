@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InsuranceSnapshot } from '../../../common/contracts/order.ts';
 import { ErrorCode } from '../../../common/error-codes.ts';
-import { applicant, expectRefused, newCustomer, type OrderTestContext, orderTestContext, T0 } from './order-fixtures.ts';
+import { applicant, expectRefused, newCustomer, type OrderTestContext, orderTestContext, T0 } from '../../test-support/fixtures/order.ts';
 import type { Customer } from '../../platform/principal.ts';
 import { toJson } from '../../db/json.ts';
 

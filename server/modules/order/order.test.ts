@@ -18,7 +18,7 @@ import {
 import { installErrorHandling, installJsonParser } from '../../platform/error-handler.ts';
 import { AppError } from '../../platform/errors.ts';
 import { registerOperation } from '../../platform/operation.ts';
-import { applicant, expectRefused, HOUR, newCustomer, type OrderTestContext, orderTestContext, T0, TODAY } from './order-fixtures.ts';
+import { applicant, expectRefused, HOUR, newCustomer, type OrderTestContext, orderTestContext, T0, TODAY } from '../../test-support/fixtures/order.ts';
 import { createOrderLifecycle, LifecycleConflict } from './lifecycle.ts';
 import { orderOperations } from './order.routes.ts';
 import { createOrderService } from './order.service.ts';

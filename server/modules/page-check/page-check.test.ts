@@ -19,8 +19,8 @@ import { chinaDate } from '../../../common/order.ts';
 import { fixture } from '../../../tests/fixtures/index.ts';
 import { toJson } from '../../db/json.ts';
 import { signedHeaders } from '../../test-support/test-app.ts';
-import { type Customer, multipart } from '../material/material-fixtures.ts';
-import { reviewTestContext, type ReviewTestContext } from '../review/review-fixtures.ts';
+import { type Customer, multipart } from '../../test-support/fixtures/material.ts';
+import { reviewTestContext, type ReviewTestContext } from '../../test-support/fixtures/review.ts';
 
 let ctx: ReviewTestContext;
 let alice: Customer;

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAYMENT_LIMITS } from '../../../common/payment.ts';
 import { expireUnpaidOrders } from '../order/expiry.ts';
-import { type Customer, MINUTE, type PaymentTestContext, eventually, injectTransport, paymentTestContext } from './payment-fixtures.ts';
+import { type Customer, MINUTE, type PaymentTestContext, eventually, injectTransport, paymentTestContext } from '../../test-support/fixtures/payment.ts';
 
 let ctx: PaymentTestContext;
 let alice: Customer;

@@ -2,7 +2,7 @@
 // instances, kept across restarts), its notifier's retries and its pay page.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../test-support/test-app.ts';
-import { type Customer, type PaymentTestContext, eventually, injectTransport, paymentTestContext } from './payment-fixtures.ts';
+import { type Customer, type PaymentTestContext, eventually, injectTransport, paymentTestContext } from '../../test-support/fixtures/payment.ts';
 import type { NotifyTransport } from './sandbox-notifier.ts';
 import { createSandboxProvider } from './sandbox-provider.ts';
 import { SANDBOX_SIGNATURE_HEADERS, sandboxSignature, signedSandboxHeaders, verifySandboxSignature } from './sandbox-signature.ts';

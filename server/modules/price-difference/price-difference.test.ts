@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminPriceDifferenceCancel, adminPriceDifferenceList, adminPriceDifferenceRequest } from '../../../common/contracts/price-difference.ts';
 import { ErrorCode } from '../../../common/error-codes.ts';
-import { type Customer, type PaymentTestContext, paymentTestContext } from '../payment/payment-fixtures.ts';
+import { type Customer, type PaymentTestContext, paymentTestContext } from '../../test-support/fixtures/payment.ts';
 
 let ctx: PaymentTestContext;
 let alice: Customer;

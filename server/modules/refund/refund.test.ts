@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminOrderQueue } from '../../../common/contracts/admin-order.ts';
 import { adminRefundClose, adminRefundCreate, adminRefundFailedCount, adminRefundList } from '../../../common/contracts/refund.ts';
 import { ErrorCode } from '../../../common/error-codes.ts';
-import { type Customer, eventually, MINUTE, type PaymentTestContext, paymentTestContext } from '../payment/payment-fixtures.ts';
+import { type Customer, eventually, MINUTE, type PaymentTestContext, paymentTestContext } from '../../test-support/fixtures/payment.ts';
 import type { NotifyTransport } from '../payment/sandbox-notifier.ts';
 import { sandboxRefundNotificationBody } from '../payment/sandbox-notifier.ts';
 import { signedSandboxHeaders } from '../payment/sandbox-signature.ts';

@@ -20,9 +20,9 @@ import { EVISA_TAG } from '../../../common/visa-result.ts';
 import { fixture } from '../../../tests/fixtures/index.ts';
 import { SYSTEM } from '../../platform/principal.ts';
 import { createTestApp, createTestDatabase, signedHeaders, type TestApp, type TestDatabase } from '../../test-support/test-app.ts';
-import { type Customer, draftOrder, multipart, newCustomer, T0 } from '../material/material-fixtures.ts';
+import { type Customer, draftOrder, multipart, newCustomer, T0 } from '../../test-support/fixtures/material.ts';
 import { createMailer } from '../notification/mailer.ts';
-import { completeMaterials } from '../order/confirm-fixtures.ts';
+import { completeMaterials } from '../../test-support/fixtures/confirm.ts';
 import { createOrderLifecycle } from '../order/lifecycle.ts';
 
 const MAX_BYTES = 300_000;

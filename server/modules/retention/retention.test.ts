@@ -9,11 +9,11 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { adminOrderComplete } from '../../../common/contracts/ship-back.ts';
-import type { Customer } from '../material/material-fixtures.ts';
+import type { Customer } from '../../test-support/fixtures/material.ts';
 import { createLocalStorage } from '../stored-file/storage-local.ts';
 import { newStorageKey } from '../stored-file/storage.ts';
-import { type Op, shipBackTestContext, type ShipBackTestContext } from '../ship-back/ship-back-fixtures.ts';
-import { T0 } from '../review/review-fixtures.ts';
+import { type Op, shipBackTestContext, type ShipBackTestContext } from '../../test-support/fixtures/ship-back.ts';
+import { T0 } from '../../test-support/fixtures/review.ts';
 import { createRetentionJob, DAY_MS } from './retention.job.ts';
 
 let ctx: ShipBackTestContext;

@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminFileAccessLog, adminFileReview, adminOrderQueue, adminOrderTake, adminOrderWorkbench } from '../../../common/contracts/admin-order.ts';
 import { ErrorCode } from '../../../common/error-codes.ts';
 import { fixture } from '../../../tests/fixtures/index.ts';
-import { type Customer, upload } from '../material/material-fixtures.ts';
-import { reviewTestContext, type ReviewTestContext } from './review-fixtures.ts';
+import { type Customer, upload } from '../../test-support/fixtures/material.ts';
+import { reviewTestContext, type ReviewTestContext } from '../../test-support/fixtures/review.ts';
 
 let ctx: ReviewTestContext;
 let alice: Customer;

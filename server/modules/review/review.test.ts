@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '../../../common/error-codes.ts';
 import { STORAGE_KEYS } from '../../../common/constants.ts';
 import { fixture } from '../../../tests/fixtures/index.ts';
-import type { Customer } from '../material/material-fixtures.ts';
-import { upload } from '../material/material-fixtures.ts';
-import { expectRet, operator, reviewTestContext, type ReviewTestContext, T0 } from './review-fixtures.ts';
+import type { Customer } from '../../test-support/fixtures/material.ts';
+import { upload } from '../../test-support/fixtures/material.ts';
+import { expectRet, operator, reviewTestContext, type ReviewTestContext, T0 } from '../../test-support/fixtures/review.ts';
 
 let ctx: ReviewTestContext;
 let alice: Customer;

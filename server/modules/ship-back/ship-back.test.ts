@@ -18,8 +18,8 @@ import {
 } from '../../../common/contracts/ship-back.ts';
 import { ErrorCode } from '../../../common/error-codes.ts';
 import { isDeparturePast, orderActions } from '../../../common/order.ts';
-import type { Customer } from '../material/material-fixtures.ts';
-import { type Op, RETURN_ADDRESS, shipBackTestContext, type ShipBackTestContext } from './ship-back-fixtures.ts';
+import type { Customer } from '../../test-support/fixtures/material.ts';
+import { type Op, RETURN_ADDRESS, shipBackTestContext, type ShipBackTestContext } from '../../test-support/fixtures/ship-back.ts';
 
 let ctx: ShipBackTestContext;
 let alice: Customer;

@@ -8,7 +8,7 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STORAGE_KEYS } from '../../../common/constants.ts';
 import { fixture } from '../../../tests/fixtures/index.ts';
-import { type Customer, draftOrder, materialTestContext, type MaterialTestContext, newCustomer, upload } from '../material/material-fixtures.ts';
+import { type Customer, draftOrder, materialTestContext, type MaterialTestContext, newCustomer, upload } from '../../test-support/fixtures/material.ts';
 import { createLocalStorage } from './storage-local.ts';
 import { newStorageKey } from './storage.ts';
 

@@ -19,7 +19,7 @@ import {
   type MaterialTestContext,
   newCustomer,
   storedFiles as filesOnDisk,
-} from '../material/material-fixtures.ts';
+} from '../../test-support/fixtures/material.ts';
 import { createRetentionJob, DAY_MS } from '../retention/retention.job.ts';
 import { fileAccessLogPage } from './access-log.ts';
 import { defineStoredFileKind } from './kind.ts';
