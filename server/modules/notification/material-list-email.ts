@@ -6,6 +6,7 @@
 import type { Material, VisaProductDetail } from '../../../common/contracts/catalogue.ts';
 import { ENTRY_LABELS } from '../../../common/catalogue.ts';
 import { IDENTITIES, MATERIAL_ATTRS, PHOTO_COLORS } from '../../../common/constants.ts';
+import { escapeHtml } from '../../platform/html.ts';
 
 export interface MaterialListEmail {
   subject: string;
@@ -19,9 +20,7 @@ export const PHOTO_AUTO_CHECK_NOTE = '手机拍摄的照片会自动检测和处
 
 const BRAND = '易签通';
 
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
-}
+export { escapeHtml };
 
 /** Escaped, with the note's own line breaks kept. */
 function htmlLines(value: string): string {

@@ -9,7 +9,7 @@ import { ErrorCode } from '../../../common/error-codes.ts';
 import type { Operator } from '../../platform/principal.ts';
 import { createOrderLifecycle } from '../order/lifecycle.ts';
 import { type Customer, eventually, type PaymentTestContext, paymentTestContext } from '../../test-support/fixtures/payment.ts';
-import { noticesOf } from './notice-kinds.ts';
+import { noticesOf } from '../order-notices/notice-kinds.ts';
 
 const operator: Operator = { kind: 'operator', operatorId: 41, role: 'operator' };
 

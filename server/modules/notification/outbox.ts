@@ -11,16 +11,16 @@
 // instances draining at once never wait on each other's rows.
 // It is a job of the app's runner (server/platform/jobs.ts, decision 0034):
 // run right after every commit of an event that queued notices (an
-// after-commit hook of the lifecycle, registered by installOutbox), and swept
+// after-commit hook of the lifecycle: installOutbox returns it and server/app.ts
+// registers it, so this module does not import the order module), and swept
 // every NOTICE_OUTBOX_SWEEP_SECONDS for what no hook announced (another
 // instance's rows, a crash between a commit and its send).
 import { randomUUID } from 'node:crypto';
 import { type Kysely, PostgresAdapter } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { JobRunner, JobSpec } from '../../platform/jobs.ts';
-import { onOrderEventCommitted } from '../order/after-commit.ts';
 import type { Mailer } from './mailer.ts';
-import { notifies, withSite } from './notice-kinds.ts';
+import { notifies, withSite } from '../order-notices/notice-kinds.ts';
 import { singleFlightDrain } from '../../platform/single-flight.ts';
 
 export interface OutboxOptions {
@@ -196,11 +196,12 @@ export function createOutboxWorker(options: OutboxOptions) {
 export type OutboxWorker = ReturnType<typeof createOutboxWorker>;
 
 /**
- * The outbox as a job of the app's runner, run right after every committed
- * event that queued notices (the lifecycle's after-commit hook) and swept
- * every sweepMs.
+ * The outbox as a job of the app's runner, swept every sweepMs. Returns the
+ * after-commit hook that runs it right after every committed event that
+ * queued notices; the app registers it with the order lifecycle
+ * (onOrderEventCommitted in server/app.ts).
  */
-export function installOutbox(jobs: JobRunner, worker: OutboxWorker, db: Kysely<Database>, log?: OutboxOptions['log']): void {
+export function installOutbox(jobs: JobRunner, worker: OutboxWorker, log?: OutboxOptions['log']) {
   jobs.register(worker.job);
-  onOrderEventCommitted(db, { name: 'notice e-mails', events: notifies, run: () => jobs.poke(OUTBOX_JOB), log });
+  return { name: 'notice e-mails', events: notifies, run: () => jobs.poke(OUTBOX_JOB), log };
 }

@@ -30,10 +30,10 @@ import { fromJson, type Json, toJson } from '../../db/json.ts';
 import type { Database, OrderApplicantTable, UserOrderTable } from '../../db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import { actorOf, type Principal, SYSTEM } from '../../platform/principal.ts';
-import { giveBackInterviewSlots, heldInterviewSlots } from '../interview/order-interview.ts';
+import { giveBackInterviewSlots, heldInterviewSlots } from './interview-places.ts';
 import { STEP_SLA, stepDueAt } from './sla.ts';
-import { notifies, noticesOf, type NoticeOrder } from '../notification/notice-kinds.ts';
-import { storeNotices } from '../notification/notice-store.ts';
+import { notifies, noticesOf, type NoticeOrder } from '../order-notices/notice-kinds.ts';
+import { storeNotices } from '../order-notices/notice-store.ts';
 import { announceAfterCommit } from './after-commit.ts';
 import { createOrderRepository, type NewApplicant, type NewOrder, type OrderRow, type OrderScope } from './order.repository.ts';
 
@@ -610,7 +610,7 @@ async function dueOfStep(trx: Transaction<Database>, userOrderId: number, next: 
 }
 
 /**
- * The audit row, then the notices of the event (notification/notice-kinds.ts: who is told
+ * The audit row, then the notices of the event (order-notices/notice-kinds.ts: who is told
  * what) with their outbox e-mails, in the same transaction: a committed event always has its
  * notices, and a rolled-back one none. The notification module's after-commit hook sends the
  * e-mails once the transaction commits, whoever commits it (after-commit.ts).

@@ -6,11 +6,14 @@
 // act on) and, for customers, the e-mail (subject, text, HTML). noticesOf()
 // is pure: the lifecycle hands it the event and the order row it just wrote,
 // and stores what it returns in the same transaction (notice-store.ts).
+// This module sits below both the lifecycle (which stores the notices of an
+// event) and the notification module (which sends the e-mails and lists the
+// notices): it imports neither (issue 24).
 import type { OrderEventName, OrderStatus, OrderStep } from '../../../common/order.ts';
 import { PRICE_DIFFERENCE_ANCHOR } from '../../../common/price-difference.ts';
 import { VISA_INFOS_ANCHOR } from '../../../common/visa-result.ts';
 import { REFUND_ANCHOR } from '../../../common/refund.ts';
-import { escapeHtml } from './material-list-email.ts';
+import { escapeHtml } from '../../platform/html.ts';
 
 /** Where the e-mail's links start; the outbox worker puts the site's public origin in (PUBLIC_SITE_URL). */
 export const SITE_TOKEN = '{{site}}';
