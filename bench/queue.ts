@@ -15,7 +15,7 @@ import { loadConfig } from '../server/config.ts';
 import { openDatabase } from '../server/db/database.ts';
 import { migrateToLatest } from '../server/db/migrate.ts';
 import { seedCatalogue } from '../server/db/seed/catalogue/index.ts';
-import { NUMBERED_OPERATORS } from '../server/modules/review/operators.ts';
+import { NUMBERED_OPERATORS } from '../server/modules/operator/directory.ts';
 import { createReviewQueue } from '../server/modules/review/queue.ts';
 import type { Operator } from '../server/platform/principal.ts';
 

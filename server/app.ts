@@ -21,7 +21,6 @@ import { noticeOperations } from './modules/notification/notice.routes.ts';
 import { createNoticeService, type NoticeService } from './modules/notification/notice.service.ts';
 import { createOutboxWorker, installOutbox, type OutboxWorker } from './modules/notification/outbox.ts';
 import { orderExpiryJob } from './modules/order/expiry.ts';
-import { onOrderEventCommitted } from './modules/order/after-commit.ts';
 import { orderOperations } from './modules/order/order.routes.ts';
 import { createMaterialModule } from './modules/material/material.routes.ts';
 import { interviewOperations } from './modules/interview/interview.routes.ts';
@@ -37,6 +36,8 @@ import { confirmOperations } from './modules/order/confirm.routes.ts';
 import { createOrderConfirm } from './modules/order/confirm.ts';
 import { createOrderService, type OrderService } from './modules/order/order.service.ts';
 import { createCustomerOrderView, type CustomerOrderView } from './modules/order-view/customer-view.ts';
+import { createOperatorWorkbench, type OperatorWorkbench } from './modules/order-view/workbench.ts';
+import { workbenchOperations } from './modules/order-view/workbench.routes.ts';
 import { missingMaterials } from './modules/material/material-progress.ts';
 import { installPayments } from './modules/payment/payment.module.ts';
 import { installCourier } from './modules/courier/courier.module.ts';
@@ -62,7 +63,7 @@ import { createJobRunner, type JobRunner } from './platform/jobs.ts';
 import { AppError } from './platform/errors.ts';
 import { isStaffAuth, type OperationAuth, registerOperation } from './platform/operation.ts';
 import { operatorOperations } from './modules/operator/operator.routes.ts';
-import { directoryOf } from './modules/review/operators.ts';
+import { directoryOf } from './modules/operator/directory.ts';
 import { createReviewModule, type ReviewModule } from './modules/review/review.module.ts';
 import { createPageCheckModule } from './modules/page-check/page-check.module.ts';
 import { createResultModule } from './modules/result/result.module.ts';
@@ -105,6 +106,8 @@ export interface Services {
   operator: OperatorService;
   notice: NoticeService;
   review: ReviewModule;
+  /** The operator's workbench in one read, with every panel (order-view, decision 0035). */
+  workbench: OperatorWorkbench;
   pageCheck: PageCheckService;
   interviewNotice: InterviewNoticeService;
   /** Mailing paper materials (issue 10); set once the courier module is installed. */
@@ -168,7 +171,7 @@ export async function buildApp({
   // The page check (核页) and the operator's submit: pages stored like the customers' files.
   const pageCheck = createPageCheckModule({ db: database.db, now, storage, maxBytes: config.UPLOAD_MAX_BYTES, log: app.log });
   // The services the signed operations call, and the login-only pages too (in process, server/web/customer-reads.ts).
-  const base: Omit<Services, 'mail' | 'shipBack' | 'refunds'> = {
+  const base: Omit<Services, 'mail' | 'shipBack' | 'refunds' | 'workbench'> = {
     account: createAccountService(database.db, { idleMs: config.SESSION_IDLE_MINUTES * 60_000, absoluteMs: config.SESSION_ABSOLUTE_HOURS * 3_600_000 }, now),
     catalogue: createCatalogueService(database.db),
     order: { ...createOrderService(database.db, { now }), ...createCustomerOrderView(database.db, { now }) },
@@ -273,8 +276,7 @@ export async function buildApp({
     sweepMs: config.NOTICE_OUTBOX_SWEEP_SECONDS * 1000,
   });
   app.decorate('noticeOutbox', noticeOutbox);
-  // The lifecycle runs the outbox after each commit that queued notices (the notification module does not import order/).
-  onOrderEventCommitted(database.db, installOutbox(jobs, noticeOutbox, app.log));
+  installOutbox(jobs, noticeOutbox, database.db, app.log);
   app.addHook('onClose', async () => {
     // No job starts from here on; the runs under way finish first (graceful stop, server/main.ts).
     await jobs.stop();
@@ -294,12 +296,27 @@ export async function buildApp({
   });
   // Couriers: the provider's route push endpoint lives outside /www too; the order side uses app.courier.service.
   const courier = await installCourier(app, { config, db: database.db, now, jobs });
+  const priceDifferences = createPriceDifferenceService(database.db, { now, operators: directoryOf(() => operators.list()) });
   // Mailing paper materials: the order side of the courier module.
   const services: Services = {
     ...base,
     mail: createMailService(database.db, { now, courier: courier.service, address: base.address }),
     shipBack: createShipBackService(database.db, { now, courier: courier.service }),
     refunds: refunds.service,
+    // The workbench's panels are read by their own services (called once `services` exists).
+    workbench: createOperatorWorkbench(database.db, {
+      now,
+      operators: directoryOf(() => operators.list()),
+      panels: {
+        pageCheck: (caller, id) => services.pageCheck.operatorView(caller, id),
+        mail: (caller, id) => services.mail.list(caller, id),
+        shipBack: (caller, id) => services.shipBack.adminGet(caller, id),
+        interview: (caller, id) => services.interviewNotice.panel(caller, id),
+        priceDifferences: (caller, id) => priceDifferences.list(caller, id),
+        refunds: (caller, id) => services.refunds.list(caller, id),
+        results: (caller, id) => results.service.operatorView(caller, id),
+      },
+    }),
   };
   // The return parcel delivered → the order finishes (issue 11).
   courier.service.onShipmentStatus(services.shipBack.onShipmentStatus);
@@ -344,8 +361,9 @@ export async function buildApp({
       ...operatorOperations(services.operator),
       ...noticeOperations(services.notice),
       ...services.review.operations,
+      ...workbenchOperations(services.workbench),
       ...pageCheck.operations,
-      ...priceDifferenceOperations(createPriceDifferenceService(database.db, { now, operators: directoryOf(() => operators.list()) })),
+      ...priceDifferenceOperations(priceDifferences),
       ...interviewNoticeOperations(services.interviewNotice),
       ...mailOperations(services.mail),
       ...results.operations,

@@ -1,13 +1,22 @@
 // The back office's order calls (`/admin-api/…`, operator sessions only): the
 // work queue, taking and assigning an order, the workbench, each file's
 // review, and the file access log (supervisors). Rules: docs/order-rules.md
-// ("Work queue and service levels", "Material review").
+// ("Work queue and service levels", "Material review"). The workbench is the
+// operator's one view of an order (decision 0035): every panel's data comes
+// in its answer, each as the panel's own call answers it.
 import { z } from 'zod';
 import { MATERIAL_CONTENT_TYPES, MATERIAL_REVIEW_STATUS_VALUES } from '../material.ts';
 import { ORDER_EVENT_VALUES, ORDER_STATUS_VALUES, ORDER_STEP_VALUES } from '../order.ts';
 import { QUEUE_REFUND_FILTER_VALUES, REVIEW_LIMITS, REVIEW_REASON_VALUES } from '../review.ts';
 import { defineContract, type ResultOf } from './define.ts';
 import { pageField, rowId } from './fields.ts';
+import { adminInterviewPanel } from './interview-notice.ts';
+import { adminMailGet } from './mail.ts';
+import { adminPageCheckDetail } from './page-check.ts';
+import { adminPriceDifferenceList } from './price-difference.ts';
+import { adminRefundList } from './refund.ts';
+import { adminShipBackGet } from './ship-back.ts';
+import { adminResultDetail } from './visa-result.ts';
 
 // ── Queue ─────────────────────────────────────────────────────────────────
 
@@ -192,6 +201,17 @@ export const adminOrderWorkbench = defineContract({
     ),
     pending_count: z.number().describe('本轮尚待审核的文件数'),
     can_review: z.boolean().describe('当前人员现在可以审核（资料审核中，且为办理人员或主管）'),
+    panels: z
+      .object({
+        page_check: adminPageCheckDetail.result.nullable().describe('核对页与递交（同 /admin-api/page_check/detail）'),
+        mail: adminMailGet.result.nullable().describe('邮寄资料（同 /admin-api/order/mail）'),
+        ship_back: adminShipBackGet.result.nullable().describe('护照寄回与完成（同 /admin-api/order/ship_back）'),
+        interview: adminInterviewPanel.result.nullable().describe('面试/录指纹通知（同 /admin-api/order/interview_panel）；产品不需要面试时为 null'),
+        price_difference: adminPriceDifferenceList.result.nullable().describe('补差价（同 /admin-api/order/price_difference_list）'),
+        refund: adminRefundList.result.nullable().describe('退款（同 /admin-api/order/refund_list）'),
+        result: adminResultDetail.result.nullable().describe('签证结果（同 /admin-api/result/detail）'),
+      })
+      .describe('工作台各面板的数据，与各面板自己的查询一次读出；某个面板的查询被拒绝时为 null'),
   }),
 });
 
@@ -258,6 +278,7 @@ export type AdminQueueResult = ResultOf<typeof adminOrderQueue>;
 export type AdminQueueRow = AdminQueueResult['list'][number];
 export type AdminQueueFilters = ResultOf<typeof adminQueueFilters>;
 export type AdminWorkbench = ResultOf<typeof adminOrderWorkbench>;
+export type AdminWorkbenchPanels = AdminWorkbench['panels'];
 export type AdminReviewFile = AdminWorkbench['applicants'][number]['items'][number]['files'][number];
 export type AdminFileReviewResult = ResultOf<typeof adminFileReview>;
 export type AdminFileAccessLog = ResultOf<typeof adminFileAccessLog>;

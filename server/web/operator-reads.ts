@@ -16,6 +16,7 @@ import type { MailService } from '../modules/mail/mail.service.ts';
 import type { ShipBackService } from '../modules/ship-back/ship-back.service.ts';
 import type { OperatorService } from '../modules/operator/operator.service.ts';
 import type { ReviewModule } from '../modules/review/review.module.ts';
+import type { OperatorWorkbench } from '../modules/order-view/workbench.ts';
 import type { PageCheckService } from '../modules/page-check/page-check.service.ts';
 import { AppError } from '../platform/errors.ts';
 import { parsePayload } from '../platform/payload.ts';
@@ -24,6 +25,8 @@ import type { Operator } from '../platform/principal.ts';
 export interface OperatorReadServices {
   operator: OperatorService;
   review: ReviewModule;
+  /** The workbench page's one read: the order with every panel (order-view). */
+  workbench: OperatorWorkbench;
   pageCheck: PageCheckService;
   mail: MailService;
   shipBack: ShipBackService;
@@ -63,7 +66,7 @@ export function operatorReads(services: OperatorReadServices, caller: Operator, 
     orderQueue: (query) => readParsed(adminOrderQueue, query, (parsed) => services.review.queue.queue(caller, parsed)),
     queueFilters: () => read(() => services.review.queue.filters()),
     orderWorkbench: (userOrderId) =>
-      readParsed(adminOrderWorkbench, { user_order_id: userOrderId }, (parsed) => services.review.review.workbench(caller, parsed.user_order_id)),
+      readParsed(adminOrderWorkbench, { user_order_id: userOrderId }, (parsed) => services.workbench.workbench(caller, parsed.user_order_id)),
     pageCheck: (userOrderId) =>
       readParsed(adminPageCheckDetail, { user_order_id: userOrderId }, (parsed) => services.pageCheck.operatorView(caller, parsed.user_order_id)),
     fileAccessLog: (query) =>

@@ -13,7 +13,7 @@ import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { Operator } from '../../platform/principal.ts';
 import { checkAllowed, createOrderLifecycle, type OrderRow, stateAllows } from '../order/lifecycle.ts';
-import type { OperatorDirectory } from '../review/operators.ts';
+import type { OperatorDirectory } from '../operator/directory.ts';
 import { priceDifferenceView } from './price-difference-records.ts';
 import { createPriceDifferenceRepository } from './price-difference.repository.ts';
 

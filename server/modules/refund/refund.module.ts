@@ -8,7 +8,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { JobRunner } from '../../platform/jobs.ts';
 import type { PaymentProvider } from '../payment/provider.ts';
-import type { OperatorDirectory } from '../review/operators.ts';
+import type { OperatorDirectory } from '../operator/directory.ts';
 import { createRefundWorker, installRefundWorker, REFUND_JOB, type RefundWorker } from './refund-worker.ts';
 import { refundOperations, registerRefundNotifyRoute } from './refund.routes.ts';
 import { createRefundService, type RefundService } from './refund.service.ts';

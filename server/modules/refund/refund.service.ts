@@ -17,7 +17,7 @@ import { AppError } from '../../platform/errors.ts';
 import type { Operator } from '../../platform/principal.ts';
 import { checkAllowed, createOrderLifecycle, LifecycleConflict, type OrderRow, stateAllows } from '../order/lifecycle.ts';
 import type { HeaderBag, NotificationAnswer, PaymentProvider } from '../payment/provider.ts';
-import type { OperatorDirectory } from '../review/operators.ts';
+import type { OperatorDirectory } from '../operator/directory.ts';
 import { countRefundsToRedo } from './failed-refunds.ts';
 import { applicantNames, insertSpread, lockOrder, refundablePayments, refundsOfOrder, refundView, settleRefund } from './refund-records.ts';
 

@@ -10,7 +10,7 @@ import { type AssigneeFilter, type QueueRefundFilter, REVIEW_LIMITS } from '../.
 import type { Database } from '../../db/schema.ts';
 import type { Operator } from '../../platform/principal.ts';
 import { departureAtRisk } from '../order/sla.ts';
-import { nameOf, type OperatorDirectory } from './operators.ts';
+import { nameOf, type OperatorDirectory } from '../operator/directory.ts';
 import { createReviewRepository, type QueueFilter } from './review.repository.ts';
 
 export interface QueueInput {

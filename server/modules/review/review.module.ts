@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import type { AdminFileAccessLog } from '../../../common/contracts/admin-order.ts';
 import type { Database } from '../../db/schema.ts';
 import type { MaterialService } from '../material/material.service.ts';
-import type { OperatorDirectory } from './operators.ts';
+import type { OperatorDirectory } from '../operator/directory.ts';
 import { createReviewQueue } from './queue.ts';
 import { reviewOperations } from './review.routes.ts';
 import { createReviewService } from './review.service.ts';

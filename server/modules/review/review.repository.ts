@@ -1,5 +1,5 @@
 // Queries of the review module: the work queue (processing orders by step and
-// due time), the workbench's reads, and the one write it owns — a file's
+// due time), the order's applicants and files a review reads, and the one write it owns — a file's
 // review columns, inside the lifecycle's transaction after it won the order
 // row. Order rows themselves are written by the lifecycle only.
 import type { Kysely, Transaction } from 'kysely';
@@ -144,26 +144,6 @@ export function createReviewRepository(db: Kysely<Database>) {
         .execute();
     },
 
-    // ── Workbench ───────────────────────────────────────────────────────
-
-    owner(enterpriseId: number, accountId: number) {
-      return db
-        .selectFrom('enterprise')
-        .innerJoin('account', 'account.enterprise_id', 'enterprise.id')
-        .select(['enterprise.name as enterprise_name', 'account.name as account_name'])
-        .where('enterprise.id', '=', enterpriseId)
-        .where('account.id', '=', accountId)
-        .executeTakeFirst();
-    },
-
-    product(visaProductId: number) {
-      return db
-        .selectFrom('visa_product')
-        .select(['visa_product_id', 'need_days', 'need_interview', 'visa_photo_id'])
-        .where('visa_product_id', '=', visaProductId)
-        .executeTakeFirstOrThrow();
-    },
-
     applicants(userOrderId: number) {
       return db
         .selectFrom('order_applicant')
@@ -171,16 +151,6 @@ export function createReviewRepository(db: Kysely<Database>) {
         .where('user_order_id', '=', userOrderId)
         .orderBy('sort')
         .orderBy('applicant_id')
-        .execute();
-    },
-
-    checklist(visaProductId: number) {
-      return db
-        .selectFrom('visa_product_material')
-        .select(['material_id', 'identity_id', 'required', 'attr', 'name', 'attention'])
-        .where('visa_product_id', '=', visaProductId)
-        .orderBy('sort')
-        .orderBy('material_id')
         .execute();
     },
 
@@ -221,19 +191,6 @@ export function createReviewRepository(db: Kysely<Database>) {
         .where('user_order_id', '=', userOrderId)
         .orderBy('file_id')
         .execute();
-    },
-
-    payments(userOrderId: number) {
-      return db
-        .selectFrom('payment')
-        .select(['out_trade_no', 'channel', 'amount', 'status', 'created_at', 'paid_at', 'price_difference_id'])
-        .where('user_order_id', '=', userOrderId)
-        .orderBy('payment_id')
-        .execute();
-    },
-
-    events(userOrderId: number) {
-      return db.selectFrom('order_event').selectAll().where('user_order_id', '=', userOrderId).orderBy('event_id').execute();
     },
 
     /** A pending file's review; false when it is no longer pending (someone else reviewed it). */

@@ -1,13 +1,13 @@
 // The back office's order calls (/admin-api/order/…, operator sessions only):
-// the queue and its filters, take, assign (supervisors), the workbench, each
-// file's review, and the file access log (supervisors).
+// the queue and its filters, take, assign (supervisors), each file's review,
+// and the file access log (supervisors). The workbench is order-view's
+// (server/modules/order-view/workbench.routes.ts).
 import {
   adminFileAccessLog,
   adminFileReview,
   adminOrderAssign,
   adminOrderQueue,
   adminOrderTake,
-  adminOrderWorkbench,
   adminQueueFilters,
 } from '../../../common/contracts/admin-order.ts';
 import { ErrorCode } from '../../../common/error-codes.ts';
@@ -56,14 +56,6 @@ export function reviewOperations(deps: {
       auth: 'supervisor',
       errors: [ErrorCode.ORDER_NOT_FOUND, ErrorCode.ORDER_STATE_INVALID, ErrorCode.REVIEW_OPERATOR_NOT_FOUND, ErrorCode.ORDER_CONFLICT],
       handle: ({ user_order_id, operator_id }, { caller }) => review.assign(caller, user_order_id, operator_id),
-    }),
-    defineOperation({
-      ...adminOrderWorkbench,
-      tag: TAG,
-      summary: '订单工作台：产品快照、申请人、每个文件及其审核状态、面试时间、回寄地址、支付记录、订单日志',
-      auth: 'operator',
-      errors: [ErrorCode.ORDER_NOT_FOUND],
-      handle: ({ user_order_id }, { caller }) => review.workbench(caller, user_order_id),
     }),
     defineOperation({
       ...adminFileReview,

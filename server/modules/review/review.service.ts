@@ -1,5 +1,5 @@
 // The back office's work on one order (issue 9): taking it, a supervisor
-// assigning it, the workbench's reads, and each file's review. Every change
+// assigning it, and each file's review (the workbench is order-view's). Every change
 // is a lifecycle change (server/modules/order/lifecycle.ts) guarded by the
 // order's version: the review of a file carries the version the operator
 // saw, so of two operators reviewing at once exactly one wins (the other gets
@@ -9,23 +9,18 @@
 // material_review_passed (awaiting_mail when the checklist has paper
 // materials to mail, else page_check). Rules: docs/order-rules.md.
 import type { Kysely } from 'kysely';
-import type { AdminFileReviewResult, AdminWorkbench } from '../../../common/contracts/admin-order.ts';
-import { IDENTITIES } from '../../../common/constants.ts';
+import type { AdminFileReviewResult } from '../../../common/contracts/admin-order.ts';
 import { ErrorCode } from '../../../common/error-codes.ts';
-import { formatPrice } from '../../../common/format.ts';
 import { MATERIAL_REVIEW_STATUSES } from '../../../common/material.ts';
-import { ORDER_EVENTS, type OrderStep, statusLabel, stepLabel } from '../../../common/order.ts';
-import { composeMemo, REVIEW_REASON_VALUES, type ReviewReason } from '../../../common/review.ts';
-import { fromJson } from '../../db/json.ts';
+import { type OrderStep, stepLabel } from '../../../common/order.ts';
+import { composeMemo, type ReviewReason } from '../../../common/review.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { Operator } from '../../platform/principal.ts';
-import { applicantInterviews } from '../interview/order-interview.ts';
-import { materialFiles } from '../material/material-files.ts';
-import { allowedEvents, type Change, checkAllowed, createOrderLifecycle, type OrderRow, type Place, stateAllows } from '../order/lifecycle.ts';
-import { departureAtRisk } from '../order/sla.ts';
-import { nameOf, type OperatorDirectory } from './operators.ts';
-import { createReviewRepository, type ReviewFileRow } from './review.repository.ts';
+import type { OperatorDirectory } from '../operator/directory.ts';
+import { type Change, checkAllowed, createOrderLifecycle, type Place } from '../order/lifecycle.ts';
+import { createWorkbenchView, mayReview } from '../order-view/workbench.ts';
+import { createReviewRepository } from './review.repository.ts';
 
 export interface FileReviewInput {
   user_order_id: number;
@@ -36,29 +31,10 @@ export interface FileReviewInput {
   memo?: string | null;
 }
 
-function mayReview(operator: Operator, order: Pick<OrderRow, 'assignee_operator_id'>): boolean {
-  return operator.role === 'supervisor' || order.assignee_operator_id === operator.operatorId;
-}
-
-/** A short account of an audit row's detail for the event log. */
-function detailText(detail: Record<string, unknown> | null): string | null {
-  if (!detail) return null;
-  const parts: string[] = [];
-  if (typeof detail.file_name === 'string') parts.push(detail.file_name);
-  if (typeof detail.material_name === 'string') parts.push(detail.material_name);
-  if (typeof detail.result_label === 'string') parts.push(detail.result_label);
-  if (typeof detail.memo === 'string' && detail.memo) parts.push(detail.memo);
-  if (typeof detail.assignee_name === 'string') parts.push(`→ ${detail.assignee_name}`);
-  if (typeof detail.round === 'number') parts.push(`第 ${detail.round} 轮`);
-  // Price differences (补差价): the amount and the reason.
-  if (typeof detail.price_difference_id === 'number' && typeof detail.amount === 'number') parts.push(formatPrice(detail.amount));
-  if (typeof detail.reason === 'string' && typeof detail.price_difference_id === 'number' && detail.out_trade_no === undefined) parts.push(detail.reason);
-  return parts.length > 0 ? parts.join('，') : null;
-}
-
 export function createReviewService(db: Kysely<Database>, deps: { now: () => number; operators: OperatorDirectory }) {
   const repo = createReviewRepository(db);
   const lifecycle = createOrderLifecycle(db, deps);
+  const workbenchView = createWorkbenchView(db, deps);
   const { operators } = deps;
 
   async function assignTo(operator: Operator, userOrderId: number, assignee: number, how: 'take' | 'assign') {
@@ -89,129 +65,8 @@ export function createReviewService(db: Kysely<Database>, deps: { now: () => num
       return assignTo(operator, userOrderId, assignee, 'assign');
     },
 
-    async workbench(operator: Operator, userOrderId: number): Promise<AdminWorkbench> {
-      const order = await lifecycle.current(operator, userOrderId);
-      const now = deps.now();
-      const [owner, product, applicants, checklist, files, payments, events, interviews] = await Promise.all([
-        repo.owner(order.enterprise_id, order.account_id),
-        repo.product(order.visa_product_id),
-        repo.applicants(userOrderId),
-        repo.checklist(order.visa_product_id),
-        repo.files(userOrderId),
-        repo.payments(userOrderId),
-        repo.events(userOrderId),
-        applicantInterviews(db, [userOrderId]),
-      ]);
-      const operatorIds = [
-        ...(order.assignee_operator_id === null ? [] : [order.assignee_operator_id]),
-        ...files.flatMap((f) => (f.reviewed_by === null ? [] : [f.reviewed_by])),
-        ...events.flatMap((e) => (e.actor === 'operator' && e.actor_id !== null ? [e.actor_id] : [])),
-      ];
-      const names = await operators.names([...new Set(operatorIds)]);
-      const identities = applicants.map((a) => a.identity_id);
-      const mailed = checklist.some((m) => m.attr === 1 && identities.includes(m.identity_id));
-      const fileView = (f: ReviewFileRow) => ({
-        file_id: f.file_id,
-        kind: f.kind,
-        file_name: f.file_name,
-        content_type: f.content_type,
-        size: f.size_bytes,
-        url: materialFiles.urlOf('operator', { id: f.file_id, sha256: f.sha256 }),
-        review_status: f.review_status,
-        review_status_label: MATERIAL_REVIEW_STATUSES[f.review_status],
-        review_reasons:
-          f.review_reasons === null ? [] : fromJson(f.review_reasons).filter((r): r is ReviewReason => (REVIEW_REASON_VALUES as string[]).includes(r)),
-        no_pass_memo: f.no_pass_memo,
-        reviewed_by: nameOf(names, f.reviewed_by),
-        reviewed_at: f.reviewed_at,
-        review_round: f.review_round,
-        created_at: f.created_at,
-      });
-      const address = order.return_address;
-      return {
-        order: {
-          user_order_id: order.user_order_id,
-          status: order.status,
-          status_label: statusLabel(order.status),
-          step: order.step,
-          step_label: stepLabel(order.step),
-          version: order.version,
-          allowed_events: allowedEvents(order, operator, now),
-          review_round: order.review_round,
-          enterprise_name: owner?.enterprise_name ?? '',
-          account_name: owner?.account_name ?? '',
-          departure_date: order.departure_date,
-          order_date: order.order_date,
-          effect_date: order.effect_date,
-          step_entered_at: order.step_entered_at,
-          step_due_at: order.step_due_at,
-          overdue: order.step_due_at !== null && order.step_due_at < now,
-          departure_at_risk: departureAtRisk(order, product.need_days, now),
-          assignee: nameOf(names, order.assignee_operator_id),
-          total_amount: order.total_amount,
-          paid_at: order.paid_at,
-        },
-        product: {
-          visa_product_id: order.visa_product_id,
-          title: order.product_title,
-          country: order.country,
-          visa_type: order.visa_type,
-          consular_district: order.consular_district_name ?? null,
-          need_interview: order.need_interview,
-          need_days: product.need_days,
-          unit_price: order.unit_price,
-          mailed_materials: mailed,
-        },
-        applicants: applicants.map((applicant) => {
-          const own = files.filter((f) => f.applicant_id === applicant.applicant_id);
-          const items: AdminWorkbench['applicants'][number]['items'] = checklist
-            .filter((m) => m.identity_id === applicant.identity_id && m.attr === 0)
-            .map((m) => ({
-              material_id: m.material_id,
-              name: m.name,
-              attention: m.attention,
-              required: m.required === 1,
-              files: own.filter((f) => f.kind === 'material' && f.material_id === m.material_id).map(fileView),
-            }));
-          if (product.visa_photo_id !== 0) {
-            items.push({ material_id: null, name: '签证照片', attention: '', required: true, files: own.filter((f) => f.kind === 'photo').map(fileView) });
-          }
-          const interview = interviews.get(applicant.applicant_id);
-          return {
-            applicant_id: applicant.applicant_id,
-            name: applicant.name,
-            identity_label: IDENTITIES[applicant.identity_id as keyof typeof IDENTITIES] ?? '',
-            mobile_phone: applicant.mobile_phone,
-            email: applicant.email,
-            passport_no: applicant.passport_no,
-            interview: interview ? { date: interview.slot_date, start_time: interview.start_time, end_time: interview.end_time } : null,
-            items,
-          };
-        }),
-        return_address: address
-          ? {
-              name: address.name,
-              mobile_phone: address.mobile_phone,
-              region: `${address.province_name}${address.city_name}${address.county_name}`,
-              detail: address.detail,
-            }
-          : null,
-        payments,
-        events: events.map((e) => ({
-          event_id: e.event_id,
-          event: e.event,
-          event_label: ORDER_EVENTS[e.event] ?? e.event,
-          actor: e.actor,
-          actor_name: e.actor === 'operator' ? (nameOf(names, e.actor_id)?.name ?? null) : e.actor === 'customer' ? '客户' : '系统',
-          from_step: e.from_step,
-          to_step: e.to_step,
-          detail: detailText(e.detail === null ? null : fromJson(e.detail)),
-          created_at: e.created_at,
-        })),
-        pending_count: files.filter((f) => f.review_status === 'pending').length,
-        can_review: stateAllows('material_review', order, now) && mayReview(operator, order),
-      };
-    },
+    /** The workbench without its panels (order-view builds it; the whole view with panels is order-view's createOperatorWorkbench). */
+    workbench: workbenchView.core,
 
     /** One file's review; the last pending one ends the round (passed or failed) in the same transaction. */
     async reviewFile(operator: Operator, input: FileReviewInput): Promise<AdminFileReviewResult> {
