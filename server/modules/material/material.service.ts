@@ -23,7 +23,7 @@ import type {
 import { IDENTITIES as APPLICANT_IDENTITIES } from '../../../common/constants.ts';
 import { ErrorCode } from '../../../common/error-codes.ts';
 import { MATERIAL_LIMITS, MATERIAL_REVIEW_STATUSES, type MaterialEditMode, PHOTO_CONTENT_TYPES, photoColorName } from '../../../common/material.ts';
-import { isCalendarDate, type OrderStatus, statusLabel, stepLabel } from '../../../common/order.ts';
+import { atStep, isCalendarDate, isCancelled, isDraft, type OrderStatus, statusLabel, stepLabel } from '../../../common/order.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import { checkAllowed, createOrderLifecycle, type OrderRow } from '../order/lifecycle.ts';
@@ -55,13 +55,13 @@ const LOCKED_MESSAGES: Partial<Record<OrderStatus, string>> = {
 };
 
 function editMode(order: { status: string; step: string | null }): MaterialEditMode {
-  if (order.status === 'draft') return 'draft';
-  if (order.status === 'processing' && order.step === 'reupload_needed') return 'reupload';
+  if (isDraft(order)) return 'draft';
+  if (atStep(order, 'reupload_needed')) return 'reupload';
   return 'closed';
 }
 
 function lockedError(order: { status: OrderStatus }): AppError {
-  if (order.status === 'cancelled') return new AppError(ErrorCode.ORDER_ALREADY_CANCELLED);
+  if (isCancelled(order)) return new AppError(ErrorCode.ORDER_ALREADY_CANCELLED);
   return new AppError(ErrorCode.MATERIAL_ORDER_LOCKED, LOCKED_MESSAGES[order.status]);
 }
 
@@ -293,7 +293,7 @@ export function createMaterialService(db: Kysely<Database>, deps: MaterialServic
     async setEffectDate(customer: Customer, userOrderId: number, value: string | null): Promise<EffectDateResult> {
       const wanted = value === null || value.trim() === '' ? null : value.trim();
       await lifecycle.change(customer, userOrderId, (order) => {
-        if (order.status !== 'draft') throw lockedError(order);
+        if (!isDraft(order)) throw lockedError(order);
         if (wanted !== null) {
           if (!isCalendarDate(wanted)) throw new AppError(ErrorCode.MATERIAL_EFFECT_DATE_INVALID);
           if (wanted < order.order_date) throw new AppError(ErrorCode.MATERIAL_EFFECT_DATE_INVALID, `生效日期不能早于办理日期（${order.order_date}）`);

@@ -4,7 +4,7 @@
 // working days are China's (server/platform/china-calendar.ts: weekdays
 // and make-up working weekends, not public holidays or days in lieu). The
 // rules are in docs/order-rules.md ("Work queue and service levels").
-import { addDays, chinaDate, type OrderStep, PRE_SUBMISSION_STEPS, workingDaysBetween } from '../../../common/order.ts';
+import { addDays, chinaDate, isProcessing, type OrderStep, PRE_SUBMISSION_STEPS, stepIs, workingDaysBetween } from '../../../common/order.ts';
 import { isChinaWorkingDay } from '../../platform/china-calendar.ts';
 
 /**
@@ -65,11 +65,11 @@ export function departureAtRisk(
   productNeedDays: number,
   now: number,
 ): boolean {
-  if (order.status !== 'processing' || order.step === null) return false;
+  if (!isProcessing(order) || order.step === null) return false;
   const today = chinaDate(now);
   let remaining = 0;
   if (PRE_SUBMISSION_STEPS.includes(order.step)) remaining = productNeedDays;
-  else if (order.step === 'submitted') {
+  else if (stepIs(order, 'submitted')) {
     const since = order.step_entered_at === null ? 0 : workingDaysBetween(chinaDate(order.step_entered_at), today, isChinaWorkingDay);
     remaining = Math.max(0, productNeedDays - since);
   }

@@ -15,7 +15,7 @@ import type { OrderDetail } from '../../../../common/contracts/order';
 import type { AddressKind } from '../../../../common/address';
 import { ErrorCode } from '../../../../common/error-codes';
 import { expiryText } from '../../../../common/format';
-import { awaitsPayment, isCancelled, isDraft, isUnpaid } from '../../../../common/order';
+import { awaitsPayment, eventAllowed, isCancelled, isDraft, isUnpaid } from '../../../../common/order';
 import { AddressBookDialog } from '../../../components/address/address-book-dialog';
 import type { AddressLike } from '../../../components/address/address-card';
 import { LoadingOverlay } from '../../../components/loading-overlay';
@@ -219,6 +219,7 @@ export function ConfirmPage({ order, offer, returnAddresses, PaymentDialog }: Co
                 }}
                 actionLabel="去支付"
                 onAction={() => setPayment({ amount: order.total_amount })}
+                disabled={!eventAllowed(order, 'payment_create')}
               />
             ) : (
               <ConfirmFooter
@@ -226,7 +227,7 @@ export function ConfirmPage({ order, offer, returnAddresses, PaymentDialog }: Co
                 actionLabel="确认并支付"
                 onAction={submit}
                 loading={submitting}
-                disabled={blockers.length > 0}
+                disabled={blockers.length > 0 || !eventAllowed(order, 'confirm')}
                 note={blockers.length > 0 ? '请先完成上方提示的事项' : null}
               />
             )}
