@@ -239,12 +239,13 @@ describe(`notices of lifecycle events (${process.env.TEST_DATABASE_URL ? 'Postgr
     const detail = await ctx.call('/www/order/order_detail_get', { user_order_id: userOrderId }, alice);
     expect(detail.body.schedule.reached.map((step: { key: string }) => step.key)).toEqual([
       'created',
+      'confirmed',
       'paid',
       'material_review',
       'reupload_needed',
       'material_review',
     ]);
-    expect(detail.body.schedule.reached[3]).toMatchObject({ label: '重新上传资料', reached_at: ctx.t.clock.now });
+    expect(detail.body.schedule.reached[4]).toMatchObject({ label: '重新上传资料', reached_at: ctx.t.clock.now });
     expect(['awaiting_mail', 'page_check']).toContain(detail.body.schedule.upcoming[0].key);
   });
 
