@@ -125,6 +125,11 @@ loggedInTest(
     db.close();
     expect(events.map((e) => e.event)).toEqual([
       'create',
+      // The setup's (page-check-support.ts): confirmed, paid, taken, materials passed.
+      'confirm',
+      'pay',
+      'assign',
+      'material_review_passed',
       'page_check_publish',
       'page_check_publish',
       'page_check_correction',

@@ -1,9 +1,12 @@
 // An order of the test's own customer in step `interview` (issue 10), for the
 // interview journey: created and given an interview time through the API as
-// the customer would, then put straight into processing · interview and
-// assigned to the test's own operator in the database — the earlier stages
-// (payment, review, mailing, page check) have their own journeys. (The axe
-// rows' interview orders are order-factories.ts's, through every step.)
+// the customer would, then brought into processing · interview through the
+// lifecycle's events (confirm, pay, the test's own operator takes it and passes
+// its materials, the customer's page check done) without those steps' own
+// checks — the earlier stages (payment, review, mailing, page check) have their
+// own journeys. (The axe rows' interview orders are order-factories.ts's,
+// through every step with its checks.)
+import { confirmAsCustomer, customerOf, fire } from './notice-support';
 import { e2eDatabase, type Parties, signedApiHeaders } from './support';
 
 export async function e2eCall<T>(baseURL: string, path: string, payload: unknown, token?: string): Promise<T> {
@@ -54,17 +57,10 @@ export async function interviewStepOrder(baseURL: string, { customer, operator }
     { user_order_id: userOrderId, choices: [{ applicant_id: list.applicants[0]!.applicant_id, interview_slot_id: slot.interview_slot_id }] },
     token,
   );
-  const write = e2eDatabase();
-  try {
-    const now = Date.now();
-    write
-      .prepare(
-        `update user_order set status = 'processing', step = 'interview', paid_at = ?, expires_at = null, step_entered_at = ?, step_due_at = null,
-         assignee_operator_id = ?, version = version + 1 where user_order_id = ?`,
-      )
-      .run(now, now, operator.operatorId, userOrderId);
-  } finally {
-    write.close();
-  }
+  await confirmAsCustomer(userOrderId);
+  await fire(userOrderId, { event: 'pay', set: { paid_at: Date.now(), expires_at: null } }, { kind: 'system' });
+  await fire(userOrderId, { event: 'assign', set: { assignee_operator_id: operator.operatorId } }, operator.principal);
+  await fire(userOrderId, { event: 'material_review_passed', to: 'processing:page_check' }, operator.principal);
+  await fire(userOrderId, { event: 'page_check_done', to: 'processing:interview' }, await customerOf(userOrderId));
   return { userOrderId, date: day.date };
 }

@@ -1,7 +1,7 @@
 // What the mail specs set up: an order of the test's own customer in 待邮寄资料,
 // taken by the test's own operator (tests/e2e/backoffice-mail.spec.ts, and
 // results-support.ts builds on it).
-import { fire } from './notice-support';
+import { confirmAsCustomer, fire } from './notice-support';
 import { e2eDatabase, type Parties, signedApiHeaders } from './support';
 
 async function call<T>(baseURL: string, path: string, payload: unknown, token?: string): Promise<T> {
@@ -18,8 +18,8 @@ async function call<T>(baseURL: string, path: string, payload: unknown, token?: 
 /**
  * An order of the customer in 待邮寄资料, taken by the operator: created
  * through the API for a product with mailed paper materials, then paid, assigned and
- * passed through the lifecycle (as the payment and the review would; `pay` pays it for real
- * instead). Also a pickup address in the address book.
+ * passed through the lifecycle (confirmed as the customer, then as the payment and the
+ * review would; `pay` pays it for real instead). Also a pickup address in the address book.
  */
 export async function orderAwaitingMail(
   baseURL: string,
@@ -71,9 +71,7 @@ export async function orderAwaitingMail(
     token,
   );
   const now = Date.now();
-  const raw = e2eDatabase();
-  raw.prepare(`update user_order set status = 'pending_payment', confirmed_at = ?, version = version + 1 where user_order_id = ?`).run(now, id);
-  raw.close();
+  await confirmAsCustomer(id);
   if (options.pay) await options.pay(id, token);
   else await fire(id, { event: 'pay', set: { paid_at: now, expires_at: null } }, { kind: 'system' });
   await fire(id, { event: 'assign', set: { assignee_operator_id: operator.operatorId } }, operator.principal);

@@ -10,7 +10,7 @@ import type { OrderEventName } from '../../common/order';
 import { openDatabase } from '../../server/db/database';
 import { createAccountService } from '../../server/modules/account/account.service';
 import { type Change, createOrderLifecycle } from '../../server/modules/order/lifecycle';
-import type { Principal } from '../../server/platform/principal';
+import type { Customer, Principal } from '../../server/platform/principal';
 import { signedApiHeaders } from './support';
 
 function database() {
@@ -73,18 +73,37 @@ export async function orderInReview(baseURL: string, account: string, password: 
       { visa_product_id: product.visa_product_id, departure_date: departure, applicants: [{ name: '赵通知', identity_id: 0, mobile_phone: '13900139021' }] },
       token,
     );
-    const now = Date.now();
-    // Stands for confirm + pay (their own specs cover them): the lifecycle's pay event moves it to material_review.
-    await handle.db
-      .updateTable('user_order')
-      .set((eb) => ({ status: 'pending_payment', confirmed_at: now, version: eb('version', '+', 1) }))
-      .where('user_order_id', '=', user_order_id)
-      .execute();
-    await fire(user_order_id, { event: 'pay', set: { paid_at: now, expires_at: null } }, { kind: 'system' });
+    // Confirm and pay have their own specs: here the lifecycle's confirm and pay events move it to material_review.
+    await confirmAsCustomer(user_order_id);
+    await fire(user_order_id, { event: 'pay', set: { paid_at: Date.now(), expires_at: null } }, { kind: 'system' });
     return user_order_id;
   } finally {
     await handle.destroy();
   }
+}
+
+/** The order's own customer (its account and enterprise), as a lifecycle caller. */
+export async function customerOf(userOrderId: number): Promise<Customer> {
+  const handle = database();
+  try {
+    const order = await handle.db
+      .selectFrom('user_order')
+      .select(['account_id', 'enterprise_id'])
+      .where('user_order_id', '=', userOrderId)
+      .executeTakeFirstOrThrow();
+    return { kind: 'customer', accountId: order.account_id, enterpriseId: order.enterprise_id };
+  } finally {
+    await handle.destroy();
+  }
+}
+
+/**
+ * The customer's confirm, fired through the lifecycle as the order's own customer: the order is
+ * pending_payment with the confirm's audit row, as the confirm step leaves it. The confirm step's
+ * own checks (materials, interview times, return address) are ordering-confirm.spec.ts's.
+ */
+export async function confirmAsCustomer(userOrderId: number): Promise<void> {
+  await fire(userOrderId, { event: 'confirm', set: { confirmed_at: Date.now() } }, await customerOf(userOrderId));
 }
 
 /** Fires a lifecycle event on the order as `caller` (a StaffMember's principal, the customer, the system), in one transaction with its notices. */

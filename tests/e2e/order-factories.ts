@@ -8,8 +8,9 @@
 // interview notice, price difference). No status column is written by hand:
 // every state is the lifecycle's, reached the way the screens reach it.
 // (The journeys' own setups — mail-support, page-check-support,
-// interview-support, results-support — stand some steps in with database
-// writes; their specs assert the events those leave.)
+// interview-support, results-support, notice-support — take a shorter way:
+// they fire the lifecycle's events in process (confirm, pay, assign, …)
+// without those steps' own checks; no status column is written there either.)
 import { readFileSync } from 'node:fs';
 import { expect } from '@playwright/test';
 import type { InsertedProduct, ProductOptions } from '../../server/test-support/factories';

@@ -1,9 +1,11 @@
 // The page check journey's setup (issue 10): the fastest honest way into the
 // step. The test's own customer creates an order through the API; the earlier
 // stages (payment, material review, mailing) have journeys of their own, so
-// the order row is then put straight into processing · page_check, paid and
-// taken by the test's own operator — in the database, as the lifecycle would
-// leave it (the page check spec asserts the events from there on).
+// the order is then brought into processing · page_check through the
+// lifecycle's events — confirmed by its customer, paid, taken by the test's own
+// operator and its materials passed — without those steps' own checks (the
+// page check spec asserts the events it leaves).
+import { confirmAsCustomer, fire } from './notice-support';
 import { e2eDatabase, type Parties, signedApiHeaders } from './support';
 
 async function call<T>(baseURL: string, path: string, payload: unknown, token?: string): Promise<T> {
@@ -46,11 +48,10 @@ export async function orderInPageCheck(baseURL: string, { customer, operator }: 
       },
       token,
     );
-    const now = Date.now();
-    db.prepare(
-      `update user_order set status = 'processing', step = 'page_check', confirmed_at = ?, paid_at = ?, expires_at = null,
-         step_entered_at = ?, assignee_operator_id = ?, version = version + 1 where user_order_id = ?`,
-    ).run(now, now, now, operator.operatorId, userOrderId);
+    await confirmAsCustomer(userOrderId);
+    await fire(userOrderId, { event: 'pay', set: { paid_at: Date.now(), expires_at: null } }, { kind: 'system' });
+    await fire(userOrderId, { event: 'assign', set: { assignee_operator_id: operator.operatorId } }, operator.principal);
+    await fire(userOrderId, { event: 'material_review_passed', to: 'processing:page_check' }, operator.principal);
     const applicants = db
       .prepare('select applicant_id, name from order_applicant where user_order_id = ? order by sort, applicant_id')
       .all(userOrderId) as PageCheckOrder['applicants'];

@@ -22,7 +22,7 @@ import { createLocalStorage } from '../../server/modules/stored-file/storage-loc
 import { createResultService } from '../../server/modules/result/result.service';
 import type { Principal } from '../../server/platform/principal';
 import { orderAwaitingMail } from './mail-support';
-import { fire } from './notice-support';
+import { confirmAsCustomer, fire } from './notice-support';
 import { e2eDatabase, type Parties, signedApiHeaders } from './support';
 
 /** A signed call of the customer API (spec §7's envelope); throws on ret ≠ 0. */
@@ -67,7 +67,7 @@ export async function payInSandbox(baseURL: string, userOrderId: number, token: 
 /**
  * A processing order of the customer (its session token), paid through the payment module:
  * created through the API for the first offline product without interview,
- * marked confirmed in the database (the confirm step is the confirm spec's),
+ * confirmed through the lifecycle as its customer (the confirm step is the confirm spec's),
  * then paid on the sandbox's page. `total` is what was paid, in cents.
  */
 export async function paidOrder(
@@ -89,8 +89,8 @@ export async function paidOrder(
     { visa_product_id: product.visa_product_id, departure_date: departure, applicants: applicants.map((a) => ({ ...a, identity_id: 0 })) },
     token,
   );
-  db.prepare(`update user_order set status = 'pending_payment', confirmed_at = ?, version = version + 1 where user_order_id = ?`).run(Date.now(), userOrderId);
   db.close();
+  await confirmAsCustomer(userOrderId);
   const { amount } = await payInSandbox(baseURL, userOrderId, token);
   return { userOrderId, total: amount, token };
 }
