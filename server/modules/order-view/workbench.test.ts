@@ -1,0 +1,71 @@
+// The operator's workbench in one read (issue 24, decision 0035): the
+// /admin-api/order/workbench answer carries the order's version and the
+// events the caller may fire, and every panel exactly as the panel's own
+// call answers it — the workbench page reads nothing else.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminOrderTake, adminOrderWorkbench } from '../../../common/contracts/admin-order.ts';
+import { adminInterviewPanel } from '../../../common/contracts/interview-notice.ts';
+import { adminMailGet } from '../../../common/contracts/mail.ts';
+import { adminPageCheckDetail } from '../../../common/contracts/page-check.ts';
+import { adminPriceDifferenceList } from '../../../common/contracts/price-difference.ts';
+import { adminRefundList } from '../../../common/contracts/refund.ts';
+import { adminShipBackGet } from '../../../common/contracts/ship-back.ts';
+import { adminResultDetail } from '../../../common/contracts/visa-result.ts';
+import { ErrorCode } from '../../../common/error-codes.ts';
+import type { Customer } from '../../test-support/fixtures/material.ts';
+import { reviewTestContext, type ReviewTestContext } from '../../test-support/fixtures/review.ts';
+
+let ctx: ReviewTestContext;
+let alice: Customer;
+
+beforeAll(async () => {
+  ctx = await reviewTestContext();
+  alice = await ctx.customer();
+});
+afterAll(async () => {
+  await ctx?.close();
+});
+
+describe(`the operator's workbench (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLite'})`, () => {
+  it('one read: the order with its version and allowed events, and every panel as its own call answers it', async () => {
+    const id = await ctx.paidOrder(alice);
+    const op = await ctx.t.operator();
+    const boss = await ctx.t.operator({ role: 'supervisor' });
+
+    const before = (await op.callContract(adminOrderWorkbench, { user_order_id: id })).result!;
+    // Nobody's yet: the operator may take it (assign), not review it.
+    expect(before.order).toMatchObject({ user_order_id: id, status: 'processing', step: 'material_review', assignee: null });
+    expect(before.order.allowed_events).toContain('assign');
+    expect(before.can_review).toBe(false);
+
+    await op.callContract(adminOrderTake, { user_order_id: id });
+    for (const caller of [op, boss]) {
+      const bench = (await caller.callContract(adminOrderWorkbench, { user_order_id: id })).result!;
+      expect(bench.order.version).toBe(before.order.version + 1);
+      expect(bench.order.allowed_events).toContain('material_review');
+      expect(bench.can_review).toBe(true);
+      const own = async <R>(contract: { path: string; result: { parse(v: unknown): R } }) => {
+        const answer = await caller.call(contract.path, { user_order_id: id });
+        return answer.body.ret === 0 ? contract.result.parse(answer.body.body) : null;
+      };
+      expect(bench.panels).toEqual({
+        page_check: await own(adminPageCheckDetail),
+        mail: await own(adminMailGet),
+        ship_back: await own(adminShipBackGet),
+        interview: bench.product.need_interview ? await own(adminInterviewPanel) : null,
+        price_difference: await own(adminPriceDifferenceList),
+        refund: await own(adminRefundList),
+        result: await own(adminResultDetail),
+      });
+      // The panels that always answer for a paid order do.
+      expect(bench.panels.price_difference).toMatchObject({ version: bench.order.version });
+      expect(bench.panels.refund).not.toBeNull();
+      expect(bench.panels.result).not.toBeNull();
+    }
+  });
+
+  it('refuses a missing order as the call always did', async () => {
+    const op = await ctx.t.operator();
+    expect((await op.callContract(adminOrderWorkbench, { user_order_id: 999_999 })).body.ret).toBe(ErrorCode.ORDER_NOT_FOUND);
+  });
+});
