@@ -2,7 +2,7 @@
 // enterprise's order is simply not found); operators and the system read any.
 // Rows leave here typed: flags as booleans, JSON snapshots parsed. Writes of
 // the order's state are the lifecycle's (lifecycle.ts), in its transactions.
-import type { ExpressionBuilder, Kysely, Transaction } from 'kysely';
+import { type ExpressionBuilder, type Kysely, PostgresAdapter, sql, type Transaction } from 'kysely';
 import { CUSTOMER_ACTION_STEPS, type OrderListTab, type OrderStatus, type OrderStep, PRE_SUBMISSION_STEPS, UNPAID_STATUSES } from '../../../common/order.ts';
 import { type Flag, fromJson } from '../../db/json.ts';
 import type { Database } from '../../db/schema.ts';
@@ -174,11 +174,31 @@ export function createOrderRepository(db: Kysely<Database>) {
 
     /** Inside the lifecycle's create transaction: the order row and its applicants. */
     async insertOrder(trx: Transaction<Database>, order: NewOrder, applicants: NewApplicant[]): Promise<number> {
-      const { user_order_id } = await trx
+      const insertOrder = trx
         .insertInto('user_order')
         .values({ step: null, ...order, updated_at: order.created_at, cancelled_at: null, cancel_reason: null, version: 0 })
-        .returning('user_order_id')
-        .executeTakeFirstOrThrow();
+        .returning('user_order_id');
+      if (trx.getExecutor().adapter instanceof PostgresAdapter) {
+        // PostgreSQL: the order and its applicants in one statement (a data-modifying CTE, the
+        // applicants as arrays, in their order): one round trip fewer per order_create under
+        // `npm run bench:order`. SQLite takes no INSERT inside WITH, and its statements are calls.
+        const { rows } = await sql<{ user_order_id: number }>`
+          with new_order as (${insertOrder})
+          insert into order_applicant (user_order_id, name, identity_id, mobile_phone, email, passport_no, status, sort)
+          select new_order.user_order_id, a.name, a.identity_id, a.mobile_phone, a.email, null, 'pending', a.sort
+          from new_order,
+            unnest(
+              ${applicants.map((a) => a.name)}::text[],
+              ${applicants.map((a) => a.identity_id)}::integer[],
+              ${applicants.map((a) => a.mobile_phone)}::text[],
+              ${applicants.map((a) => a.email)}::text[],
+              ${applicants.map((_, sort) => sort)}::integer[]
+            ) as a(name, identity_id, mobile_phone, email, sort)
+          order by a.sort
+          returning user_order_id`.execute(trx);
+        return rows[0]!.user_order_id;
+      }
+      const { user_order_id } = await insertOrder.executeTakeFirstOrThrow();
       await trx
         .insertInto('order_applicant')
         .values(applicants.map((applicant, sort) => ({ ...applicant, user_order_id, passport_no: null, status: 'pending' as const, sort })))
