@@ -5,12 +5,14 @@ import { Button } from 'antd';
 import { useState } from 'react';
 import { useNavigate, useRevalidator } from 'react-router';
 import type { InterviewNoticeDetail } from '../../../common/contracts/interview-notice';
+import type { OrderEventName } from '../../../common/order';
 import { InterviewVideoDialog, UpdateDateDialog } from '../../components/interview/interview-dialogs';
 import { InterviewInfoBlock, InterviewMaterialsBlock } from '../../components/interview/interview-notice-blocks';
 import { DetailSection } from './detail-info-sections';
 import { changeableApplicants } from './interview-notice-page';
 
-export function InterviewDetailSections({ notice }: { notice: InterviewNoticeDetail | null }) {
+/** `allowedEvents`: the order view's; 修改时间 shows only while interview_change_request is among them. */
+export function InterviewDetailSections({ notice, allowedEvents }: { notice: InterviewNoticeDetail | null; allowedEvents: readonly OrderEventName[] }) {
   const navigate = useNavigate();
   const revalidator = useRevalidator();
   const [videoOpen, setVideoOpen] = useState(false);
@@ -24,7 +26,7 @@ export function InterviewDetailSections({ notice }: { notice: InterviewNoticeDet
         title="指纹/面试日期"
         testId="order-interview-date-section"
         extra={
-          notice.in_interview_step && changeable.length > 0 ? (
+          notice.in_interview_step && changeable.length > 0 && allowedEvents.includes('interview_change_request') ? (
             <Button size="small" onClick={() => setChangeOpen(true)} data-testid="detail-interview-change">
               修改时间
             </Button>

@@ -4,6 +4,7 @@
 import { Button, Tag } from 'antd';
 import { useNavigate } from 'react-router';
 import type { MaterialFileView, MaterialListResult } from '../../../common/contracts/material';
+import type { OrderEventName } from '../../../common/order';
 import { DetailSection } from './detail-info-sections';
 
 const REVIEW_COLORS = { pending: 'processing', passed: 'success', no_pass: 'error' } as const;
@@ -21,14 +22,23 @@ function FileRow({ label, file }: { label: string; file: MaterialFileView }) {
   );
 }
 
-export function MaterialReviewSection({ list, userOrderId }: { list: MaterialListResult; userOrderId: number }) {
+/** `allowedEvents`: the order view's; 重新上传 shows only while reupload_submit is among them. */
+export function MaterialReviewSection({
+  list,
+  userOrderId,
+  allowedEvents,
+}: {
+  list: MaterialListResult;
+  userOrderId: number;
+  allowedEvents: readonly OrderEventName[];
+}) {
   const navigate = useNavigate();
   return (
     <DetailSection
       title="资料审核"
       testId="order-review-section"
       extra={
-        list.mode === 'reupload' ? (
+        list.mode === 'reupload' && allowedEvents.includes('reupload_submit') ? (
           <Button type="primary" size="small" onClick={() => navigate(`/order/order-reupload/${userOrderId}`)}>
             重新上传
           </Button>

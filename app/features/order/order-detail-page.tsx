@@ -110,9 +110,9 @@ export function OrderDetailPage({
         <RefundSection order={order} />
         <ApplicantsSection order={order} />
         <VisaInfosSection order={order} />
-        {materials ? <MaterialReviewSection list={materials} userOrderId={order.user_order_id} /> : null}
+        {materials ? <MaterialReviewSection list={materials} userOrderId={order.user_order_id} allowedEvents={order.allowed_events} /> : null}
         <PageCheckSection />
-        <InterviewDetailSections notice={interview} />
+        <InterviewDetailSections notice={interview} allowedEvents={order.allowed_events} />
         <MailSections mail={mail} />
         <ReturnParcelSection />
         <DepartureDateDialog open={dateDialogOpen} onClose={() => setDateDialogOpen(false)} order={order} onChanged={reload} />
