@@ -72,6 +72,14 @@ export const ORDER_LITERAL_FREE_FILES = [
   'server/modules/order/confirm.ts',
   'server/modules/order/sla.ts',
   'server/modules/material/material.service.ts',
+  // The operator's side: the workbench view, the review module and the back office's order pages.
+  'server/modules/order-view/workbench.ts',
+  'server/modules/order-view/workbench.repository.ts',
+  'server/modules/order-view/workbench.routes.ts',
+  'server/web/operator-reads.ts',
+  'server/modules/review/*.ts',
+  'app/routes/admin/order-workbench.tsx',
+  'app/features/admin/**/*.{ts,tsx}',
 ];
 
 export default tseslint.config(

@@ -1,4 +1,4 @@
-// 订单工作台: one order with every file and its review.
+// 订单工作台: one order with every file and its review, and every panel.
 import { Link } from 'react-router';
 import { WorkbenchPage } from '../../features/admin/orders/workbench-page';
 import { AdminLoadError } from '../../features/admin/admin-load-error';
@@ -15,24 +15,13 @@ export const meta: Route.MetaFunction = ({ params }) => [
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   const userOrderId = requireNumericParam(params.userOrderId);
   const reads = await requireOperatorReads(context, request);
-  const [bench, pageCheck, mail, shipBack] = await Promise.all([
-    reads.orderWorkbench(userOrderId),
-    reads.pageCheck(userOrderId),
-    reads.orderMail(userOrderId),
-    reads.orderShipBack(userOrderId),
-  ]);
-  // pageCheck and mail: the issue-10 panels' data (page-check-panel.tsx and mail-panel.tsx read them from here).
-  // shipBack: issue 11's ship-back panel (ship-back-panel.tsx reads it from here).
-  return {
-    bench: loaded(bench),
-    pageCheck: pageCheck.ok ? pageCheck.body : null,
-    mail: mail.ok ? mail.body : null,
-    shipBack: shipBack.ok ? shipBack.body : null,
-  };
+  // The operator's one view of the order (server/modules/order-view/workbench.ts): the order and every
+  // panel's data, its version and the events this operator may fire. The panels' actions read it again.
+  return { bench: loaded(await reads.orderWorkbench(userOrderId)), supervisor: reads.me.role === 'supervisor' };
 }
 
 export default function AdminOrderWorkbench({ loaderData }: Route.ComponentProps) {
-  return <WorkbenchPage key={loaderData.bench.order.user_order_id} bench={loaderData.bench} mail={loaderData.mail} />;
+  return <WorkbenchPage key={loaderData.bench.order.user_order_id} bench={loaderData.bench} supervisor={loaderData.supervisor} />;
 }
 
 export function ErrorBoundary() {

@@ -5,7 +5,7 @@
 // the others; steps without a due time come last.
 import type { Kysely } from 'kysely';
 import type { AdminQueueFilters, AdminQueueResult } from '../../../common/contracts/admin-order.ts';
-import { ORDER_STATUSES, ORDER_STEP_VALUES, ORDER_STEPS, type OrderStep } from '../../../common/order.ts';
+import { isProcessing, ORDER_STATUSES, ORDER_STEP_VALUES, ORDER_STEPS, type OrderStep } from '../../../common/order.ts';
 import { type AssigneeFilter, type QueueRefundFilter, REVIEW_LIMITS } from '../../../common/review.ts';
 import type { Database } from '../../db/schema.ts';
 import type { Operator } from '../../platform/principal.ts';
@@ -63,7 +63,7 @@ export function createReviewQueue(db: Kysely<Database>, deps: { now: () => numbe
       return {
         list: rows.map((row) => {
           // A completed order (only under 退款失败) has no step: its status stands in, and nothing is due or at risk.
-          const step = row.status === 'processing' ? (row.step ?? 'material_review') : null;
+          const step = isProcessing(row) ? (row.step ?? 'material_review') : null;
           return {
             user_order_id: row.user_order_id,
             step,

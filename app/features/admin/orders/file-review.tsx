@@ -73,6 +73,9 @@ function NoPassDialog({
 
 export function FileReview({ file, itemName, canReview, busy, onReview }: FileReviewProps) {
   const [dialog, setDialog] = useState(false);
+  // The no-pass dialog is made the first time it opens (then kept, for its closing animation): a workbench
+  // of 200 pending files renders no 200 closed dialogs on the server (issue 24 item 6).
+  const [dialogMade, setDialogMade] = useState(false);
   const image = file.content_type !== 'application/pdf';
   return (
     <li className={`aw-file aw-file-${file.review_status}`} data-testid="review-file" data-file-id={file.file_id} data-review-status={file.review_status}>
@@ -106,17 +109,28 @@ export function FileReview({ file, itemName, canReview, busy, onReview }: FileRe
           <Button type="primary" size="small" loading={busy} onClick={() => void onReview('pass', [], null)} data-testid="review-pass">
             通过
           </Button>
-          <Button danger size="small" disabled={busy} onClick={() => setDialog(true)} data-testid="review-no-pass">
+          <Button
+            danger
+            size="small"
+            disabled={busy}
+            onClick={() => {
+              setDialogMade(true);
+              setDialog(true);
+            }}
+            data-testid="review-no-pass"
+          >
             不通过
           </Button>
-          <NoPassDialog
-            open={dialog}
-            title={`不通过：${itemName}`}
-            onCancel={() => setDialog(false)}
-            onSubmit={async (reasons, memo) => {
-              if (await onReview('no_pass', reasons, memo || null)) setDialog(false);
-            }}
-          />
+          {dialogMade ? (
+            <NoPassDialog
+              open={dialog}
+              title={`不通过：${itemName}`}
+              onCancel={() => setDialog(false)}
+              onSubmit={async (reasons, memo) => {
+                if (await onReview('no_pass', reasons, memo || null)) setDialog(false);
+              }}
+            />
+          ) : null}
         </div>
       ) : null}
     </li>

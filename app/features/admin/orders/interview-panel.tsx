@@ -2,14 +2,17 @@
 // (date and time defaulting to the customer's choice, consulate and address,
 // process, attention notes, telephone attention, materials to bring from the
 // checklist) to publish, and the open change request to accept or decline.
-// Every call carries the order's version the panel was read at.
+// Its data is the workbench view's `interview` (a prop, null when the product
+// has no interview); every call carries the order's version of that read and
+// goes through useWorkbenchAction, which reads the workbench again.
 import { Alert, Button, Input, Select, Tag } from 'antd';
-import { useCallback, useEffect, useState } from 'react';
-import { useRevalidator } from 'react-router';
+import { useEffect, useState } from 'react';
+import type { AdminWorkbench } from '../../../../common/contracts/admin-order';
 import type { AdminInterviewPanel, InterviewNoticeFields } from '../../../../common/contracts/interview-notice';
 import { weekdayLabel } from '../../../../common/interview';
-import { toast } from '../../../lib/toast';
+import { stepIs } from '../../../../common/order';
 import { adminApi } from '../admin-api';
+import { allows, useWorkbenchAction } from './use-workbench-action';
 
 type PanelApplicant = AdminInterviewPanel['applicants'][number];
 
@@ -80,36 +83,16 @@ function NoticeForm({
   );
 }
 
-export function InterviewPanel({ userOrderId, needInterview, version }: { userOrderId: number; needInterview: boolean; version: number }) {
-  const revalidator = useRevalidator();
-  const [panel, setPanel] = useState<AdminInterviewPanel | null>(null);
+export function InterviewPanel({ panel, bench }: { panel: AdminInterviewPanel | null; bench: AdminWorkbench }) {
+  const { run } = useWorkbenchAction();
   const [declineReason, setDeclineReason] = useState<Record<number, string>>({});
 
-  const load = useCallback(async () => {
-    try {
-      setPanel(await adminApi('/admin-api/order/interview_panel', { user_order_id: userOrderId }));
-    } catch {
-      // adminApi has shown the error.
-    }
-  }, [userOrderId]);
-
-  // Again whenever the workbench shows another version of the order (another panel changed it: a stale version would be refused).
-  useEffect(() => {
-    if (needInterview) void load();
-  }, [needInterview, load, version]);
-
-  if (!needInterview || !panel) return null;
-  const inStep = panel.step === 'interview';
-
-  const after = async (run: () => Promise<unknown>, done: string) => {
-    try {
-      await run();
-      toast.success(done);
-    } catch {
-      // adminApi has shown the server's message (e.g. 2141 stale, 2148 full).
-    }
-    await load();
-    void revalidator.revalidate();
+  if (!bench.product.need_interview || !panel) return null;
+  const userOrderId = bench.order.user_order_id;
+  const inStep = stepIs(panel, 'interview');
+  // The server's message on a refusal (e.g. 2141 stale, 2148 full); the panel as it now is either way.
+  const after = async (call: () => Promise<unknown>, done: string) => {
+    await run('interview', { call, done });
   };
 
   return (
@@ -141,16 +124,16 @@ export function InterviewPanel({ userOrderId, needInterview, version }: { userOr
                   <Button
                     type="primary"
                     size="small"
-                    disabled={!panel.can_act}
+                    disabled={!panel.can_act || !allows(bench, 'interview_change_accept')}
                     data-testid="interview-change-accept"
                     onClick={() =>
                       void after(
                         () =>
-                          adminApi('/admin-api/order/interview_change_accept', {
-                            user_order_id: userOrderId,
-                            change_request_id: request.change_request_id,
-                            version: panel.version,
-                          }),
+                          adminApi(
+                            '/admin-api/order/interview_change_accept',
+                            { user_order_id: userOrderId, change_request_id: request.change_request_id, version: panel.version },
+                            { toast: false },
+                          ),
                         '已接受改期，客户会收到通知',
                       )
                     }
@@ -169,17 +152,21 @@ export function InterviewPanel({ userOrderId, needInterview, version }: { userOr
                   <Button
                     size="small"
                     danger
-                    disabled={!panel.can_act}
+                    disabled={!panel.can_act || !allows(bench, 'interview_change_decline')}
                     data-testid="interview-change-decline"
                     onClick={() =>
                       void after(
                         () =>
-                          adminApi('/admin-api/order/interview_change_decline', {
-                            user_order_id: userOrderId,
-                            change_request_id: request.change_request_id,
-                            version: panel.version,
-                            reason: declineReason[request.change_request_id]?.trim() || undefined,
-                          }),
+                          adminApi(
+                            '/admin-api/order/interview_change_decline',
+                            {
+                              user_order_id: userOrderId,
+                              change_request_id: request.change_request_id,
+                              version: panel.version,
+                              reason: declineReason[request.change_request_id]?.trim() || undefined,
+                            },
+                            { toast: false },
+                          ),
                         '已拒绝改期，客户会收到通知',
                       )
                     }
@@ -191,16 +178,15 @@ export function InterviewPanel({ userOrderId, needInterview, version }: { userOr
             ) : null}
             <NoticeForm
               applicant={applicant}
-              disabled={!panel.can_act}
+              disabled={!panel.can_act || !allows(bench, 'interview_notice_publish')}
               onPublish={(form) =>
                 after(
                   () =>
-                    adminApi('/admin-api/order/interview_notice_publish', {
-                      ...form,
-                      user_order_id: userOrderId,
-                      applicant_id: applicant.applicant_id,
-                      version: panel.version,
-                    }),
+                    adminApi(
+                      '/admin-api/order/interview_notice_publish',
+                      { ...form, user_order_id: userOrderId, applicant_id: applicant.applicant_id, version: panel.version },
+                      { toast: false },
+                    ),
                   '通知已发布，客户会收到站内消息和邮件',
                 )
               }

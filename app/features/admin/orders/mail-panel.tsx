@@ -1,47 +1,42 @@
 // The workbench's mail panel (issue 10): what the customer must mail, the
 // parcels with their tracking, and — in awaiting_mail, once something was
 // sent — 已收到 (the order moves to page_check) or 缺少资料 with a note (the
-// customer is asked to send again). Each carries the order version of the
-// mail read; a refusal reloads the page.
+// customer is asked to send again). Its data is the workbench view's `mail`
+// (a prop); each action carries the order version of that read and goes
+// through useWorkbenchAction, which reads the workbench again.
 import { Alert, Button, type ButtonProps, Input, Modal, Tag } from 'antd';
 import { useState } from 'react';
-import { useRevalidator } from 'react-router';
+import type { AdminWorkbench } from '../../../../common/contracts/admin-order';
 import type { MailList } from '../../../../common/contracts/mail';
 import { MAIL_LIMITS } from '../../../../common/contracts/mail';
 import { ShipmentCard } from '../../../components/courier/shipment-card';
-import { ApiError } from '../../../lib/api-client';
-import { toast } from '../../../lib/toast';
 import { adminApi } from '../admin-api';
+import { allows, useWorkbenchAction } from './use-workbench-action';
 
-export function MailPanel({ mail }: { mail: MailList | null }) {
-  const revalidator = useRevalidator();
-  const reload = () => void revalidator.revalidate();
-  const [busy, setBusy] = useState<'receive' | 'missing' | null>(null);
+export function MailPanel({ mail, bench }: { mail: MailList | null; bench: AdminWorkbench }) {
+  const { busy, run } = useWorkbenchAction();
   const [confirming, setConfirming] = useState(false);
   const [missingOpen, setMissingOpen] = useState(false);
   const [note, setNote] = useState('');
   if (!mail || (mail.applicants.length === 0 && mail.shipments.length === 0)) return null;
   const { order } = mail;
 
-  async function act(kind: 'receive' | 'missing') {
-    setBusy(kind);
-    try {
-      if (kind === 'receive') {
-        await adminApi('/admin-api/order/mail_receive', { user_order_id: order.user_order_id, version: order.version }, { toast: false });
-        toast.success('已标记收到，订单进入待确认核对页');
-        setConfirming(false);
-      } else {
-        await adminApi('/admin-api/order/mail_missing', { user_order_id: order.user_order_id, version: order.version, note }, { toast: false });
-        toast.success('已通知客户补寄');
-        setMissingOpen(false);
-        setNote('');
-      }
-    } catch (error) {
-      if (error instanceof ApiError && error.httpStatus === 401) return;
-      toast.error(error instanceof ApiError ? error.message : '操作失败，请重试');
-    } finally {
-      setBusy(null);
-      reload();
+  function act(kind: 'receive' | 'missing') {
+    if (kind === 'receive') {
+      void run(kind, {
+        call: () => adminApi('/admin-api/order/mail_receive', { user_order_id: order.user_order_id, version: order.version }, { toast: false }),
+        done: '已标记收到，订单进入待确认核对页',
+        then: () => setConfirming(false),
+      });
+    } else {
+      void run(kind, {
+        call: () => adminApi('/admin-api/order/mail_missing', { user_order_id: order.user_order_id, version: order.version, note }, { toast: false }),
+        done: '已通知客户补寄',
+        then: () => {
+          setMissingOpen(false);
+          setNote('');
+        },
+      });
     }
   }
 
@@ -65,7 +60,7 @@ export function MailPanel({ mail }: { mail: MailList | null }) {
       ) : (
         shipments.map((shipment) => <ShipmentCard key={shipment.shipment_id} shipment={shipment} />)
       )}
-      {mail.can_check ? (
+      {mail.can_check && allows(bench, 'mail_receive') ? (
         <div className="aw-mail-actions">
           <Button type="primary" onClick={() => setConfirming(true)} data-testid="mail-receive">
             已收到

@@ -2,45 +2,31 @@
 // operator uploads (PDF or images, checked by the server like customer
 // uploads), publishing them (republishing after the customer's corrections,
 // which are shown by page), and once every applicant confirmed, 递交使馆 with
-// the embassy submission date. It reads the workbench route's loader data
-// (`pageCheck`), so the workbench mounts it with one line; every change
-// carries the order version shown and reloads (a 2032 too).
+// the embassy submission date. Its data is the workbench view's `page_check`
+// (a prop); every change carries the order version shown and goes through
+// useWorkbenchAction, which reads the workbench again (a 2032 too).
 import { DeleteOutlined, FilePdfOutlined, UploadOutlined } from '@ant-design/icons';
 import { Alert, Button, Input, Popconfirm, Tag, Upload } from 'antd';
 import { useState } from 'react';
-import { useRevalidator, useRouteLoaderData } from 'react-router';
-import type { AdminPageCheckView } from '../../../../common/contracts/page-check';
+import type { AdminWorkbench } from '../../../../common/contracts/admin-order';
+import type { AdminPageCheckView, PageCheckApplicantStatus } from '../../../../common/contracts/page-check';
 import { formatDateTime } from '../../../../common/format';
-import { chinaDate } from '../../../../common/order';
-import { ApiError } from '../../../lib/api-client';
-import { toast } from '../../../lib/toast';
+import { chinaDate, PAGE_CHECK_SHOWN_STEPS, stepIs } from '../../../../common/order';
 import { adminApi, adminUpload } from '../admin-api';
+import { allows, useWorkbenchAction } from './use-workbench-action';
 import './orders.css';
 
 const STATUS_COLORS = { none: 'default', draft: 'default', published: 'processing', correction: 'warning', confirmed: 'success' } as const;
-const SHOWN_STEPS = ['page_check', 'interview', 'submitted', 'returning'];
+/** An applicant's pages may be changed and published until they are published and not sent back. */
+const EDITABLE_STATUSES: readonly PageCheckApplicantStatus[] = ['none', 'draft', 'correction'];
 
-export function PageCheckPanel() {
-  const data = useRouteLoaderData('routes/admin/order-workbench') as { pageCheck?: AdminPageCheckView | null } | undefined;
-  const view = data?.pageCheck;
-  const revalidator = useRevalidator();
-  const [busy, setBusy] = useState<string | null>(null);
+export function PageCheckPanel({ view, bench }: { view: AdminPageCheckView | null; bench: AdminWorkbench }) {
+  const { busy, run } = useWorkbenchAction();
   const [date, setDate] = useState(() => chinaDate(Date.now()));
-  if (!view || !SHOWN_STEPS.includes(view.step ?? '')) return null;
+  if (!view || !PAGE_CHECK_SHOWN_STEPS.some((step) => stepIs(view, step))) return null;
   const id = view.user_order_id;
 
-  async function act(key: string, call: () => Promise<unknown>, done: string) {
-    setBusy(key);
-    try {
-      await call();
-      toast.success(done);
-    } catch (error) {
-      if (!(error instanceof ApiError && error.httpStatus === 401)) toast.error(error instanceof ApiError ? error.message : '操作失败，请重试');
-    } finally {
-      setBusy(null);
-      void revalidator.revalidate();
-    }
-  }
+  const act = (key: string, call: () => Promise<unknown>, done: string) => run(key, { call, done });
 
   const upload = (applicantId: number, file: File) => {
     const form = new FormData();
@@ -56,12 +42,12 @@ export function PageCheckPanel() {
       {view.submitted_date ? (
         <Alert type="success" showIcon title={`已于 ${view.submitted_date} 递交使馆`} data-testid="page-check-submitted" />
       ) : view.all_confirmed ? (
-        <Alert type="success" showIcon title={view.step === 'interview' ? '核对页已全部确认（面试/录指纹后可递交）' : '核对页已全部确认，可以递交使馆'} />
-      ) : !view.can_edit && view.step === 'page_check' ? (
+        <Alert type="success" showIcon title={stepIs(view, 'interview') ? '核对页已全部确认（面试/录指纹后可递交）' : '核对页已全部确认，可以递交使馆'} />
+      ) : !view.can_edit && stepIs(view, 'page_check') ? (
         <Alert type="warning" showIcon title="请先领取该订单再上传核对页（只有办理人员或主管可以操作）" />
       ) : null}
       {view.applicants.map((applicant) => {
-        const editable = view.can_edit && (applicant.status === 'none' || applicant.status === 'draft' || applicant.status === 'correction');
+        const editable = view.can_edit && EDITABLE_STATUSES.includes(applicant.status);
         const openComments = applicant.comments.filter((c) => c.round === applicant.round);
         return (
           <div key={applicant.applicant_id} className="aw-applicant pcp-applicant" data-testid="page-check-panel-applicant" data-status={applicant.status}>
@@ -115,7 +101,7 @@ export function PageCheckPanel() {
                 ))}
               </ol>
             )}
-            {editable ? (
+            {editable && allows(bench, 'page_check_publish') ? (
               <div className="pcp-actions">
                 <Upload
                   accept="application/pdf,image/jpeg,image/png"
@@ -152,7 +138,7 @@ export function PageCheckPanel() {
           </div>
         );
       })}
-      {view.can_submit && !view.submitted_date ? (
+      {view.can_submit && allows(bench, 'submit') && !view.submitted_date ? (
         <div className="pcp-submit" data-testid="page-check-submit-form">
           <label htmlFor="pcp-submit-date">递交使馆日期</label>
           <Input

@@ -1,15 +1,17 @@
 // 补差价 panel of the workbench (issue 10): while the order is processing the
 // operator asks the customer for an amount (元) with a reason, sees whether it
-// was paid, and cancels one still unpaid. Reads and writes through
-// /admin-api/order/price_difference_*; each change carries the order version
-// the panel last saw, and a 2166 (the order changed) reads it again.
+// was paid, and cancels one still unpaid. Its data is the workbench view's
+// `price_difference` (a prop); each change (/admin-api/order/price_difference_*)
+// carries the order version of that read and goes through
+// useWorkbenchAction, which reads the workbench again (a 2166 too).
 import { Button, Form, Input, InputNumber, Popconfirm, Tag } from 'antd';
+import type { AdminWorkbench } from '../../../../common/contracts/admin-order';
 import type { PriceDifferencePanel as Panel } from '../../../../common/contracts/price-difference';
-import { ErrorCode } from '../../../../common/error-codes';
 import { formatDateTime, formatPrice } from '../../../../common/format';
+import { isProcessing } from '../../../../common/order';
 import { PRICE_DIFFERENCE_LIMITS } from '../../../../common/price-difference';
 import { adminApi } from '../admin-api';
-import { useWorkbenchPanel } from './use-workbench-panel';
+import { allows, useWorkbenchAction } from './use-workbench-action';
 
 const STATUS_COLORS = { open: 'orange', paid: 'green', cancelled: 'default' } as const;
 
@@ -18,41 +20,37 @@ interface RequestForm {
   reason: string;
 }
 
-export function PriceDifferencePanel({ userOrderId, version, onChanged }: { userOrderId: number; version: number; onChanged: () => void }) {
+export function PriceDifferencePanel({ panel, bench }: { panel: Panel | null; bench: AdminWorkbench }) {
   const [form] = Form.useForm<RequestForm>();
+  const { busy: running, run } = useWorkbenchAction();
+  const busy = running !== null;
+  const userOrderId = bench.order.user_order_id;
 
-  const { panel, busy, run } = useWorkbenchPanel<Panel>(
-    () => adminApi('/admin-api/order/price_difference_list', { user_order_id: userOrderId }, { toast: false }),
-    {
-      userOrderId,
-      version,
-      staleRet: ErrorCode.PRICE_DIFFERENCE_ORDER_STALE,
-      onChanged,
-    },
-  );
-
-  async function request(values: RequestForm) {
+  function request(values: RequestForm) {
     if (!panel || values.yuan === null) return;
-    const ok = await run(
-      () =>
-        adminApi('/admin-api/order/price_difference_request', {
-          user_order_id: userOrderId,
-          version: panel.version,
-          amount: Math.round(values.yuan! * 100),
-          reason: values.reason,
-        }),
-      '已发起补差价，已通知客户',
-    );
-    if (ok) form.resetFields();
+    void run('request', {
+      call: () =>
+        adminApi(
+          '/admin-api/order/price_difference_request',
+          { user_order_id: userOrderId, version: panel.version, amount: Math.round(values.yuan! * 100), reason: values.reason },
+          { toast: false },
+        ),
+      done: '已发起补差价，已通知客户',
+      then: () => form.resetFields(),
+    });
   }
 
   function cancel(priceDifferenceId: number) {
     if (!panel) return;
-    void run(
-      () =>
-        adminApi('/admin-api/order/price_difference_cancel', { user_order_id: userOrderId, price_difference_id: priceDifferenceId, version: panel.version }),
-      '补差价已取消',
-    );
+    void run('cancel', {
+      call: () =>
+        adminApi(
+          '/admin-api/order/price_difference_cancel',
+          { user_order_id: userOrderId, price_difference_id: priceDifferenceId, version: panel.version },
+          { toast: false },
+        ),
+      done: '补差价已取消',
+    });
   }
 
   return (
@@ -77,7 +75,7 @@ export function PriceDifferencePanel({ userOrderId, version, onChanged }: { user
                     {row.paid_at ? ` · 支付于 ${formatDateTime(row.paid_at)}` : ''}
                     {row.cancelled_at ? ` · 取消于 ${formatDateTime(row.cancelled_at)}` : ''}
                   </div>
-                  {row.status === 'open' ? (
+                  {row.status === 'open' && allows(bench, 'price_difference_cancel') ? (
                     <Popconfirm title="取消这笔补差价？" okText="取消补差价" cancelText="不取消" onConfirm={() => cancel(row.price_difference_id)}>
                       <Button size="small" danger loading={busy} data-testid="price-difference-cancel">
                         取消
@@ -88,8 +86,8 @@ export function PriceDifferencePanel({ userOrderId, version, onChanged }: { user
               ))}
             </ul>
           ) : null}
-          {panel.can_request ? (
-            <Form form={form} layout="vertical" onFinish={(values) => void request(values)} requiredMark={false} data-testid="price-difference-form">
+          {panel.can_request && allows(bench, 'price_difference_request') ? (
+            <Form form={form} layout="vertical" onFinish={request} requiredMark={false} data-testid="price-difference-form">
               <Form.Item name="yuan" label="金额（元）" rules={[{ required: true, message: '请输入金额' }]} initialValue={null}>
                 <InputNumber
                   min={0.01}
@@ -118,7 +116,7 @@ export function PriceDifferencePanel({ userOrderId, version, onChanged }: { user
                 发起补差价
               </Button>
             </Form>
-          ) : panel.status !== 'processing' ? (
+          ) : !isProcessing(panel) ? (
             <p className="aw-muted">订单不在办理中，不能补差价。</p>
           ) : null}
         </>

@@ -3,16 +3,17 @@
 // with their states, what was paid, refunded and what remains. Supervisors
 // also refund by hand (amount in 元, reason) while the order is processing or
 // completed, and close an order before submission with everything refunded
-// (全额退款并关闭订单). Reads and writes /admin-api/order/refund_*; a 2208
-// (the order or its refunds changed meanwhile) reads the panel again.
+// (全额退款并关闭订单). Its data is the workbench view's `refund` (a prop);
+// the writes (/admin-api/order/refund_*) go through useWorkbenchAction, which
+// reads the workbench again (a 2208 — the order or its refunds changed
+// meanwhile — too).
 import { Button, Form, Input, InputNumber, Popconfirm, Tag } from 'antd';
-import { useRouteLoaderData } from 'react-router';
+import type { AdminWorkbench } from '../../../../common/contracts/admin-order';
 import type { RefundPanel as Panel } from '../../../../common/contracts/refund';
-import { ErrorCode } from '../../../../common/error-codes';
 import { formatDateTime, formatPrice } from '../../../../common/format';
 import { REFUND_LIMITS } from '../../../../common/refund';
 import { adminApi } from '../admin-api';
-import { useWorkbenchPanel } from './use-workbench-panel';
+import { allows, useWorkbenchAction } from './use-workbench-action';
 
 const STATUS_COLORS = { pending: 'processing', processing: 'processing', succeeded: 'green', failed: 'red' } as const;
 
@@ -26,33 +27,31 @@ const reasonRules = [
   { min: REFUND_LIMITS.reasonMinLength, max: REFUND_LIMITS.reasonMaxLength, message: '原因为 2–200 个字' },
 ];
 
-export function RefundPanel({ userOrderId, version, onChanged }: { userOrderId: number; version: number; onChanged: () => void }) {
-  const layout = useRouteLoaderData('routes/admin/layout') as { operator?: { role?: string } } | undefined;
-  const supervisor = layout?.operator?.role === 'supervisor';
+export function RefundPanel({ panel, bench, supervisor }: { panel: Panel | null; bench: AdminWorkbench; supervisor: boolean }) {
   const [form] = Form.useForm<RefundForm>();
   const [closeForm] = Form.useForm<{ reason: string }>();
+  const { busy: running, run } = useWorkbenchAction();
+  const busy = running !== null;
+  const userOrderId = bench.order.user_order_id;
 
-  const { panel, busy, run } = useWorkbenchPanel<Panel>(() => adminApi('/admin-api/order/refund_list', { user_order_id: userOrderId }, { toast: false }), {
-    userOrderId,
-    version,
-    staleRet: ErrorCode.REFUND_ORDER_STALE,
-    onChanged,
-  });
-
-  async function refund(values: RefundForm) {
+  function refund(values: RefundForm) {
     if (!panel || values.yuan === null) return;
-    const ok = await run(
-      () =>
-        adminApi('/admin-api/order/refund_create', {
-          user_order_id: userOrderId,
-          version: panel.version,
-          last_refund_id: panel.last_refund_id,
-          amount: Math.round(values.yuan! * 100),
-          reason: values.reason,
-        }),
-      '已发起退款，已通知客户',
-    );
-    if (ok) form.resetFields();
+    void run('refund', {
+      call: () =>
+        adminApi(
+          '/admin-api/order/refund_create',
+          {
+            user_order_id: userOrderId,
+            version: panel.version,
+            last_refund_id: panel.last_refund_id,
+            amount: Math.round(values.yuan! * 100),
+            reason: values.reason,
+          },
+          { toast: false },
+        ),
+      done: '已发起退款，已通知客户',
+      then: () => form.resetFields(),
+    });
   }
 
   async function close() {
@@ -63,11 +62,11 @@ export function RefundPanel({ userOrderId, version, onChanged }: { userOrderId: 
     } catch {
       return;
     }
-    const ok = await run(
-      () => adminApi('/admin-api/order/close_refund', { user_order_id: userOrderId, version: panel.version, reason: values.reason }),
-      '已全额退款，订单已关闭',
-    );
-    if (ok) closeForm.resetFields();
+    await run('close', {
+      call: () => adminApi('/admin-api/order/close_refund', { user_order_id: userOrderId, version: panel.version, reason: values.reason }, { toast: false }),
+      done: '已全额退款，订单已关闭',
+      then: () => closeForm.resetFields(),
+    });
   }
 
   return (
@@ -104,8 +103,8 @@ export function RefundPanel({ userOrderId, version, onChanged }: { userOrderId: 
             ) : null
           ) : (
             <>
-              {panel.can_refund ? (
-                <Form form={form} layout="vertical" onFinish={(values) => void refund(values)} requiredMark={false} data-testid="refund-form">
+              {panel.can_refund && allows(bench, 'refund_create') ? (
+                <Form form={form} layout="vertical" onFinish={refund} requiredMark={false} data-testid="refund-form">
                   <Form.Item
                     name="yuan"
                     label={`手动退款金额（元，最多 ${formatPrice(panel.refundable)}）`}
@@ -122,7 +121,7 @@ export function RefundPanel({ userOrderId, version, onChanged }: { userOrderId: 
                   </Button>
                 </Form>
               ) : null}
-              {panel.can_close ? (
+              {panel.can_close && allows(bench, 'close_refund') ? (
                 <Form form={closeForm} layout="vertical" requiredMark={false} className="aw-refund-close" data-testid="refund-close-form">
                   <Form.Item name="reason" label="全额退款并关闭订单（递交使馆前）" rules={reasonRules}>
                     <Input.TextArea

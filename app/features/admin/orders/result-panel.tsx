@@ -9,13 +9,14 @@
 import { FileOutlined, UploadOutlined } from '@ant-design/icons';
 import { Alert, Button, Checkbox, Form, Input, InputNumber, Modal, Radio, Tag, Upload } from 'antd';
 import { useState } from 'react';
+import type { AdminWorkbench } from '../../../../common/contracts/admin-order';
 import type { AdminResultView, VisaResultFile } from '../../../../common/contracts/visa-result';
-import { ErrorCode } from '../../../../common/error-codes';
+import { stepIs } from '../../../../common/order';
 import { REJECT_REASONS, VISA_ENTRIES, VISA_RESULT_LIMITS, type VisaResultFileKind } from '../../../../common/visa-result';
 import { ApiError } from '../../../lib/api-client';
 import { toast } from '../../../lib/toast';
 import { adminApi, adminUpload } from '../admin-api';
-import { useWorkbenchPanel } from './use-workbench-panel';
+import { allows, useWorkbenchAction } from './use-workbench-action';
 import './orders.css';
 
 const STATUS_COLORS = { pending: 'processing', issued: 'success', rejected: 'error' } as const;
@@ -34,24 +35,16 @@ interface RejectForm {
   note: string;
 }
 
-export function ResultPanel({ userOrderId, version, onChanged }: { userOrderId: number; version: number; onChanged: () => void }) {
-  const { panel: view, load } = useWorkbenchPanel<AdminResultView>(
-    () => adminApi('/admin-api/result/detail', { user_order_id: userOrderId }, { toast: false }),
-    {
-      userOrderId,
-      version,
-      onChanged,
-    },
-  );
+export function ResultPanel({ view, bench }: { view: AdminResultView | null; bench: AdminWorkbench }) {
   const [editing, setEditing] = useState<{ applicant: Applicant; kind: 'issue' | 'reject' } | null>(null);
 
-  const shown = view && (view.step === 'submitted' || view.applicants.some((a) => a.status !== 'pending'));
+  const shown = view && (stepIs(view, 'submitted') || view.applicants.some((a) => a.status !== 'pending'));
   if (!view || !shown) return null;
 
   return (
     <section className="admin-card aw-card" data-testid="result-panel" aria-label="签证结果">
       <h2>签证结果</h2>
-      {view.step === 'submitted' && !view.can_record ? <Alert type="warning" showIcon title="请先领取该订单再录入结果（只有办理人员或主管可以录入）" /> : null}
+      {stepIs(view, 'submitted') && !view.can_record ? <Alert type="warning" showIcon title="请先领取该订单再录入结果（只有办理人员或主管可以录入）" /> : null}
       {view.is_evisa ? <p className="aw-muted">电子签产品：录入出签时须上传电子签证（PDF、JPEG 或 PNG）。</p> : null}
       <ul className="aw-result-list">
         {view.applicants.map((a) => (
@@ -64,12 +57,16 @@ export function ResultPanel({ userOrderId, version, onChanged }: { userOrderId: 
               </Tag>
               {a.status === 'pending' && view.can_record ? (
                 <span className="aw-result-actions">
-                  <Button size="small" type="primary" onClick={() => setEditing({ applicant: a, kind: 'issue' })} data-testid="result-issue-open">
-                    录入出签
-                  </Button>
-                  <Button size="small" danger onClick={() => setEditing({ applicant: a, kind: 'reject' })} data-testid="result-reject-open">
-                    录入拒签
-                  </Button>
+                  {allows(bench, 'result_issue') ? (
+                    <Button size="small" type="primary" onClick={() => setEditing({ applicant: a, kind: 'issue' })} data-testid="result-issue-open">
+                      录入出签
+                    </Button>
+                  ) : null}
+                  {allows(bench, 'result_reject') ? (
+                    <Button size="small" danger onClick={() => setEditing({ applicant: a, kind: 'reject' })} data-testid="result-reject-open">
+                      录入拒签
+                    </Button>
+                  ) : null}
                 </span>
               ) : null}
             </div>
@@ -104,18 +101,7 @@ export function ResultPanel({ userOrderId, version, onChanged }: { userOrderId: 
         ))}
       </ul>
       {editing ? (
-        <ResultDialog
-          view={view}
-          applicant={editing.applicant}
-          kind={editing.kind}
-          onClose={() => setEditing(null)}
-          onDone={() => {
-            setEditing(null);
-            void load();
-            onChanged();
-          }}
-          onStale={() => void load()}
-        />
+        <ResultDialog view={view} applicant={editing.applicant} kind={editing.kind} onClose={() => setEditing(null)} onDone={() => setEditing(null)} />
       ) : null}
     </section>
   );
@@ -127,16 +113,14 @@ function ResultDialog({
   kind,
   onClose,
   onDone,
-  onStale,
 }: {
   view: AdminResultView;
   applicant: Applicant;
   kind: 'issue' | 'reject';
   onClose: () => void;
   onDone: () => void;
-  onStale: () => void;
 }) {
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useWorkbenchAction();
   const [uploading, setUploading] = useState(false);
   const [file, setFile] = useState<VisaResultFile | null>(null);
   const [issueForm] = Form.useForm<IssueForm>();
@@ -159,20 +143,8 @@ function ResultDialog({
     }
   }
 
-  async function submit(call: () => Promise<unknown>, done: string) {
-    setBusy(true);
-    try {
-      await call();
-      toast.success(done);
-      onDone();
-    } catch (error) {
-      if (error instanceof ApiError && error.httpStatus === 401) return;
-      toast.error(error instanceof ApiError ? error.message : '操作失败，请重试');
-      if (error instanceof ApiError && (error.ret === ErrorCode.RESULT_ORDER_STALE || error.ret === ErrorCode.RESULT_ALREADY_RECORDED)) onStale();
-    } finally {
-      setBusy(false);
-    }
-  }
+  // A refusal (2182 stale, already recorded) shows the server's message and the results as they now are.
+  const submit = (call: () => Promise<unknown>, done: string) => run(kind, { call, done, then: onDone });
 
   const issue = (values: IssueForm) =>
     submit(
@@ -242,7 +214,7 @@ function ResultDialog({
       onCancel={onClose}
       okText="确认录入"
       cancelText="取消"
-      confirmLoading={busy}
+      confirmLoading={busy !== null}
       okButtonProps={{ disabled: uploading, ...({ 'data-testid': 'result-submit' } as object) }}
       onOk={() => (kind === 'issue' ? issueForm.submit() : rejectForm.submit())}
       destroyOnHidden

@@ -3,70 +3,66 @@
 // from the service's office to the order's return (or peer) address
 // snapshot, with the address previewed and a pickup window chosen — or, when
 // no passports are held (e-visa products, nothing mailed), 办理完成. The
-// return parcel with its tracking and 刷新物流 afterwards. It reads the
-// workbench route's loader data (`shipBack`), so the workbench mounts it with
-// one line; every action carries the order version shown and reloads.
+// return parcel with its tracking and 刷新物流 afterwards. Its data is the
+// workbench view's `ship_back` (a prop); every action carries the order
+// version shown and goes through useWorkbenchAction, which reads the
+// workbench again.
 import { Alert, Button, type ButtonProps, Descriptions, Modal, Select, Tag } from 'antd';
 import { useMemo, useState } from 'react';
-import { useRevalidator, useRouteLoaderData } from 'react-router';
 import { fullAddressText } from '../../../../common/address';
+import type { AdminWorkbench } from '../../../../common/contracts/admin-order';
 import type { AdminShipBack } from '../../../../common/contracts/ship-back';
 import { pickupWindowOptions } from '../../../../common/courier';
+import { FINISHED_STATUSES, hasStatus, isProcessingIn, isRefunded, RESULT_SHOWN_STEPS, stepIs } from '../../../../common/order';
 import { ShipmentCard, windowText } from '../../../components/courier/shipment-card';
-import { ApiError } from '../../../lib/api-client';
-import { toast } from '../../../lib/toast';
 import { adminApi } from '../admin-api';
+import { allows, useWorkbenchAction } from './use-workbench-action';
 import './orders.css';
 import './ship-back.css';
 
 const RESULT_COLORS = { pending: 'default', issued: 'success', rejected: 'error' } as const;
-const SHOWN_STEPS = ['submitted', 'returning'];
 
-export function ShipBackPanel() {
-  const data = useRouteLoaderData('routes/admin/order-workbench') as { shipBack?: AdminShipBack | null } | undefined;
-  const view = data?.shipBack;
-  const revalidator = useRevalidator();
-  const [busy, setBusy] = useState<'send' | 'complete' | 'refresh' | null>(null);
+export function ShipBackPanel({ view, bench }: { view: AdminShipBack | null; bench: AdminWorkbench }) {
+  const { busy, run } = useWorkbenchAction();
   const [sending, setSending] = useState(false);
   const [completing, setCompleting] = useState(false);
   const windows = useMemo(() => pickupWindowOptions(Date.now()), []);
   const [windowIndex, setWindowIndex] = useState(0);
   if (!view) return null;
   const { order } = view;
-  const finished = order.status === 'completed' || order.status === 'refunded';
-  if (!finished && !(order.status === 'processing' && SHOWN_STEPS.includes(order.step ?? ''))) return null;
+  const finished = hasStatus(order, FINISHED_STATUSES);
+  if (!finished && !isProcessingIn(order, RESULT_SHOWN_STEPS)) return null;
   if (finished && view.shipments.length === 0) return null;
 
-  async function act(kind: 'send' | 'complete' | 'refresh') {
-    setBusy(kind);
-    try {
-      if (kind === 'send') {
-        const window = windows[windowIndex];
-        if (!window) throw new Error('no window');
-        const sent = await adminApi(
-          '/admin-api/order/ship_back_send',
-          { user_order_id: order.user_order_id, version: order.version, pickup_window: window },
-          { toast: false },
-        );
-        toast.success(`已预约快递上门取件，运单号 ${sent.shipment.waybill_no}`);
-        setSending(false);
-      } else if (kind === 'complete') {
-        const done = await adminApi('/admin-api/order/complete', { user_order_id: order.user_order_id, version: order.version }, { toast: false });
-        toast.success(`订单${done.status_label}`);
-        setCompleting(false);
-      } else {
-        await adminApi('/admin-api/order/return_tracking', { user_order_id: order.user_order_id }, { toast: false });
-      }
-    } catch (error) {
-      if (!(error instanceof ApiError && error.httpStatus === 401)) toast.error(error instanceof ApiError ? error.message : '操作失败，请重试');
-    } finally {
-      setBusy(null);
-      void revalidator.revalidate();
+  function act(kind: 'send' | 'complete' | 'refresh') {
+    if (kind === 'send') {
+      void run(kind, {
+        call: () => {
+          const window = windows[windowIndex];
+          if (!window) throw new Error('no window');
+          return adminApi(
+            '/admin-api/order/ship_back_send',
+            { user_order_id: order.user_order_id, version: order.version, pickup_window: window },
+            { toast: false },
+          );
+        },
+        done: (sent) => `已预约快递上门取件，运单号 ${sent.shipment.waybill_no}`,
+        then: () => setSending(false),
+      });
+    } else if (kind === 'complete') {
+      void run(kind, {
+        call: () => adminApi('/admin-api/order/complete', { user_order_id: order.user_order_id, version: order.version }, { toast: false }),
+        done: (done) => `订单${done.status_label}`,
+        then: () => setCompleting(false),
+      });
+    } else {
+      void run(kind, { call: () => adminApi('/admin-api/order/return_tracking', { user_order_id: order.user_order_id }, { toast: false }) });
     }
   }
 
   const address = view.return_address;
-  const outcomeText = view.outcome === 'refunded' ? '已退款（全部拒签，拒签退全款）' : '已完成';
+  // The outcome is the status the order reaches once the parcel is delivered.
+  const outcomeText = isRefunded({ status: view.outcome }) ? '已退款（全部拒签，拒签退全款）' : '已完成';
   const shipments = [...view.shipments].reverse();
   return (
     <section className="admin-card aw-card" data-testid="ship-back-panel" aria-label="护照寄回与完成">
@@ -79,7 +75,7 @@ export function ShipBackPanel() {
         ))}
       </div>
       {view.blocked_reason ? <Alert type="warning" showIcon title={view.blocked_reason} style={{ marginBottom: 12 }} /> : null}
-      {order.step === 'submitted' && view.results_done && !view.holds_passports ? (
+      {stepIs(order, 'submitted') && view.results_done && !view.holds_passports ? (
         <Alert
           type="info"
           showIcon
@@ -87,7 +83,7 @@ export function ShipBackPanel() {
           title={view.evisa ? '电子签证产品，没有需要寄回的护照：可直接办理完成' : '客户未寄来纸质资料（护照），没有需要寄回的物品：可直接办理完成'}
         />
       ) : null}
-      {view.holds_passports && order.step === 'submitted' ? (
+      {view.holds_passports && stepIs(order, 'submitted') ? (
         <Descriptions
           size="small"
           column={1}
@@ -114,17 +110,17 @@ export function ShipBackPanel() {
         <ShipmentCard key={shipment.shipment_id} shipment={shipment} />
       ))}
       <div className="aw-mail-actions">
-        {view.can_ship_back ? (
+        {view.can_ship_back && allows(bench, 'ship_back') ? (
           <Button type="primary" onClick={() => setSending(true)} data-testid="ship-back-open">
             寄回护照
           </Button>
         ) : null}
-        {view.can_complete ? (
+        {view.can_complete && allows(bench, 'complete') ? (
           <Button type="primary" onClick={() => setCompleting(true)} data-testid="ship-back-complete">
             办理完成
           </Button>
         ) : null}
-        {shipments.length > 0 && order.step === 'returning' ? (
+        {shipments.length > 0 && stepIs(order, 'returning') ? (
           <Button loading={busy === 'refresh'} onClick={() => void act('refresh')} data-testid="ship-back-refresh">
             刷新物流
           </Button>
