@@ -4,6 +4,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import { fromJson, toJson } from '../../db/json.ts';
 import type { Database, InterviewChangeStatus } from '../../db/schema.ts';
+import { subFrom } from '../order/lifecycle.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -146,7 +147,7 @@ export function createInterviewNoticeRepository(db: Kysely<Database>) {
         .updateTable('interview_change_request')
         .set({ status: decision.status, decided_by: decision.by, decided_at: decision.at, decline_reason: decision.declineReason ?? null })
         .where('change_request_id', '=', changeRequestId)
-        .where('status', '=', 'open')
+        .where('status', 'in', subFrom('interview_change', decision.status === 'accepted' ? 'accept' : 'decline'))
         .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },

@@ -20,11 +20,11 @@ import type {
 } from '../../../common/contracts/interview-notice.ts';
 import { ErrorCode } from '../../../common/error-codes.ts';
 import { weekdayLabel } from '../../../common/interview.ts';
-import { chinaDate } from '../../../common/order.ts';
+import { atStep, chinaDate } from '../../../common/order.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { Customer, Operator } from '../../platform/principal.ts';
-import { checkAllowed, createOrderLifecycle, type OrderRow, stateAllows } from '../order/lifecycle.ts';
+import { checkAllowed, checkSubAllowed, createOrderLifecycle, type OrderRow, stateAllows, subAllows } from '../order/lifecycle.ts';
 import { consulateDay, openDays } from './calendar.ts';
 import { createInterviewNoticeRepository } from './interview-notice.repository.ts';
 import { applySlotChanges, createInterviewRepository } from './interview.repository.ts';
@@ -128,7 +128,7 @@ export function createInterviewNoticeService(db: Kysely<Database>, deps: { now: 
         country: order.country,
         status: order.status,
         step: order.step,
-        in_interview_step: order.status === 'processing' && order.step === 'interview',
+        in_interview_step: atStep(order, 'interview'),
         departure_date: order.departure_date,
         consulate: district ? { name: district.consulate_name, address: district.address, city: district.city } : null,
         video: { url: district?.interview_video_url ?? DEFAULT_INTERVIEW_VIDEO, title: `${district?.consulate_name ?? '领馆'}面试/录指纹指引` },
@@ -204,7 +204,9 @@ export function createInterviewNoticeService(db: Kysely<Database>, deps: { now: 
         const notices = await repo.notices(order.user_order_id);
         if (!notices.some((n) => n.applicant_id === applicant.applicant_id)) throw new AppError(ErrorCode.INTERVIEW_NOTICE_NOT_PUBLISHED);
         const requests = await repo.requests(order.user_order_id);
-        if (requests.some((r) => r.applicant_id === applicant.applicant_id && r.status === 'open')) throw new AppError(ErrorCode.INTERVIEW_CHANGE_ALREADY_OPEN);
+        // The table's refusal (2145): one open request per applicant.
+        const open = requests.find((r) => r.applicant_id === applicant.applicant_id && subAllows('interview_change', 'accept', r.status));
+        checkSubAllowed('interview_change', 'request', open?.status ?? 'none');
         const [slot] = await slots.slotsById([input.interview_slot_id]);
         if (!slot || slot.consular_district_id !== district.consular_district_id) throw new AppError(ErrorCode.INTERVIEW_SLOT_NOT_FOUND);
         if (slot.interview_slot_id === applicant.interview_slot_id) throw new AppError(ErrorCode.INTERVIEW_CHANGE_SAME_TIME);
@@ -255,7 +257,7 @@ export function createInterviewNoticeService(db: Kysely<Database>, deps: { now: 
         can_act: stateAllows('interview_notice_publish', order, now()) && mayAct(operator, order),
         applicants: applicants.map((row) => {
           const notice = notices.find((n) => n.applicant_id === row.applicant_id);
-          const open = requests.find((r) => r.applicant_id === row.applicant_id && r.status === 'open');
+          const open = requests.find((r) => r.applicant_id === row.applicant_id && subAllows('interview_change', 'accept', r.status));
           const chosen = chosenOf(row);
           const form: InterviewNoticeFields = notice
             ? {
@@ -320,7 +322,9 @@ export function createInterviewNoticeService(db: Kysely<Database>, deps: { now: 
       try {
         const state = await lifecycle.change(operator, input.user_order_id, async (order, at) => {
           operatorGuard('interview_change_accept', order, operator, input.version, at);
-          const request = (await repo.requests(order.user_order_id)).find((r) => r.change_request_id === input.change_request_id && r.status === 'open');
+          const request = (await repo.requests(order.user_order_id)).find((r) => r.change_request_id === input.change_request_id);
+          // The table's refusal (2146): only an open request is answered.
+          checkSubAllowed('interview_change', 'accept', request?.status ?? 'none');
           if (!request) throw new AppError(ErrorCode.INTERVIEW_CHANGE_NOT_FOUND);
           const applicant = (await repo.applicants(order.user_order_id)).find((row) => row.applicant_id === request.applicant_id)!;
           // Checked again now: the day may have passed or the departure date moved since the customer asked.
@@ -364,7 +368,9 @@ export function createInterviewNoticeService(db: Kysely<Database>, deps: { now: 
     async decline(operator: Operator, input: { user_order_id: number; change_request_id: number; version: number; reason?: string }) {
       const state = await lifecycle.change(operator, input.user_order_id, async (order, at) => {
         operatorGuard('interview_change_decline', order, operator, input.version, at);
-        const request = (await repo.requests(order.user_order_id)).find((r) => r.change_request_id === input.change_request_id && r.status === 'open');
+        const request = (await repo.requests(order.user_order_id)).find((r) => r.change_request_id === input.change_request_id);
+        // The table's refusal (2146): only an open request is answered.
+        checkSubAllowed('interview_change', 'decline', request?.status ?? 'none');
         if (!request) throw new AppError(ErrorCode.INTERVIEW_CHANGE_NOT_FOUND);
         const reason = input.reason ? input.reason : null;
         return {

@@ -14,7 +14,7 @@ import { weekdayLabel } from '../../../common/interview.ts';
 import { chinaDate } from '../../../common/order.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
-import { checkAllowed, createOrderLifecycle, type OrderRow } from '../order/lifecycle.ts';
+import { checkAllowed, createOrderLifecycle, type OrderRow, stateAllows } from '../order/lifecycle.ts';
 import { consulateDay, openDays } from './calendar.ts';
 import { applySlotChanges, createInterviewRepository, type SlotChange } from './interview.repository.ts';
 import { bookingWindow, inWindow } from './slot-plan.ts';
@@ -53,7 +53,8 @@ export function createInterviewService(db: Kysely<Database>, deps: InterviewServ
       const order = await lifecycle.current(customer, userOrderId);
       const today = chinaDate(now());
       const { district, nationalDays } = await consulateOf(order);
-      const editable = order.status === 'draft';
+      // The table's word: times are chosen while interview_choose is allowed (a draft).
+      const editable = stateAllows('interview_choose', order, now());
       const window = bookingWindow(today, order.order_date, order.departure_date);
 
       let dates: InterviewDateView[] = [];

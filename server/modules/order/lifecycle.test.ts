@@ -20,6 +20,13 @@ import {
   placeOf,
   refusalOf,
   ruleOf,
+  SUB_LIFECYCLE,
+  checkSubAllowed,
+  subAllows,
+  subFrom,
+  subReached,
+  subRefusalOf,
+  subTransitions,
 } from './lifecycle.ts';
 import { renderLifecycleDoc } from './lifecycle-doc.ts';
 import { applicant, newCustomer, type OrderTestContext, orderTestContext, T0 } from '../../test-support/fixtures/order.ts';
@@ -260,5 +267,105 @@ describe(`the lifecycle's transaction (${process.env.TEST_DATABASE_URL ? 'Postgr
       }),
     ).rejects.toThrow('rolled back');
     expect(await row(order.user_order_id)).toMatchObject({ status: 'draft', version: 0 });
+  });
+});
+
+describe('the sub-machines', () => {
+  const refusalCode = (error: AppError | null) => error?.ret ?? null;
+
+  it('each transition records an event of the table (or none), by an actor the event allows', () => {
+    for (const { machine, transition, rule } of subTransitions()) {
+      expect(rule.from.length, `${machine}.${transition}`).toBeGreaterThan(0);
+      expect(rule.refuse()).toBeInstanceOf(AppError);
+      if (rule.event === null) continue;
+      const by = ruleOf(rule.event).by;
+      for (const actor of rule.by) expect(by, `${machine}.${transition}`).toContain(actor);
+    }
+    expect(Object.keys(SUB_LIFECYCLE)).toEqual(['page_check', 'interview_change', 'price_difference', 'refund']);
+  });
+
+  it("an applicant's page check: edit and publish before publication or after a correction; confirm or correct only published pages", () => {
+    for (const state of ['draft', 'correction'] as const) {
+      expect(subRefusalOf('page_check', 'edit_pages', state)).toBeNull();
+      expect(subRefusalOf('page_check', 'publish', state)).toBeNull();
+      expect(subAllows('page_check', 'confirm', state)).toBe(false);
+      expect(refusalCode(subRefusalOf('page_check', 'correction', state))).toBe(ErrorCode.PAGE_CHECK_NOT_PUBLISHED);
+    }
+    for (const state of ['published', 'confirmed'] as const) {
+      expect(refusalCode(subRefusalOf('page_check', 'edit_pages', state))).toBe(ErrorCode.PAGE_CHECK_LOCKED);
+      expect(refusalCode(subRefusalOf('page_check', 'publish', state))).toBe(ErrorCode.PAGE_CHECK_LOCKED);
+    }
+    expect(subRefusalOf('page_check', 'confirm', 'published')).toBeNull();
+    expect(subRefusalOf('page_check', 'correction', 'published')).toBeNull();
+    expect(refusalCode(subRefusalOf('page_check', 'confirm', 'confirmed'))).toBe(ErrorCode.PAGE_CHECK_NOT_PUBLISHED);
+    expect(subFrom('page_check', 'publish')).toEqual(['draft', 'correction']);
+    expect(subReached('page_check', 'confirm', 'confirmed')).toBe(true);
+    expect(subReached('page_check', 'confirm', 'published')).toBe(false);
+    expect(subReached('page_check', 'confirm', undefined)).toBe(false);
+  });
+
+  it('an interview date change: one open request per applicant; only an open one is answered', () => {
+    for (const state of ['none', 'accepted', 'declined'] as const) expect(subRefusalOf('interview_change', 'request', state)).toBeNull();
+    expect(refusalCode(subRefusalOf('interview_change', 'request', 'open'))).toBe(ErrorCode.INTERVIEW_CHANGE_ALREADY_OPEN);
+    for (const answer of ['accept', 'decline'] as const) {
+      expect(subRefusalOf('interview_change', answer, 'open')).toBeNull();
+      for (const state of ['none', 'accepted', 'declined'] as const) {
+        expect(refusalCode(subRefusalOf('interview_change', answer, state))).toBe(ErrorCode.INTERVIEW_CHANGE_NOT_FOUND);
+      }
+    }
+  });
+
+  it('a price difference: created when none is open, paid or closed only while open', () => {
+    expect(subRefusalOf('price_difference', 'create', 'none')).toBeNull();
+    expect(refusalCode(subRefusalOf('price_difference', 'create', 'open'))).toBe(ErrorCode.PRICE_DIFFERENCE_ALREADY_OPEN);
+    for (const transition of ['pay', 'close'] as const) {
+      expect(subRefusalOf('price_difference', transition, 'open')).toBeNull();
+      expect(refusalCode(subRefusalOf('price_difference', transition, 'paid'))).toBe(ErrorCode.PRICE_DIFFERENCE_NOT_OPEN);
+      expect(refusalCode(subRefusalOf('price_difference', transition, 'cancelled'))).toBe(ErrorCode.PRICE_DIFFERENCE_NOT_OPEN);
+    }
+    expect(subFrom('price_difference', 'close')).toEqual(['open']);
+  });
+
+  it('a refund: created pending, sent once, settled once (succeeded or failed), never again', () => {
+    expect(subRefusalOf('refund', 'create', 'none')).toBeNull();
+    expect(subRefusalOf('refund', 'close', 'none')).toBeNull();
+    expect(subAllows('refund', 'send', 'pending')).toBe(true);
+    expect(subAllows('refund', 'send', 'processing')).toBe(false);
+    for (const transition of ['succeed', 'fail'] as const) {
+      expect(subFrom('refund', transition)).toEqual(['pending', 'processing']);
+      for (const final of ['succeeded', 'failed'] as const) expect(subAllows('refund', transition, final)).toBe(false);
+    }
+    expect(() => checkSubAllowed('refund', 'succeed', 'succeeded')).toThrow(AppError);
+  });
+
+  it('allowedEvents asks the sub-record too when it is given', () => {
+    const order = {
+      user_order_id: 1,
+      status: 'processing',
+      step: 'page_check',
+      version: 3,
+      expires_at: null,
+      departure_date: '2026-12-28',
+      need_interview: false,
+    } as const;
+    const customer: Customer = { kind: 'customer', accountId: 1, enterpriseId: 1 } as Customer;
+    expect(allowedEvents(order, customer, T0)).toEqual(expect.arrayContaining(['page_check_confirm', 'page_check_correction']));
+    expect(allowedEvents(order, customer, T0, { page_check: 'published' })).toEqual(expect.arrayContaining(['page_check_confirm', 'page_check_correction']));
+    const unpublished = allowedEvents(order, customer, T0, { page_check: 'draft' });
+    expect(unpublished).not.toContain('page_check_confirm');
+    expect(unpublished).not.toContain('page_check_correction');
+    expect(allowedEvents(order, operator, T0, { page_check: 'published' })).not.toContain('page_check_publish');
+    expect(allowedEvents(order, operator, T0, { page_check: 'correction' })).toContain('page_check_publish');
+    expect(allowedEvents(order, operator, T0, { price_difference: 'open' })).not.toContain('price_difference_request');
+    expect(allowedEvents(order, operator, T0, { price_difference: 'open' })).toContain('price_difference_cancel');
+    expect(allowedEvents(order, operator, T0, { price_difference: 'none' })).not.toContain('price_difference_cancel');
+  });
+
+  it('is in docs/order-rules.md, every machine and transition', () => {
+    const doc = renderLifecycleDoc();
+    for (const { machine, transition } of subTransitions()) {
+      expect(doc).toContain(`**${machine}**`);
+      expect(doc).toMatch(new RegExp(`\\| ${transition} \\|`));
+    }
   });
 });

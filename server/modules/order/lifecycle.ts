@@ -27,7 +27,9 @@ import {
   stepLabel,
 } from '../../../common/order.ts';
 import { fromJson, type Json, toJson } from '../../db/json.ts';
-import type { Database, OrderApplicantTable, UserOrderTable } from '../../db/schema.ts';
+import { type PriceDifferenceStatus } from '../../../common/price-difference.ts';
+import { type RefundStatus } from '../../../common/refund.ts';
+import type { Database, InterviewChangeStatus, OrderApplicantTable, PageCheckStatus, UserOrderTable } from '../../db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import { actorOf, type Principal, SYSTEM } from '../../platform/principal.ts';
 import { giveBackInterviewSlots, heldInterviewSlots } from './interview-places.ts';
@@ -357,6 +359,227 @@ export const LIFECYCLE: readonly LifecycleRule[] = [
   },
 ];
 
+// ── The sub-machines ──────────────────────────────────────────────────────
+// Records an order holds besides its own state, each with a state machine of
+// its own: an applicant's page check, an applicant's interview date change
+// request, the order's price difference, each refund. Their states are not
+// the order's, so they are not places; each transition says from which states
+// of its record it may happen (the guard over the sub-record), to which, the
+// order event it is recorded as (null: no audit row, e.g. the worker's send),
+// and the refusal. Services decide with checkSubAllowed/subAllows and write
+// with subFrom() in their conditional updates: the table is the one place
+// that says it (issue 24). The order event's own rule (LIFECYCLE) still says
+// who may fire it and from which places of the order.
+
+/** The states of each sub-record; 'none' where there is no record yet (or none open). */
+export interface SubStates {
+  page_check: PageCheckStatus;
+  interview_change: 'none' | InterviewChangeStatus;
+  price_difference: 'none' | PriceDifferenceStatus;
+  refund: 'none' | RefundStatus;
+}
+export type SubMachine = keyof SubStates;
+
+export interface SubRule<M extends SubMachine> {
+  /** The order event this transition is recorded as; null when it writes no audit row. */
+  event: OrderEventName | null;
+  by: readonly LifecycleActor[];
+  from: readonly SubStates[M][];
+  to: readonly SubStates[M][];
+  /** The guard in words (the generated docs show it). */
+  rule: string;
+  /** What a caller gets when the record is in no `from` state. */
+  refuse: () => AppError;
+}
+
+const subRules =
+  <M extends SubMachine>() =>
+  <R extends Record<string, SubRule<M>>>(rules: R) =>
+    rules;
+
+export const SUB_LIFECYCLE = {
+  page_check: {
+    title: "an applicant's page check (申请页核对, per applicant; no row yet = draft)",
+    rules: subRules<'page_check'>()({
+      edit_pages: {
+        event: null,
+        by: ['operator'],
+        from: ['draft', 'correction'],
+        to: ['draft', 'correction'],
+        rule: 'pages uploaded or deleted only while not published (or sent back for correction)',
+        refuse: () => new AppError(ErrorCode.PAGE_CHECK_LOCKED),
+      },
+      publish: {
+        event: 'page_check_publish',
+        by: ['operator'],
+        from: ['draft', 'correction'],
+        to: ['published'],
+        rule: 'at least one page; a republication after a correction counts a new round',
+        refuse: () => new AppError(ErrorCode.PAGE_CHECK_LOCKED),
+      },
+      confirm: {
+        event: 'page_check_confirm',
+        by: ['customer'],
+        from: ['published'],
+        to: ['confirmed'],
+        rule: 'the published pages; the last applicant confirmed ends the check (page_check_done)',
+        refuse: () => new AppError(ErrorCode.PAGE_CHECK_NOT_PUBLISHED),
+      },
+      correction: {
+        event: 'page_check_correction',
+        by: ['customer'],
+        from: ['published'],
+        to: ['correction'],
+        rule: 'the published pages, with a comment on at least one page',
+        refuse: () => new AppError(ErrorCode.PAGE_CHECK_NOT_PUBLISHED),
+      },
+    }),
+  },
+  interview_change: {
+    title: "an applicant's interview date change request (面试改期; none = no open request)",
+    rules: subRules<'interview_change'>()({
+      request: {
+        event: 'interview_change_request',
+        by: ['customer'],
+        from: ['none', 'accepted', 'declined'],
+        to: ['open'],
+        rule: 'a published notice; one open request per applicant; another free slot of the consulate in the window',
+        refuse: () => new AppError(ErrorCode.INTERVIEW_CHANGE_ALREADY_OPEN),
+      },
+      accept: {
+        event: 'interview_change_accept',
+        by: ['operator'],
+        from: ['open'],
+        to: ['accepted'],
+        rule: "the open request; the applicant's place moves to the requested slot (if it still has one)",
+        refuse: () => new AppError(ErrorCode.INTERVIEW_CHANGE_NOT_FOUND),
+      },
+      decline: {
+        event: 'interview_change_decline',
+        by: ['operator'],
+        from: ['open'],
+        to: ['declined'],
+        rule: 'the open request; the applicant keeps the time they had',
+        refuse: () => new AppError(ErrorCode.INTERVIEW_CHANGE_NOT_FOUND),
+      },
+    }),
+  },
+  price_difference: {
+    title: "the order's price difference (补差价; none = no open one)",
+    rules: subRules<'price_difference'>()({
+      create: {
+        event: 'price_difference_request',
+        by: ['operator'],
+        from: ['none', 'paid', 'cancelled'],
+        to: ['open'],
+        rule: 'no other open price difference; an amount > 0 and a reason',
+        refuse: () => new AppError(ErrorCode.PRICE_DIFFERENCE_ALREADY_OPEN),
+      },
+      pay: {
+        event: 'price_difference_pay',
+        by: ['system'],
+        from: ['open'],
+        to: ['paid'],
+        rule: 'a verified payment of exactly the open amount (else the money goes back: payment_refund_due)',
+        refuse: () => new AppError(ErrorCode.PRICE_DIFFERENCE_NOT_OPEN),
+      },
+      close: {
+        event: 'price_difference_cancel',
+        by: ['operator'],
+        from: ['open'],
+        to: ['cancelled'],
+        rule: 'open and unpaid; close_refund closes an open one too',
+        refuse: () => new AppError(ErrorCode.PRICE_DIFFERENCE_NOT_OPEN),
+      },
+    }),
+  },
+  refund: {
+    title: 'a refund (退款; each gives back part of one payment)',
+    rules: subRules<'refund'>()({
+      create: {
+        event: 'refund_create',
+        by: ['system', 'supervisor'],
+        from: ['none'],
+        to: ['pending'],
+        rule: 'as refund_create: a rejection refund once per applicant, or a supervisor by hand; never more than the payment has left',
+        refuse: () => new AppError(ErrorCode.REFUND_ORDER_STATE),
+      },
+      close: {
+        event: 'close_refund',
+        by: ['supervisor'],
+        from: ['none'],
+        to: ['pending'],
+        rule: 'as close_refund: one refund per payment for what it has left',
+        refuse: () => new AppError(ErrorCode.REFUND_CLOSE_NOT_ALLOWED),
+      },
+      send: {
+        event: null,
+        by: ['system'],
+        from: ['pending'],
+        to: ['processing'],
+        rule: 'the worker gave it to the provider, which is still processing it',
+        refuse: () => new AppError(ErrorCode.REFUND_NOT_FOUND),
+      },
+      succeed: {
+        event: 'refund_settle',
+        by: ['system'],
+        from: ['pending', 'processing'],
+        to: ['succeeded'],
+        rule: "the provider's verified word (notification or query), once; the customer is told",
+        refuse: () => new AppError(ErrorCode.REFUND_NOT_FOUND),
+      },
+      fail: {
+        event: null,
+        by: ['system'],
+        from: ['pending', 'processing'],
+        to: ['failed'],
+        rule: 'the provider refused it for good: the money is refundable again, the operators see it',
+        refuse: () => new AppError(ErrorCode.REFUND_NOT_FOUND),
+      },
+    }),
+  },
+} as const;
+
+export type SubTransition<M extends SubMachine> = keyof (typeof SUB_LIFECYCLE)[M]['rules'] & string;
+
+export function subRuleOf<M extends SubMachine>(machine: M, transition: SubTransition<M>): SubRule<M> {
+  return (SUB_LIFECYCLE[machine].rules as unknown as Record<string, SubRule<M>>)[transition]!;
+}
+
+/** The stored states a sub-record may be in for a transition ('none' is no row): a conditional update's WHERE status IN …. */
+export function subFrom<M extends SubMachine>(machine: M, transition: SubTransition<M>): Array<Exclude<SubStates[M], 'none'>> {
+  return subRuleOf(machine, transition).from.filter((state): state is Exclude<SubStates[M], 'none'> => state !== 'none');
+}
+
+/** Whether the record's state is where the transition leads (an applicant's pages confirmed). */
+export function subReached<M extends SubMachine>(machine: M, transition: SubTransition<M>, state: SubStates[M] | undefined): boolean {
+  return state !== undefined && subRuleOf(machine, transition).to.includes(state);
+}
+
+/** Whether the record's state lets the transition happen. */
+export function subAllows<M extends SubMachine>(machine: M, transition: SubTransition<M>, state: SubStates[M]): boolean {
+  return subRuleOf(machine, transition).from.includes(state);
+}
+
+/** The refusal the table gives for the transition from this state, or null. */
+export function subRefusalOf<M extends SubMachine>(machine: M, transition: SubTransition<M>, state: SubStates[M]): AppError | null {
+  const rule = subRuleOf(machine, transition);
+  return rule.from.includes(state) ? null : rule.refuse();
+}
+
+/** Throws the table's refusal when the record's state does not allow the transition. */
+export function checkSubAllowed<M extends SubMachine>(machine: M, transition: SubTransition<M>, state: SubStates[M]): void {
+  const refusal = subRefusalOf(machine, transition, state);
+  if (refusal) throw refusal;
+}
+
+/** Every sub-machine transition with its machine and name (docs, tests). */
+export function subTransitions(): Array<{ machine: SubMachine; transition: string; rule: SubRule<SubMachine> }> {
+  return (Object.keys(SUB_LIFECYCLE) as SubMachine[]).flatMap((machine) =>
+    Object.entries(SUB_LIFECYCLE[machine].rules as unknown as Record<string, SubRule<SubMachine>>).map(([transition, rule]) => ({ machine, transition, rule })),
+  );
+}
+
 const RULES = new Map(LIFECYCLE.map((rule) => [rule.event, rule]));
 
 export function ruleOf(event: OrderEventName): LifecycleRule {
@@ -496,15 +719,29 @@ export function stateAllows(event: OrderEventName, order: GuardedOrder, at: numb
   return (rule.guard?.(order, at) ?? null) === null;
 }
 
+/** The states of the sub-records a caller asks about (an applicant's page check, the open price difference…). */
+export type SubRecordStates = { [M in SubMachine]?: SubStates[M] };
+
 /**
  * The events `caller` may fire on this order now, by the table: each side's
  * order view carries them (allowed_events), and pages show an action only
  * when its event is among them. System events are never a person's to fire.
+ * Given the state of a sub-record (`sub`), an event recorded by one of that
+ * sub-machine's transitions is listed only when the record's state allows it
+ * too (an applicant's published pages: page_check_confirm, not page_check_publish).
  */
-export function allowedEvents(order: GuardedOrder, caller: Principal, at: number): OrderEventName[] {
-  return LIFECYCLE.filter((rule) => rule.from !== 'new' && mayFire(rule, caller) && refusalOf(rule.event, order, caller, at) === null).map(
-    (rule) => rule.event,
-  );
+export function allowedEvents(order: GuardedOrder, caller: Principal, at: number, sub: SubRecordStates = {}): OrderEventName[] {
+  return LIFECYCLE.filter(
+    (rule) => rule.from !== 'new' && mayFire(rule, caller) && refusalOf(rule.event, order, caller, at) === null && subRecordsAllow(rule.event, sub),
+  ).map((rule) => rule.event);
+}
+
+/** Whether every given sub-record whose machine records `event` is in a state its transition starts from. */
+function subRecordsAllow(event: OrderEventName, sub: SubRecordStates): boolean {
+  return subTransitions().every(({ machine, rule }) => {
+    const state = sub[machine];
+    return rule.event !== event || state === undefined || rule.from.includes(state);
+  });
 }
 
 /** Who may fire an event from a place, by the table alone (the docs' per-side table; guards aside). */

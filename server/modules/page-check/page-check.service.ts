@@ -22,14 +22,17 @@ import {
   type PageCheckView,
 } from '../../../common/contracts/page-check.ts';
 import { ErrorCode } from '../../../common/error-codes.ts';
-import { chinaDate, isCalendarDate, type OrderStep, stepLabel } from '../../../common/order.ts';
-import type { Database } from '../../db/schema.ts';
+import { chinaDate, isCalendarDate, isProcessing, type OrderStep, stepLabel } from '../../../common/order.ts';
+import type { Database, PageCheckStatus } from '../../db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { Customer, Operator } from '../../platform/principal.ts';
 import { createStoredFiles, type FileViewer, type StoredFileDeps, type UploadSource } from '../stored-file/stored-files.ts';
-import { type Change, checkAllowed, createOrderLifecycle, type OrderRow, stateAllows } from '../order/lifecycle.ts';
+import { type Change, checkAllowed, checkSubAllowed, createOrderLifecycle, type OrderRow, stateAllows, subFrom, subReached } from '../order/lifecycle.ts';
 import { pageCheckPages, SHOWN_TO_CUSTOMER } from './page-check-files.ts';
 import { createPageCheckRepository } from './page-check.repository.ts';
+
+/** An applicant's pages confirmed: where the table's confirm leads. */
+const pagesConfirmed = (status: PageCheckStatus | 'none' | undefined) => subReached('page_check', 'confirm', status === 'none' ? undefined : status);
 
 function mayEdit(operator: Operator, order: Pick<OrderRow, 'assignee_operator_id'>): boolean {
   return operator.role === 'supervisor' || order.assignee_operator_id === operator.operatorId;
@@ -92,11 +95,11 @@ export function createPageCheckService(db: Kysely<Database>, deps: StoredFileDep
     return {
       user_order_id: order.user_order_id,
       product_title: order.product_title,
-      step: order.status === 'processing' ? order.step : null,
-      step_label: order.status === 'processing' ? (stepLabel(order.step) ?? '') : '',
+      step: isProcessing(order) ? order.step : null,
+      step_label: isProcessing(order) ? (stepLabel(order.step) ?? '') : '',
       version: order.version,
       need_interview: order.need_interview,
-      all_confirmed: list.length > 0 && list.every((a) => a.status === 'confirmed'),
+      all_confirmed: list.length > 0 && list.every((a) => pagesConfirmed(a.status)),
       submitted_date: order.submitted_date,
       applicants: list,
     };
@@ -109,8 +112,8 @@ export function createPageCheckService(db: Kysely<Database>, deps: StoredFileDep
     const applicants = await repo.applicants(order.user_order_id);
     const applicant = applicants.find((a) => a.applicant_id === applicantId);
     if (!applicant) throw new AppError(ErrorCode.PAGE_CHECK_APPLICANT_NOT_FOUND);
-    const status = await repo.stateOf(db, applicantId);
-    if (status === 'published' || status === 'confirmed') throw new AppError(ErrorCode.PAGE_CHECK_LOCKED);
+    // The table's refusal (2122): pages change only before publication or after a correction request.
+    checkSubAllowed('page_check', 'edit_pages', (await repo.stateOf(db, applicantId)) ?? 'draft');
     return applicant;
   }
 
@@ -129,7 +132,9 @@ export function createPageCheckService(db: Kysely<Database>, deps: StoredFileDep
     if (!applicant) throw new AppError(ErrorCode.PAGE_CHECK_APPLICANT_NOT_FOUND);
     const states = await repo.states(order.user_order_id);
     const state = states.find((s) => s.applicant_id === applicant.applicant_id);
-    if (state?.status !== 'published') throw new AppError(ErrorCode.PAGE_CHECK_NOT_PUBLISHED);
+    // The table's refusal (2124): only published pages are confirmed or sent back.
+    checkSubAllowed('page_check', event === 'page_check_confirm' ? 'confirm' : 'correction', state?.status ?? 'draft');
+    if (!state) throw new AppError(ErrorCode.PAGE_CHECK_NOT_PUBLISHED);
     return { applicant, state, applicants, states };
   }
 
@@ -176,8 +181,7 @@ export function createPageCheckService(db: Kysely<Database>, deps: StoredFileDep
       const pageId = await storedFiles.keep(upload, () =>
         db.transaction().execute(async (trx) => {
           // Decided again inside the transaction: published meanwhile, or full.
-          const status = await repo.stateOf(trx, input.applicant_id);
-          if (status === 'published' || status === 'confirmed') throw new AppError(ErrorCode.PAGE_CHECK_LOCKED);
+          checkSubAllowed('page_check', 'edit_pages', (await repo.stateOf(trx, input.applicant_id)) ?? 'draft');
           if ((await repo.countPages(trx, input.applicant_id)) >= PAGE_CHECK_LIMITS.maxPagesPerApplicant)
             throw new AppError(ErrorCode.PAGE_CHECK_TOO_MANY_PAGES);
           return repo.insertPage(trx, {
@@ -208,8 +212,7 @@ export function createPageCheckService(db: Kysely<Database>, deps: StoredFileDep
       if (!page || page.user_order_id !== order.user_order_id) throw new AppError(ErrorCode.PAGE_CHECK_PAGE_NOT_FOUND);
       await editable(operator, order, page.applicant_id, deps.now());
       const deleted = await db.transaction().execute(async (trx) => {
-        const status = await repo.stateOf(trx, page.applicant_id);
-        if (status === 'published' || status === 'confirmed') throw new AppError(ErrorCode.PAGE_CHECK_LOCKED);
+        checkSubAllowed('page_check', 'edit_pages', (await repo.stateOf(trx, page.applicant_id)) ?? 'draft');
         return repo.deletePage(trx, pageId);
       });
       if (!deleted) throw new AppError(ErrorCode.PAGE_CHECK_PAGE_NOT_FOUND);
@@ -229,7 +232,8 @@ export function createPageCheckService(db: Kysely<Database>, deps: StoredFileDep
         if (!applicant) throw new AppError(ErrorCode.PAGE_CHECK_APPLICANT_NOT_FOUND);
         const states = await repo.states(order.user_order_id);
         const current = states.find((s) => s.applicant_id === applicant.applicant_id);
-        if (current?.status === 'published' || current?.status === 'confirmed') throw new AppError(ErrorCode.PAGE_CHECK_LOCKED);
+        // The table's refusal (2122): published or confirmed pages are not published again.
+        checkSubAllowed('page_check', 'publish', current?.status ?? 'draft');
         const pages = await repo.countPages(db, applicant.applicant_id);
         if (!current || pages === 0) throw new AppError(ErrorCode.PAGE_CHECK_NO_PAGES);
         round = current.round + 1;
@@ -237,7 +241,7 @@ export function createPageCheckService(db: Kysely<Database>, deps: StoredFileDep
           event: 'page_check_publish',
           within: async (trx) => {
             if ((await repo.countPages(trx, applicant.applicant_id)) === 0) throw new AppError(ErrorCode.PAGE_CHECK_NO_PAGES);
-            if (!(await repo.setStatus(trx, applicant.applicant_id, ['draft', 'correction'], 'published', at, { published: true }))) {
+            if (!(await repo.setStatus(trx, applicant.applicant_id, subFrom('page_check', 'publish'), 'published', at, { published: true }))) {
               throw new AppError(ErrorCode.PAGE_CHECK_LOCKED);
             }
           },
@@ -255,7 +259,7 @@ export function createPageCheckService(db: Kysely<Database>, deps: StoredFileDep
           {
             event: 'page_check_confirm',
             within: async (trx) => {
-              if (!(await repo.setStatus(trx, applicant.applicant_id, ['published'], 'confirmed', at, { confirmed: true }))) {
+              if (!(await repo.setStatus(trx, applicant.applicant_id, subFrom('page_check', 'confirm'), 'confirmed', at, { confirmed: true }))) {
                 throw new AppError(ErrorCode.PAGE_CHECK_NOT_PUBLISHED);
               }
             },
@@ -263,7 +267,7 @@ export function createPageCheckService(db: Kysely<Database>, deps: StoredFileDep
           },
         ];
         const othersConfirmed = applicants.every(
-          (a) => a.applicant_id === applicant.applicant_id || states.find((s) => s.applicant_id === a.applicant_id)?.status === 'confirmed',
+          (a) => a.applicant_id === applicant.applicant_id || pagesConfirmed(states.find((s) => s.applicant_id === a.applicant_id)?.status),
         );
         if (othersConfirmed) {
           changes.push({
@@ -272,7 +276,7 @@ export function createPageCheckService(db: Kysely<Database>, deps: StoredFileDep
             within: async (trx) => {
               // Under the order row's lock: every applicant must be confirmed now.
               const fresh = await repo.states(order.user_order_id, trx);
-              if (applicants.some((a) => fresh.find((s) => s.applicant_id === a.applicant_id)?.status !== 'confirmed')) {
+              if (applicants.some((a) => !pagesConfirmed(fresh.find((s) => s.applicant_id === a.applicant_id)?.status))) {
                 throw new AppError(ErrorCode.ORDER_CONFLICT);
               }
             },
@@ -314,7 +318,8 @@ export function createPageCheckService(db: Kysely<Database>, deps: StoredFileDep
         return {
           event: 'page_check_correction',
           within: async (trx) => {
-            if (!(await repo.setStatus(trx, applicant.applicant_id, ['published'], 'correction', at))) throw new AppError(ErrorCode.PAGE_CHECK_NOT_PUBLISHED);
+            if (!(await repo.setStatus(trx, applicant.applicant_id, subFrom('page_check', 'correction'), 'correction', at)))
+              throw new AppError(ErrorCode.PAGE_CHECK_NOT_PUBLISHED);
             await repo.insertComments(trx, rows);
           },
           detail: { applicant_id: applicant.applicant_id, applicant_name: applicant.name, round: state.round, comments: rows.length },
@@ -331,7 +336,7 @@ export function createPageCheckService(db: Kysely<Database>, deps: StoredFileDep
         if (!mayEdit(operator, order)) throw new AppError(ErrorCode.REVIEW_NOT_ASSIGNEE);
         const applicants = await repo.applicants(order.user_order_id);
         const states = await repo.states(order.user_order_id);
-        if (applicants.some((a) => states.find((s) => s.applicant_id === a.applicant_id)?.status !== 'confirmed')) {
+        if (applicants.some((a) => !pagesConfirmed(states.find((s) => s.applicant_id === a.applicant_id)?.status))) {
           throw new AppError(ErrorCode.PAGE_CHECK_NOT_ALL_CONFIRMED);
         }
         if (Number(await repo.openPriceDifferences(order.user_order_id)) > 0) throw new AppError(ErrorCode.SUBMIT_PRICE_DIFFERENCE_OPEN);

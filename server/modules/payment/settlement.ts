@@ -21,6 +21,7 @@
 // The partial unique index "one paid payment per order" backs this up: a
 // second paid row cannot be stored, whatever happens.
 import { PostgresAdapter } from 'kysely';
+import { awaitsPayment, HANDLED_STATUSES, hasStatus, isCancelled, isProcessing } from '../../../common/order.ts';
 import { SYSTEM } from '../../platform/principal.ts';
 import { type Change, LifecycleConflict, type LifecycleTransaction, type OrderLifecycle } from '../order/lifecycle.ts';
 import { settleDifference } from '../price-difference/price-difference-records.ts';
@@ -100,10 +101,9 @@ export async function settlePayment(lifecycle: OrderLifecycle, input: SettleInpu
 
       // A price difference's payment (补差价): books the open price difference, or goes back.
       if (payment.price_difference_id !== null) {
-        const settled =
-          order.status === 'processing'
-            ? await settleDifference(trx, { ...payment, price_difference_id: payment.price_difference_id }, order, input)
-            : { ok: false as const, reason: 'order_status' as const };
+        const settled = isProcessing(order)
+          ? await settleDifference(trx, { ...payment, price_difference_id: payment.price_difference_id }, order, input)
+          : { ok: false as const, reason: 'order_status' as const };
         if (settled.ok) {
           await markPayment('paid');
           await tx.change(order, settled.change, SYSTEM);
@@ -120,9 +120,9 @@ export async function settlePayment(lifecycle: OrderLifecycle, input: SettleInpu
 
       const amountFits = payment.amount === order.total_amount;
       let decision: 'pay' | 'revive' | SettleResult['refund_reason'];
-      if (order.status === 'pending_payment') {
+      if (awaitsPayment(order)) {
         decision = amountFits ? 'pay' : 'amount_changed';
-      } else if (order.status === 'cancelled') {
+      } else if (isCancelled(order)) {
         const cancellation = await trx
           .selectFrom('order_event')
           .select(['event', 'from_status'])
@@ -132,9 +132,9 @@ export async function settlePayment(lifecycle: OrderLifecycle, input: SettleInpu
           .limit(1)
           .executeTakeFirst();
         const paidInTime =
-          cancellation?.event === 'expire' && cancellation.from_status === 'pending_payment' && input.paid_at <= payment.expires_at && amountFits;
+          cancellation?.event === 'expire' && awaitsPayment({ status: cancellation.from_status ?? '' }) && input.paid_at <= payment.expires_at && amountFits;
         decision = !paidInTime ? 'order_cancelled' : !order.need_interview ? 'revive' : 'order_expired';
-      } else if (order.status === 'processing' || order.status === 'completed') {
+      } else if (hasStatus(order, HANDLED_STATUSES)) {
         decision = 'order_paid';
       } else {
         decision = 'order_status';

@@ -6,7 +6,7 @@ import { PostgresAdapter, type Kysely, type Transaction } from 'kysely';
 import type { PriceDifferenceView } from '../../../common/contracts/price-difference.ts';
 import { priceDifferenceStatusLabel } from '../../../common/price-difference.ts';
 import type { Database } from '../../db/schema.ts';
-import type { Change } from '../order/lifecycle.ts';
+import { type Change, subAllows, subFrom } from '../order/lifecycle.ts';
 import { findOf, listOf, type PriceDifferenceRow } from './price-difference.repository.ts';
 
 export function priceDifferenceView(row: PriceDifferenceRow): PriceDifferenceView {
@@ -64,7 +64,12 @@ export async function settleDifference(
   let query = trx.selectFrom('price_difference').selectAll().where('price_difference_id', '=', payment.price_difference_id);
   if (trx.getExecutor().adapter instanceof PostgresAdapter) query = query.forUpdate();
   const difference = await query.executeTakeFirst();
-  if (!difference || difference.user_order_id !== payment.user_order_id || difference.status !== 'open' || difference.amount !== payment.amount) {
+  if (
+    !difference ||
+    difference.user_order_id !== payment.user_order_id ||
+    !subAllows('price_difference', 'pay', difference.status) ||
+    difference.amount !== payment.amount
+  ) {
     return { ok: false, reason: 'difference_closed' };
   }
   const id = difference.price_difference_id;
@@ -78,7 +83,7 @@ export async function settleDifference(
           .updateTable('price_difference')
           .set({ status: 'paid', paid_at: paid.paid_at, out_trade_no: payment.out_trade_no, updated_at: paid.paid_at })
           .where('price_difference_id', '=', id)
-          .where('status', '=', 'open')
+          .where('status', 'in', subFrom('price_difference', 'pay'))
           .executeTakeFirst();
         if (Number(result.numUpdatedRows) !== 1) throw new Error(`price difference ${id} changed during settlement`);
       },

@@ -3,6 +3,7 @@
 // its order's columns (price_difference_due / _paid) always move together.
 import type { Insertable, Kysely, Selectable, Transaction } from 'kysely';
 import type { Database, PriceDifferenceTable } from '../../db/schema.ts';
+import { subFrom } from '../order/lifecycle.ts';
 
 export type PriceDifferenceRow = Selectable<PriceDifferenceTable>;
 type Db = Kysely<Database> | Transaction<Database>;
@@ -24,13 +25,13 @@ export function createPriceDifferenceRepository(db: Kysely<Database>) {
       return price_difference_id;
     },
 
-    /** open → cancelled; false when it is no longer open. */
+    /** open → cancelled (the sub-machine's close); false when it is no longer open. */
     async cancel(trx: Transaction<Database>, priceDifferenceId: number, operatorId: number, at: number): Promise<boolean> {
       const result = await trx
         .updateTable('price_difference')
         .set({ status: 'cancelled', cancelled_at: at, cancelled_by: operatorId, updated_at: at })
         .where('price_difference_id', '=', priceDifferenceId)
-        .where('status', '=', 'open')
+        .where('status', 'in', subFrom('price_difference', 'close'))
         .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },

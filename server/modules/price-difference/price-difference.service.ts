@@ -12,7 +12,7 @@ import { PRICE_DIFFERENCE_LIMITS } from '../../../common/price-difference.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { Operator } from '../../platform/principal.ts';
-import { checkAllowed, createOrderLifecycle, type OrderRow, stateAllows } from '../order/lifecycle.ts';
+import { checkAllowed, checkSubAllowed, createOrderLifecycle, type OrderRow, stateAllows, subAllows } from '../order/lifecycle.ts';
 import type { OperatorDirectory } from '../operator/directory.ts';
 import { priceDifferenceView } from './price-difference-records.ts';
 import { createPriceDifferenceRepository } from './price-difference.repository.ts';
@@ -56,7 +56,7 @@ export function createPriceDifferenceService(db: Kysely<Database>, deps: { now: 
       total_amount: order.total_amount,
       price_difference_due: order.price_difference_due,
       price_difference_paid: order.price_difference_paid,
-      can_request: stateAllows('price_difference_request', order, deps.now()) && order.price_difference_due === 0,
+      can_request: stateAllows('price_difference_request', order, deps.now()) && subAllows('price_difference', 'create', openDifference(order)),
       list: rows.map((row) => ({ ...priceDifferenceView(row), requested_by: names.get(row.requested_by) ?? `人员${row.requested_by}` })),
     };
   }
@@ -64,6 +64,9 @@ export function createPriceDifferenceService(db: Kysely<Database>, deps: { now: 
   async function fresh(operator: Operator, userOrderId: number) {
     return panel(await lifecycle.current(operator, userOrderId));
   }
+
+  /** The order's price difference as the sub-machine sees it: the order row keeps the open amount. */
+  const openDifference = (order: OrderRow) => (order.price_difference_due > 0 ? ('open' as const) : ('none' as const));
 
   /** The table first (not processing → 2167), then the version the operator saw (2166). */
   function checkOrder(event: 'price_difference_request' | 'price_difference_cancel', order: OrderRow, operator: Operator, at: number, version: number) {
@@ -78,7 +81,8 @@ export function createPriceDifferenceService(db: Kysely<Database>, deps: { now: 
       try {
         await lifecycle.change(operator, input.user_order_id, (order, at) => {
           checkOrder('price_difference_request', order, operator, at, input.version);
-          if (order.price_difference_due > 0) throw new AppError(ErrorCode.PRICE_DIFFERENCE_ALREADY_OPEN);
+          // The table's refusal (2163: another one is open).
+          checkSubAllowed('price_difference', 'create', openDifference(order));
           if (!validAmount(input.amount)) throw new AppError(ErrorCode.PRICE_DIFFERENCE_AMOUNT_INVALID);
           const reason = cleanReason(input.reason);
           if (reason === null) throw new AppError(ErrorCode.PRICE_DIFFERENCE_REASON_INVALID);
@@ -113,7 +117,8 @@ export function createPriceDifferenceService(db: Kysely<Database>, deps: { now: 
         checkOrder('price_difference_cancel', order, operator, at, input.version);
         const difference = await repo.find(order.user_order_id, input.price_difference_id);
         if (!difference) throw new AppError(ErrorCode.PRICE_DIFFERENCE_NOT_FOUND);
-        if (difference.status !== 'open') throw new AppError(ErrorCode.PRICE_DIFFERENCE_NOT_OPEN);
+        // The table's refusal (2165: paid or cancelled already).
+        checkSubAllowed('price_difference', 'close', difference.status);
         return {
           event: 'price_difference_cancel',
           set: { price_difference_due: 0 },

@@ -19,7 +19,7 @@ import type { RefundView } from '../../../common/contracts/refund.ts';
 import { type RefundKind, refundKindLabel, refundStatusLabel } from '../../../common/refund.ts';
 import type { Database, RefundTable } from '../../db/schema.ts';
 import { actorOf, type Principal, SYSTEM } from '../../platform/principal.ts';
-import type { LifecycleTransaction, OrderLifecycle, OrderState } from '../order/lifecycle.ts';
+import { type LifecycleTransaction, type OrderLifecycle, type OrderState, subAllows, subFrom } from '../order/lifecycle.ts';
 
 export type RefundRow = Selectable<RefundTable>;
 type Db = Kysely<Database> | Transaction<Database>;
@@ -339,8 +339,9 @@ export async function settleRefund(
     const refund = await query.executeTakeFirst();
     if (!refund) return { outcome: 'unknown_refund' as const, user_order_id: null };
     if (refund.amount !== input.amount) return { outcome: 'amount_mismatch' as const, user_order_id: refund.user_order_id };
-    if (refund.status === 'succeeded' || refund.status === 'failed') return { outcome: 'duplicate' as const, user_order_id: refund.user_order_id };
     const succeeded = input.state === 'SUCCESS';
+    // Already final (the table: succeed and fail only from pending or processing): a duplicate, nothing changes.
+    if (!subAllows('refund', succeeded ? 'succeed' : 'fail', refund.status)) return { outcome: 'duplicate' as const, user_order_id: refund.user_order_id };
     const written = await trx
       .updateTable('refund')
       .set({
@@ -353,7 +354,7 @@ export async function settleRefund(
         last_error: succeeded ? null : `provider: ${input.state}`,
       })
       .where('refund_id', '=', refund.refund_id)
-      .where('status', 'in', ['pending', 'processing'])
+      .where('status', 'in', subFrom('refund', succeeded ? 'succeed' : 'fail'))
       .executeTakeFirst();
     if (Number(written.numUpdatedRows) !== 1) return { outcome: 'duplicate' as const, user_order_id: refund.user_order_id };
     if (succeeded) {

@@ -26,7 +26,7 @@ import type { OrderEventName } from '../../../common/order.ts';
 import type { Database } from '../../db/schema.ts';
 import type { JobRunner, JobSpec } from '../../platform/jobs.ts';
 import { onOrderEventCommitted } from '../order/after-commit.ts';
-import { createOrderLifecycle } from '../order/lifecycle.ts';
+import { createOrderLifecycle, subAllows, subFrom } from '../order/lifecycle.ts';
 import type { PaymentProvider } from '../payment/provider.ts';
 import { type RefundRow, settleRefund } from './refund-records.ts';
 import { singleFlightDrain } from '../../platform/single-flight.ts';
@@ -53,8 +53,8 @@ export const REFUND_JOB = 'refunds';
 /** The events whose commit leaves refunds to send: the worker runs right after them. */
 export const REFUND_CREATING_EVENTS: readonly OrderEventName[] = ['refund_create', 'close_refund'];
 
-/** Refunds still to send (pending) or to settle (processing): what the worker claims. */
-const OPEN_STATUSES = ['pending', 'processing'] as const;
+/** Refunds still to send (pending) or to settle (processing): what the worker claims — the states the provider's word settles from (the lifecycle's refund sub-machine). */
+const OPEN_STATUSES = subFrom('refund', 'succeed');
 
 /** Wait before try n + 1 after n: 30 s, 1 min, 2, 4 … capped at 1 h (a refund is never given up). */
 export function refundBackoffMs(attempts: number): number {
@@ -242,8 +242,9 @@ export function createRefundWorker(options: RefundWorkerOptions) {
       for (const { id, token } of claimed) {
         const row = await db.selectFrom('refund').selectAll().where('refund_id', '=', id).where('claim_token', '=', token).executeTakeFirst();
         if (!row) continue;
-        if (row.status === 'pending') await sendOne(row, token, result);
-        else if (row.status === 'processing') await queryOne(row, token, result);
+        // Not sent yet (the table's send: pending → processing) is sent; sent is asked about.
+        if (subAllows('refund', 'send', row.status)) await sendOne(row, token, result);
+        else if (subAllows('refund', 'succeed', row.status)) await queryOne(row, token, result);
       }
       if (!more) return result;
     }

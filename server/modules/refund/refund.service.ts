@@ -15,7 +15,7 @@ import { REFUND_LIMITS } from '../../../common/refund.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { Operator } from '../../platform/principal.ts';
-import { checkAllowed, createOrderLifecycle, LifecycleConflict, type OrderRow, stateAllows } from '../order/lifecycle.ts';
+import { checkAllowed, createOrderLifecycle, LifecycleConflict, type OrderRow, stateAllows, subFrom } from '../order/lifecycle.ts';
 import type { HeaderBag, NotificationAnswer, PaymentProvider } from '../payment/provider.ts';
 import type { OperatorDirectory } from '../operator/directory.ts';
 import { countRefundsToRedo } from './failed-refunds.ts';
@@ -175,7 +175,7 @@ export function createRefundService(db: Kysely<Database>, deps: RefundServiceDep
               .updateTable('price_difference')
               .set({ status: 'cancelled', cancelled_at: at, cancelled_by: operator.operatorId, updated_at: at })
               .where('user_order_id', '=', order.user_order_id)
-              .where('status', '=', 'open')
+              .where('status', 'in', subFrom('price_difference', 'close'))
               .execute();
             await givePlacesBack?.(trx, order);
           },
