@@ -80,6 +80,17 @@ export const ORDER_LITERAL_FREE_FILES = [
   'server/modules/review/*.ts',
   'app/routes/admin/order-workbench.tsx',
   'app/features/admin/**/*.{ts,tsx}',
+  // The modules of the lifecycle's sub-machines (page check, interview change, price difference,
+  // refund) and the payment settlement: their records' states are asked of the lifecycle's table.
+  'server/modules/page-check/*.ts',
+  'server/modules/interview/interview-notice.service.ts',
+  'server/modules/interview/interview.service.ts',
+  'server/modules/interview/order-interview.ts',
+  'server/modules/price-difference/*.ts',
+  'server/modules/refund/*.ts',
+  'server/modules/payment/settlement.ts',
+  'server/modules/notification/*.ts',
+  'server/modules/order-notices/*.ts',
 ];
 
 export default tseslint.config(

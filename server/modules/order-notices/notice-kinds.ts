@@ -9,7 +9,7 @@
 // This module sits below both the lifecycle (which stores the notices of an
 // event) and the notification module (which sends the e-mails and lists the
 // notices): it imports neither (issue 24).
-import type { OrderEventName, OrderStatus, OrderStep } from '../../../common/order.ts';
+import { isRefunded, type OrderEventName, type OrderStatus, type OrderStep, stepIs } from '../../../common/order.ts';
 import { PRICE_DIFFERENCE_ANCHOR } from '../../../common/price-difference.ts';
 import { VISA_INFOS_ANCHOR } from '../../../common/visa-result.ts';
 import { REFUND_ANCHOR } from '../../../common/refund.ts';
@@ -76,7 +76,7 @@ export const NOTICE_TEMPLATES = {
     recipient: 'customer',
     email: true,
     render: (order, event) =>
-      event.to_step === 'awaiting_mail'
+      stepIs({ step: event.to_step }, 'awaiting_mail')
         ? {
             title: '资料审核通过，请邮寄纸质资料',
             body: `订单 ${order.user_order_id}（${order.product_title}）的电子资料已全部审核通过。下一步：请按邮寄清单寄出纸质资料。`,
@@ -150,10 +150,9 @@ export const NOTICE_TEMPLATES = {
     email: false,
     render: (order, event) => ({
       title: '核对页已全部确认',
-      body:
-        event.to_step === 'interview'
-          ? `订单 ${order.user_order_id}（${order.product_title}）的核对页已全部确认，请发布面试/录指纹通知。`
-          : `订单 ${order.user_order_id}（${order.product_title}）的核对页已全部确认，可以递交使馆。`,
+      body: stepIs({ step: event.to_step }, 'interview')
+        ? `订单 ${order.user_order_id}（${order.product_title}）的核对页已全部确认，请发布面试/录指纹通知。`
+        : `订单 ${order.user_order_id}（${order.product_title}）的核对页已全部确认，可以递交使馆。`,
       link: workbench(order.user_order_id),
     }),
   },
@@ -257,11 +256,10 @@ export const NOTICE_TEMPLATES = {
     recipient: 'customer',
     email: true,
     render: (order, event) => ({
-      title: event.to_status === 'refunded' ? '护照已签收，订单已退款' : '护照已签收，订单已完成',
-      body:
-        event.to_status === 'refunded'
-          ? `订单 ${order.user_order_id}（${order.product_title}）寄回的护照已签收。申请人均被拒签，费用已按拒签退全款退回，订单已结束。`
-          : `订单 ${order.user_order_id}（${order.product_title}）寄回的护照已签收，订单已完成。感谢您的信任，祝您旅途愉快！`,
+      title: isRefunded({ status: event.to_status ?? '' }) ? '护照已签收，订单已退款' : '护照已签收，订单已完成',
+      body: isRefunded({ status: event.to_status ?? '' })
+        ? `订单 ${order.user_order_id}（${order.product_title}）寄回的护照已签收。申请人均被拒签，费用已按拒签退全款退回，订单已结束。`
+        : `订单 ${order.user_order_id}（${order.product_title}）寄回的护照已签收，订单已完成。感谢您的信任，祝您旅途愉快！`,
       link: detail(order.user_order_id),
     }),
   },
@@ -269,11 +267,10 @@ export const NOTICE_TEMPLATES = {
     recipient: 'customer',
     email: true,
     render: (order, event) => ({
-      title: event.to_status === 'refunded' ? '订单已结束（已退款）' : '订单已完成',
-      body:
-        event.to_status === 'refunded'
-          ? `订单 ${order.user_order_id}（${order.product_title}）的申请人均被拒签，费用已按拒签退全款退回，订单已结束。`
-          : `订单 ${order.user_order_id}（${order.product_title}）已办理完成，请在订单详情中查看签证信息。祝您旅途愉快！`,
+      title: isRefunded({ status: event.to_status ?? '' }) ? '订单已结束（已退款）' : '订单已完成',
+      body: isRefunded({ status: event.to_status ?? '' })
+        ? `订单 ${order.user_order_id}（${order.product_title}）的申请人均被拒签，费用已按拒签退全款退回，订单已结束。`
+        : `订单 ${order.user_order_id}（${order.product_title}）已办理完成，请在订单详情中查看签证信息。祝您旅途愉快！`,
       link: detail(order.user_order_id),
     }),
   },
