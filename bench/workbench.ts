@@ -8,7 +8,10 @@
 // JPEG uploads through the stored-file module, the sandbox payment), so it
 // sits in 资料审核中 with every file pending. Goal: p95 ≤ 150 ms for the
 // full page of the 20-applicant order. Prints figures; asserts nothing.
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { API_VERSION } from '../common/constants.ts';
 import { newRequestId, sha256Hex, signRequest } from '../common/signing.ts';
@@ -19,7 +22,7 @@ import { createOperatorRepository } from '../server/modules/operator/operator.re
 import { createOperatorService } from '../server/modules/operator/operator.service.ts';
 import { insertCustomer, insertProduct, type MaterialOptions } from '../server/test-support/factories.ts';
 import { FIXTURES } from '../tests/fixtures/index.ts';
-import { startBuiltApp } from './support.ts';
+import { startProcess } from './support.ts';
 
 const APPLICANTS = Number(process.env.BENCH_APPLICANTS ?? 20);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
@@ -55,9 +58,41 @@ function percentile(sorted: number[], p: number): number {
 // BENCH_BASE_URL with BENCH_SQLITE_FILE: a server already running (to read its log), else the built app started here.
 const external =
   process.env.BENCH_BASE_URL && process.env.BENCH_SQLITE_FILE ? { base: process.env.BENCH_BASE_URL, dbFile: process.env.BENCH_SQLITE_FILE } : null;
-const app = external ? null : await startBuiltApp();
+const app = external ? null : await startApp();
 const base = external?.base ?? `http://127.0.0.1:${app!.port}`;
 const handle = openDatabase({ kind: 'sqlite', file: external?.dbFile ?? app!.dbFile });
+
+/** A free port: the sandbox's payment notification calls the site back at PUBLIC_SITE_URL, so the port is known before the start. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** The built app in demo mode on a SQLite file of its own (bench/support.ts startBuiltApp, on a known port). */
+async function startApp() {
+  if (!existsSync('build/server/index.js')) throw new Error('build/server/index.js is missing: run `npm run build` first');
+  const dir = mkdtempSync(join(tmpdir(), 'visa-bench-workbench-'));
+  const dbFile = join(dir, 'bench.db');
+  const port = await freePort();
+  const started = await startProcess(['--conditions=production', '--import', 'tsx', 'server/main.ts'], {
+    APP_ENV: 'demo',
+    NODE_ENV: 'production',
+    SQLITE_FILE: dbFile,
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    PUBLIC_SITE_URL: `http://127.0.0.1:${port}`,
+    LOG_LEVEL: 'info',
+    OUTBOX_DIR: join(dir, 'outbox'),
+    UPLOAD_DIR: join(dir, 'uploads'),
+  });
+  return { ...started, dbFile };
+}
 const db = handle.db;
 
 const call = async <T>(path: string, payload: unknown, token?: string): Promise<T> =>
@@ -119,7 +154,7 @@ async function orderInReview(count: number): Promise<number> {
   for (let i = 0; ; i += 1) {
     const order = await call<{ status: string }>('/www/order/order_detail_get', { user_order_id: userOrderId }, token);
     if (order.status === 'processing') break;
-    if (i > 100) throw new Error(`order ${userOrderId} was not paid`);
+    if (i > 300) throw new Error(`order ${userOrderId} was not paid`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   return userOrderId;
