@@ -21,6 +21,7 @@ import { noticeOperations } from './modules/notification/notice.routes.ts';
 import { createNoticeService, type NoticeService } from './modules/notification/notice.service.ts';
 import { createOutboxWorker, installOutbox, type OutboxWorker } from './modules/notification/outbox.ts';
 import { orderExpiryJob } from './modules/order/expiry.ts';
+import { onOrderEventCommitted } from './modules/order/after-commit.ts';
 import { orderOperations } from './modules/order/order.routes.ts';
 import { createMaterialModule } from './modules/material/material.routes.ts';
 import { interviewOperations } from './modules/interview/interview.routes.ts';
@@ -276,7 +277,8 @@ export async function buildApp({
     sweepMs: config.NOTICE_OUTBOX_SWEEP_SECONDS * 1000,
   });
   app.decorate('noticeOutbox', noticeOutbox);
-  installOutbox(jobs, noticeOutbox, database.db, app.log);
+  // The lifecycle runs the outbox after each commit that queued notices (the notification module does not import order/).
+  onOrderEventCommitted(database.db, installOutbox(jobs, noticeOutbox, app.log));
   app.addHook('onClose', async () => {
     // No job starts from here on; the runs under way finish first (graceful stop, server/main.ts).
     await jobs.stop();
