@@ -57,9 +57,23 @@ describe('server/modules import each other one way', () => {
     expect(pairs).toEqual([]);
   });
 
-  it('keeps order/ (the engine) below the modules that record an order\'s sub-records', () => {
+  it("keeps order/ (the engine) below the modules that record an order's sub-records", () => {
     const fromOrder = [...(moduleImports().get('order')?.keys() ?? [])];
-    const above = ['order-view', 'refund', 'result', 'price-difference', 'interview', 'material', 'page-check', 'payment', 'review', 'ship-back', 'mail', 'courier', 'insurance'];
+    const above = [
+      'order-view',
+      'refund',
+      'result',
+      'price-difference',
+      'interview',
+      'material',
+      'page-check',
+      'payment',
+      'review',
+      'ship-back',
+      'mail',
+      'courier',
+      'insurance',
+    ];
     expect(fromOrder.filter((module) => above.includes(module))).toEqual([]);
   });
 });
