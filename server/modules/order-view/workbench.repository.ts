@@ -1,8 +1,9 @@
 // The operator's workbench reads (issue 24: moved here from the review
 // module): who ordered, the product's service data, the applicants, the
-// checklist, every file with its review, the payments and the event log of
-// one order. Each is one query on the order's own rows (no query per
-// applicant or per file), so a 20-applicant order reads as fast as a small one.
+// checklist and every file with its review of one order (its payments and
+// event log are the order module's reads, order/order-reads.ts). Each is one
+// query on the order's own rows (no query per applicant or per file), so a
+// 20-applicant order reads as fast as a small one.
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 
@@ -69,19 +70,6 @@ export function createWorkbenchRepository(db: Kysely<Database>) {
         .where('user_order_id', '=', userOrderId)
         .orderBy('file_id')
         .execute();
-    },
-
-    payments(userOrderId: number) {
-      return db
-        .selectFrom('payment')
-        .select(['out_trade_no', 'channel', 'amount', 'status', 'created_at', 'paid_at', 'price_difference_id'])
-        .where('user_order_id', '=', userOrderId)
-        .orderBy('payment_id')
-        .execute();
-    },
-
-    events(userOrderId: number) {
-      return db.selectFrom('order_event').selectAll().where('user_order_id', '=', userOrderId).orderBy('event_id').execute();
     },
   };
 }

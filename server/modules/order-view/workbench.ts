@@ -30,6 +30,7 @@ import { applicantInterviews } from '../interview/order-interview.ts';
 import { materialFiles } from '../material/material-files.ts';
 import { nameOf, type OperatorDirectory } from '../operator/directory.ts';
 import { allowedEvents, createOrderLifecycle, type OrderRow, stateAllows } from '../order/lifecycle.ts';
+import { createOrderReads } from '../order/order-reads.ts';
 import { departureAtRisk } from '../order/sla.ts';
 import { createWorkbenchRepository, type WorkbenchFileRow } from './workbench.repository.ts';
 
@@ -83,6 +84,7 @@ async function panel<T>(read: () => Promise<T>): Promise<T | null> {
 
 export function createWorkbenchView(db: Kysely<Database>, deps: { now: () => number; operators: OperatorDirectory }) {
   const repo = createWorkbenchRepository(db);
+  const orders = createOrderReads(db);
   const lifecycle = createOrderLifecycle(db, deps);
   const { operators } = deps;
 
@@ -96,8 +98,8 @@ export function createWorkbenchView(db: Kysely<Database>, deps: { now: () => num
       repo.applicants(userOrderId),
       repo.checklist(order.visa_product_id),
       repo.files(userOrderId),
-      repo.payments(userOrderId),
-      repo.events(userOrderId),
+      orders.payments(userOrderId),
+      orders.events(userOrderId),
       applicantInterviews(db, [userOrderId]),
     ]);
     const operatorIds = [

@@ -168,26 +168,11 @@ export function createReviewRepository(db: Kysely<Database>) {
       return row !== undefined;
     },
 
+    /** The order's files as a review decides on them (the workbench reads the whole rows in order-view). */
     files(userOrderId: number) {
       return db
         .selectFrom('order_material_file')
-        .select([
-          'file_id',
-          'applicant_id',
-          'material_id',
-          'kind',
-          'file_name',
-          'content_type',
-          'size_bytes',
-          'sha256',
-          'review_status',
-          'review_reasons',
-          'no_pass_memo',
-          'reviewed_by',
-          'reviewed_at',
-          'review_round',
-          'created_at',
-        ])
+        .select(['file_id', 'applicant_id', 'material_id', 'file_name', 'review_status'])
         .where('user_order_id', '=', userOrderId)
         .orderBy('file_id')
         .execute();
