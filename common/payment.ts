@@ -12,6 +12,21 @@ export const PAYMENT_LIMITS = {
   pollIntervalMs: 2_000,
 } as const;
 
+/**
+ * Where the payer pays: qr — a desktop browser shows a QR code to scan with
+ * the phone; phone — the browser is on the phone, so it opens the wallet
+ * (WeChat Pay H5 / Alipay WAP) instead of a QR code it cannot scan.
+ */
+export const PAYMENT_SCENES = ['qr', 'phone'] as const;
+export type PaymentScene = (typeof PAYMENT_SCENES)[number];
+
+/** Phone browsers by their User-Agent (the server's guess when the client names no scene). */
+const PHONE_UA = /Android.+Mobile|iPhone|iPod|Windows Phone|MicroMessenger|AlipayClient|HarmonyOS.+Mobile|Mobile.+Safari/i;
+
+export function sceneOfUserAgent(userAgent: string | undefined | null): PaymentScene {
+  return userAgent && PHONE_UA.test(userAgent) ? 'phone' : 'qr';
+}
+
 export function isPaymentChannel(value: unknown): value is PaymentChannel {
   return typeof value === 'string' && Object.hasOwn(PAYMENT_CHANNELS, value);
 }

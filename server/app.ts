@@ -292,7 +292,7 @@ export async function buildApp({
   const refunds = await installRefunds(app, {
     db: database.db,
     now,
-    provider: payments.sandbox.provider,
+    providers: payments.providers,
     operators: directoryOf(() => operators.list()),
     jobs,
   });

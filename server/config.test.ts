@@ -43,7 +43,9 @@ describe('configuration', () => {
   it('refuses to run production on the public development signing pair', () => {
     expect(() => loadConfig({ APP_ENV: 'prod' })).toThrow(/API_CLIENTS/);
     // The sandbox payment provider takes no money: production refuses it unless a staging site says so.
-    expect(() => loadConfig({ APP_ENV: 'prod', API_CLIENTS: '4:prod-key:a-long-production-secret' })).toThrow(/PAYMENT_PROVIDER/);
+    expect(() => loadConfig({ APP_ENV: 'prod', API_CLIENTS: '4:prod-key:a-long-production-secret' })).toThrow(
+      /PAYMENT_WECHAT_PROVIDER, PAYMENT_ALIPAY_PROVIDER/,
+    );
     // The sandbox courier books no courier: the same rule.
     expect(() => loadConfig({ APP_ENV: 'prod', API_CLIENTS: '4:prod-key:a-long-production-secret', PAYMENT_SANDBOX_IN_PROD: 'true' })).toThrow(
       /COURIER_PROVIDER/,

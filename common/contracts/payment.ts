@@ -6,11 +6,13 @@ import { ORDER_STATUS_VALUES, ORDER_STEP_VALUES } from '../order.ts';
 import { defineContract, type ParsedPayloadOf, type ResultOf } from './define.ts';
 import { idField } from './fields.ts';
 import { PRICE_DIFFERENCE_STATUS_VALUES } from '../price-difference.ts';
+import { PAYMENT_SCENES } from '../payment.ts';
 import { paymentView } from './order.ts';
 
 /** One payment as the dialog follows it. */
 const paymentState = paymentView.extend({
   expires_at: z.number().describe('二维码失效时间（毫秒时间戳）；不晚于订单的自动取消时间'),
+  scene: z.enum(PAYMENT_SCENES).describe('qr 电脑浏览器扫码支付；phone 手机浏览器跳转钱包支付（微信 H5 / 支付宝手机网站）'),
 });
 
 export const paymentCreate = defineContract({
@@ -19,10 +21,15 @@ export const paymentCreate = defineContract({
     user_order_id: idField,
     channel: z.string().max(20).describe('wechat 微信支付，alipay 支付宝'),
     price_difference_id: idField.optional().describe('支付订单的一笔待支付补差价（订单须在办理中）；省略时支付订单本身'),
+    scene: z.enum(PAYMENT_SCENES).optional().describe('qr 显示二维码；phone 跳转手机钱包（微信 H5 / 支付宝手机网站）；省略时服务器按 User-Agent 判断'),
   }),
   result: paymentState.extend({
-    code_url: z.string().describe('二维码内容（支付服务商的支付页地址）'),
-    qrcode: z.string().describe('code_url 的二维码图片，data:image/png;base64,…'),
+    code_url: z.string().nullable().describe('二维码内容（支付服务商的支付页地址）；scene 为 phone 时为 null'),
+    qrcode: z.string().nullable().describe('code_url 的二维码图片，data:image/png;base64,…；scene 为 phone 时为 null'),
+    redirect_url: z
+      .string()
+      .nullable()
+      .describe('scene 为 phone 时浏览器要打开的钱包支付页（微信 h5_url / 支付宝手机网站支付地址），支付后回到订单详情页；scene 为 qr 时为 null'),
     provider: z.string().describe('支付服务商；sandbox 为沙箱'),
     reused: z.boolean().describe('true：沿用了同一支付方式、同一金额且仍有效的二维码'),
   }),

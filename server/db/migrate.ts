@@ -19,6 +19,7 @@ import * as visaResults from './migrations/2026-11-24-016-visa-results.ts';
 import * as refunds from './migrations/2026-11-24-017-refunds.ts';
 import * as shipBack from './migrations/2026-11-24-018-ship-back.ts';
 import * as partialQueueIndexes from './migrations/2026-11-24-019-partial-queue-indexes.ts';
+import * as paymentScene from './migrations/2026-11-28-036-payment-scene.ts';
 
 const migrations: Record<string, Migration> = {
   '2026-11-21-001-accounts': accounts,
@@ -39,6 +40,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-24-017-refunds': refunds,
   '2026-11-24-018-ship-back': shipBack,
   '2026-11-24-019-partial-queue-indexes': partialQueueIndexes,
+  '2026-11-28-036-payment-scene': paymentScene,
 };
 
 /** The migrations this code knows, oldest first (a backup names the last one its database had). */

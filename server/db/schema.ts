@@ -7,6 +7,7 @@ import type { MaterialContentType, MaterialReviewStatus } from '../../common/mat
 import type { CourierCompany, CourierContact, ShipmentArrangement, ShipmentDirection, ShipmentStatus } from '../../common/courier.ts';
 import type { ApplicantStatus, OrderActor, OrderEventName, OrderStatus, OrderStep } from '../../common/order.ts';
 import type { PaymentChannel, PaymentStatus } from '../../common/ordering.ts';
+import type { PaymentScene } from '../../common/payment.ts';
 import type { Flag, Json } from './json.ts';
 
 export interface EnterpriseTable {
@@ -458,6 +459,8 @@ export interface PaymentTable {
   user_order_id: number;
   out_trade_no: string;
   provider: string;
+  /** Migration 036: 'qr' (code_url is the QR code's content) or 'phone' (code_url is the wallet page the browser was sent to). */
+  scene: Generated<PaymentScene>;
   channel: PaymentChannel;
   amount: number;
   status: PaymentStatus;

@@ -154,7 +154,7 @@ export function PaymentDialog({ userOrderId, amount, open, onClose, onPaid, pric
             </div>
           ) : payment ? (
             <>
-              <img src={payment.qrcode} alt={`${payment.channel_label}付款二维码`} width={200} height={200} data-testid="pay-qrcode" />
+              <img src={payment.qrcode ?? undefined} alt={`${payment.channel_label}付款二维码`} width={200} height={200} data-testid="pay-qrcode" />
               {expired && (
                 <div className="pay-qr-cover" data-testid="pay-qr-expired">
                   <span>二维码已过期</span>
@@ -182,7 +182,7 @@ export function PaymentDialog({ userOrderId, amount, open, onClose, onPaid, pric
         <Button type="primary" block size="large" loading={checking} disabled={!payment} onClick={onChecked} data-testid="pay-check">
           我已支付
         </Button>
-        {payment?.provider === 'sandbox' && (
+        {payment?.provider === 'sandbox' && payment.code_url && (
           <a className="pay-sandbox-link" href={payment.code_url} target="_blank" rel="noopener noreferrer" data-testid="pay-sandbox-link">
             在新窗口打开沙箱支付页
           </a>

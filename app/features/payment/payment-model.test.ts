@@ -20,6 +20,7 @@ const base: PaymentQueryResult = {
     paid_at: null,
     expires_at: 900_000,
     price_difference_id: null,
+    scene: 'qr',
   },
   price_difference: null,
 };

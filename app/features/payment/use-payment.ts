@@ -47,8 +47,8 @@ export function usePayment(userOrderId: number, open: boolean, priceDifferenceId
     setPhase({ kind: 'creating' });
     const payload =
       priceDifferenceId === undefined
-        ? { user_order_id: userOrderId, channel }
-        : { user_order_id: userOrderId, channel, price_difference_id: priceDifferenceId };
+        ? { user_order_id: userOrderId, channel, scene: 'qr' as const }
+        : { user_order_id: userOrderId, channel, price_difference_id: priceDifferenceId, scene: 'qr' as const };
     api('/www/payment/payment_create', payload, { signal: abort.signal, toast: false })
       .then((payment) => {
         if (!abort.signal.aborted) setPhase({ kind: 'waiting', payment });

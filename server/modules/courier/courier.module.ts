@@ -1,6 +1,6 @@
 // Wires the courier module into the app: the provider COURIER_PROVIDER names
-// (only the sandbox so far, which pushes from this process), the push
-// endpoint, and the sweep that asks the provider about quiet parcels and
+// (the sandbox, which pushes from this process, or SF Express's open
+// platform, decision 0039), the push endpoint of that provider, and the sweep that asks the provider about quiet parcels and
 // re-tells statuses whose announcement was cut short (a job of the app's
 // runner, server/platform/jobs.ts). app.ts calls
 // installCourier once; the order side reaches the service as app.courier.service.
@@ -13,7 +13,10 @@ import { ANNOUNCE_LEASE_MS } from './announcer.ts';
 import { createCourierRepository } from './courier.repository.ts';
 import { registerPushRoute } from './courier.routes.ts';
 import { createCourierService, type CourierService } from './courier.service.ts';
+import type { CourierProvider } from './provider.ts';
 import { createSandboxCourier, type SandboxCourier } from './sandbox-provider.ts';
+import { createSfApi } from './sf-api.ts';
+import { createSfCourier } from './sf-provider.ts';
 
 /** How often quiet parcels are looked up and unannounced statuses told again. */
 export const COURIER_SWEEP_INTERVAL_MS = 60_000;
@@ -21,8 +24,13 @@ export const COURIER_SWEEP_JOB = 'courier-sweep';
 
 export interface Courier {
   service: CourierService;
-  /** The sandbox provider (tests reach its ledger, its pusher and its outgoing "network"). */
+  /**
+   * The sandbox provider (tests reach its ledger, its pusher and its outgoing "network").
+   * Built whatever COURIER_PROVIDER says, but it only pushes when it is the provider.
+   */
   sandbox: SandboxCourier;
+  /** The provider in use (COURIER_PROVIDER). */
+  provider: CourierProvider;
 }
 
 declare module 'fastify' {
@@ -36,7 +44,6 @@ export async function installCourier(
   options: { config: AppConfig; db: Kysely<Database>; now: () => number; jobs: JobRunner },
 ): Promise<Courier> {
   const { config, db, now } = options;
-  // COURIER_PROVIDER only accepts 'sandbox' for now (server/config.ts).
   const sandbox = createSandboxCourier({
     db,
     partnerId: config.COURIER_SANDBOX_PARTNER_ID,
@@ -47,11 +54,25 @@ export async function installCourier(
     now,
     log: app.log,
   });
-  if (config.APP_ENV === 'prod')
+  const sandboxInUse = config.COURIER_PROVIDER === 'sandbox';
+  let provider: CourierProvider = sandbox.provider;
+  if (config.COURIER_PROVIDER === 'sf') {
+    // loadConfig refuses 'sf' without these three.
+    const account = { partnerId: config.SF_PARTNER_ID!, checkWord: config.SF_CHECK_WORD!, monthlyCard: config.SF_MONTHLY_CARD! };
+    const api = createSfApi({ url: config.SF_API_URL, partnerId: account.partnerId, checkWord: account.checkWord, timeoutMs: config.SF_TIMEOUT_MS, now });
+    provider = createSfCourier({ api, ...account, now, log: app.log });
+  } else if (config.APP_ENV === 'prod') {
     app.log.warn('COURIER_PROVIDER=sandbox in production (COURIER_SANDBOX_IN_PROD): no courier is booked, parcels are tracked by the sandbox');
-  const service = createCourierService(db, { provider: sandbox.provider, now, log: app.log, queryAfterMs: config.COURIER_QUERY_AFTER_MS });
+  }
+  const service = createCourierService(db, {
+    provider,
+    now,
+    log: app.log,
+    queryAfterMs: config.COURIER_QUERY_AFTER_MS,
+    attentionAfterMs: config.COURIER_ATTENTION_DAYS * 86_400_000,
+  });
 
-  await registerPushRoute(app, sandbox.provider.name, service);
+  await registerPushRoute(app, provider.name, service);
 
   // Every instance sweeps: each query and each announcement is claimed first. The runner stops the sweep on close (app.ts).
   const repo = createCourierRepository(db);
@@ -66,11 +87,13 @@ export async function installCourier(
     // Statuses the order side has not been told yet (a delivered return parcel finishes the order).
     backlog: () => repo.countUnannounced(),
   });
-  app.addHook('onReady', async () => sandbox.start());
+  app.addHook('onReady', async () => {
+    if (sandboxInUse) sandbox.start();
+  });
   // The sandbox's pushes under way finish first (graceful stop).
   app.addHook('onClose', async () => sandbox.close());
 
-  const courier: Courier = { service, sandbox };
+  const courier: Courier = { service, sandbox, provider };
   app.decorate('courier', courier);
   return courier;
 }

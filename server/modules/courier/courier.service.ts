@@ -51,6 +51,8 @@ export interface CourierServiceDeps {
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
   /** COURIER_QUERY_AFTER_MS: a tracked parcel without news this long is asked about. */
   queryAfterMs: number;
+  /** COURIER_ATTENTION_DAYS in ms: a parcel not delivered this long after it was booked or sent needs a person (物流异常). */
+  attentionAfterMs?: number;
 }
 
 /** Parcels are tracked this long at most (a lost parcel is a case for customer service, not a sweep). */
@@ -268,6 +270,12 @@ export function createCourierService(db: Kysely<Database>, deps: CourierServiceD
         }));
       } catch (error) {
         log.error({ err: error, userOrderId: common.user_order_id }, 'courier provider refused the pickup');
+        // The provider may have booked it all the same (an answer lost on the way): call that booking off, best effort.
+        try {
+          await provider.cancelWaybill(shipmentNo);
+        } catch (cancelError) {
+          log.warn({ err: cancelError, shipmentNo }, 'unanswered pickup could not be called off');
+        }
         throw new AppError(ErrorCode.COURIER_PROVIDER_UNAVAILABLE);
       }
       return {

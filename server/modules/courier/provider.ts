@@ -3,7 +3,7 @@
 // off before the courier came, ask for a waybill's tracking events (the
 // fallback when pushes go missing), and read the company's signed route push
 // and answer it the way the company expects. COURIER_PROVIDER picks the
-// implementation; only the sandbox exists so far.
+// implementation: the sandbox (the default) or SF Express (sf-provider.ts).
 import type { CourierCompany, CourierContact, ShipmentStatus } from '../../../common/courier.ts';
 
 export interface CreateWaybillInput {

@@ -9,10 +9,10 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { type CourierProvider, type CourierRoute, type ParsedPush } from './provider.ts';
-import { SF_ROUTE_PUSH_SERVICE, parseAcceptTime, sfCreateOrderMsgData, sfOpCodeStatus, sfRoutePushSchema } from './sf-format.ts';
+import { sfCreateOrderMsgData, sfOpCodeStatus } from './sf-format.ts';
+import { parseSfRoutePush, sfPushAnswer } from './sf-push.ts';
 import { createSandboxLedger, newSandboxWaybillNo } from './sandbox-ledger.ts';
 import { createSandboxPusher, type PushTransport } from './sandbox-pusher.ts';
-import { verifySfForm } from './sandbox-signature.ts';
 import { sandboxEventsSoFar, sandboxRouteId, sandboxTimeline } from './sandbox-tracking.ts';
 
 export const SANDBOX_COURIER = 'sandbox';
@@ -32,21 +32,6 @@ export interface SandboxCourierOptions {
   transport?: PushTransport;
   retryDelaysMs?: readonly number[];
   random?: () => number;
-}
-
-/** Whatever waybill numbers a refused push names (for the record only). */
-function waybillNosOf(msgData: string | null): string[] {
-  if (msgData === null) return [];
-  try {
-    const routes = (JSON.parse(msgData) as { Body?: { WaybillRoute?: Array<{ mailno?: unknown }> } }).Body?.WaybillRoute;
-    if (!Array.isArray(routes)) return [];
-    return [...new Set(routes.map((route) => route?.mailno).filter((no): no is string => typeof no === 'string' && /^[A-Za-z0-9]{1,40}$/.test(no)))].slice(
-      0,
-      5,
-    );
-  } catch {
-    return [];
-  }
 }
 
 export function createSandboxCourier(options: SandboxCourierOptions) {
@@ -110,38 +95,10 @@ export function createSandboxCourier(options: SandboxCourierOptions) {
     },
 
     parsePush(rawBody): ParsedPush {
-      const verified = verifySfForm(signer, SF_ROUTE_PUSH_SERVICE, rawBody, now());
-      if (!verified.ok) return { ok: false, reason: 'bad_signature', request_id: verified.requestId, waybill_nos: waybillNosOf(verified.msgData) };
-      const malformed: ParsedPush = { ok: false, reason: 'malformed', request_id: verified.requestId, waybill_nos: waybillNosOf(verified.msgData) };
-      let parsed: ReturnType<typeof sfRoutePushSchema.safeParse>;
-      try {
-        parsed = sfRoutePushSchema.safeParse(JSON.parse(verified.msgData));
-      } catch {
-        return malformed;
-      }
-      if (!parsed.success) return malformed;
-      const routes: CourierRoute[] = [];
-      for (const route of parsed.data.Body.WaybillRoute) {
-        const eventTime = parseAcceptTime(route.acceptTime);
-        if (eventTime === null) return malformed;
-        routes.push({
-          waybill_no: route.mailno.toUpperCase(),
-          shipment_no: route.orderid ?? null,
-          op_code: route.opCode,
-          status: sfOpCodeStatus(route.opCode),
-          event_time: eventTime,
-          remark: route.remark,
-          location: route.acceptAddress ?? '',
-          provider_route_id: route.id,
-        });
-      }
-      return { ok: true, request_id: verified.requestId, routes };
+      return parseSfRoutePush(signer, rawBody, now());
     },
 
-    answer(result) {
-      const body = result.success ? { return_code: '0000', return_msg: '成功' } : { return_code: '1000', return_msg: result.message };
-      return { status: result.success ? 200 : result.status, contentType: 'application/json; charset=utf-8', body: JSON.stringify(body) };
-    },
+    answer: sfPushAnswer,
   };
 
   return {

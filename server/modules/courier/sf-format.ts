@@ -10,6 +10,12 @@ import type { CourierContact, ShipmentStatus } from '../../../common/courier.ts'
 export const SF_ROUTE_PUSH_SERVICE = 'RoutePushService';
 /** serviceCode of the create-order call. */
 export const SF_CREATE_ORDER_SERVICE = 'EXP_RECE_CREATE_ORDER';
+/** serviceCode of 订单确认/取消 (dealType 2 cancels). */
+export const SF_UPDATE_ORDER_SERVICE = 'EXP_RECE_UPDATE_ORDER';
+/** serviceCode of 订单结果查询: what became of an order whose answer was lost. */
+export const SF_SEARCH_ORDER_SERVICE = 'EXP_RECE_SEARCH_ORDER_RESP';
+/** serviceCode of 路由查询. */
+export const SF_SEARCH_ROUTES_SERVICE = 'EXP_RECE_SEARCH_ROUTES';
 
 /**
  * SF opCodes we know and the status each means. Codes not listed (returns,
@@ -26,8 +32,27 @@ export const SF_OP_CODES: Readonly<Record<string, { status: Exclude<ShipmentStat
   '204': { status: 'out_for_delivery', meaning: '派送中' },
   '80': { status: 'delivered', meaning: '已签收' },
   '8000': { status: 'delivered', meaning: '已签收' },
+  '123': { status: 'in_transit', meaning: '快件正送往顺丰店/站' },
+  '130': { status: 'in_transit', meaning: '快件到达顺丰店/站' },
   '70': { status: null, meaning: '派送不成功，将再次派送' },
   '33': { status: null, meaning: '派件异常，快件滞留' },
+  '99': { status: null, meaning: '应客户要求，快件正在转寄（退回）中' },
+  '631': { status: null, meaning: '快件已退回' },
+  '648': { status: null, meaning: '快件已退回/转寄，新单号另行通知' },
+};
+
+/**
+ * opCodes after which a parcel needs a person (decision 0039): a failed
+ * delivery or a parcel held (70, 33), or one on its way back or forwarded
+ * (99, 631, 648). While such an event is a shipment's latest, the back
+ * office lists it as 物流异常.
+ */
+export const SF_EXCEPTION_OP_CODES: Readonly<Record<string, 'failed_delivery' | 'returned'>> = {
+  '70': 'failed_delivery',
+  '33': 'failed_delivery',
+  '99': 'returned',
+  '631': 'returned',
+  '648': 'returned',
 };
 
 export function sfOpCodeStatus(opCode: string): Exclude<ShipmentStatus, 'booked' | 'cancelled'> | null {
@@ -87,6 +112,8 @@ function sfContact(contactType: 1 | 2, contact: CourierContact) {
 
 export interface SfCreateOrderInput {
   orderId: string;
+  /** 月结卡号 (custid): the account the parcel is billed to; the sandbox has none. */
+  monthlyCard?: string;
   sender: CourierContact;
   receiver: CourierContact;
   cargo: string;
@@ -103,6 +130,7 @@ export function sfCreateOrderMsgData(input: SfCreateOrderInput): string {
   return JSON.stringify({
     language: 'zh-CN',
     orderId: input.orderId,
+    ...(input.monthlyCard ? { monthlyCard: input.monthlyCard } : {}),
     expressTypeId: 1,
     payMethod: 1,
     isDocall: 1,

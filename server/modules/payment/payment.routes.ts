@@ -4,10 +4,12 @@
 // company posts it without our signature or a session, and its own
 // signature is checked over the raw body.
 import type { FastifyInstance } from 'fastify';
+import { sceneOfUserAgent } from '../../../common/payment.ts';
 import { paymentCreate, paymentQuery } from '../../../common/contracts/payment.ts';
 import { ErrorCode } from '../../../common/error-codes.ts';
 import { defineOperation } from '../../platform/operation.ts';
 import type { PaymentService } from './payment.service.ts';
+import type { PaymentProvider } from './provider.ts';
 
 const TAG = '支付';
 /** Notifications are small; anything bigger is not one. */
@@ -38,7 +40,11 @@ export function paymentOperations(service: PaymentService) {
         ErrorCode.PRICE_DIFFERENCE_NOT_FOUND,
         ErrorCode.PRICE_DIFFERENCE_NOT_OPEN,
       ],
-      handle: (payload, context) => service.create(context.caller, payload),
+      handle: (payload, context) =>
+        service.create(context.caller, payload, {
+          scene: payload.scene ?? sceneOfUserAgent(context.request.headers['user-agent']),
+          client_ip: context.request.ip,
+        }),
     }),
     defineOperation({
       ...paymentQuery,
@@ -55,14 +61,15 @@ export function paymentOperations(service: PaymentService) {
 }
 
 /** POST /pay/notify/{provider}: the raw body (for the signature), answered in the provider's format. */
-export async function registerNotifyRoute(app: FastifyInstance, providerName: string, service: PaymentService): Promise<void> {
+export async function registerNotifyRoute(app: FastifyInstance, provider: PaymentProvider, service: PaymentService): Promise<void> {
+  const providerName = provider.name;
   await app.register(async (scope) => {
     // Whatever the content type, the body is kept as the exact bytes that were signed.
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: NOTIFY_BODY_LIMIT }, (_request, body, done) => done(null, body));
     scope.post(`/pay/notify/${providerName}`, { schema: { hide: true }, config: { auth: 'none' } }, async (request, reply) => {
       const raw = typeof request.body === 'string' ? request.body : '';
-      const answer = await service.notify(raw, request.headers);
+      const answer = await service.notify(provider, raw, request.headers);
       return reply.status(answer.status).type(answer.contentType).send(answer.body);
     });
   });

@@ -11,20 +11,29 @@ import type { PaymentCreateResult, PaymentQueryResult, PaymentState } from '../.
 import { ErrorCode } from '../../../common/error-codes.ts';
 import { type OrderStatus, type OrderStep, UNPAID_STATUSES, statusLabel } from '../../../common/order.ts';
 import type { PaymentChannel } from '../../../common/ordering.ts';
-import { PAYMENT_LIMITS, channelLabel, isPaymentChannel, paymentStatusLabel } from '../../../common/payment.ts';
+import { PAYMENT_LIMITS, type PaymentScene, channelLabel, isPaymentChannel, paymentStatusLabel } from '../../../common/payment.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import { createOrderLifecycle, type OrderRow } from '../order/lifecycle.ts';
 import { priceDifferenceOf, priceDifferenceState } from '../price-difference/price-difference-records.ts';
 import { type PaymentRepository, type PaymentRow, createPaymentRepository } from './payment.repository.ts';
-import type { HeaderBag, NotificationAnswer, PaymentProvider } from './provider.ts';
+import type { HeaderBag, NotificationAnswer, OpenedTrade, PaymentProvider } from './provider.ts';
+import type { PaymentProviders } from './registry.ts';
 import { type SettleResult, type SettleSource, settlePayment } from './settlement.ts';
 import type { Customer } from '../../platform/principal.ts';
 
 export interface PaymentServiceDeps {
-  provider: PaymentProvider;
+  providers: PaymentProviders;
+  /** PUBLIC_SITE_URL: the phone wallet sends the payer back to the order page here. */
+  siteUrl: string;
   now: () => number;
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
+}
+
+/** Where the payer is, and where a phone wallet sends them back to. */
+export interface PayerContext {
+  scene: PaymentScene;
+  client_ip: string;
 }
 
 /** Longest description the providers take (WeChat Pay: 127 characters). */
@@ -39,6 +48,7 @@ function newOutTradeNo(at: number): string {
 export function paymentState(row: PaymentRow): PaymentState {
   return {
     out_trade_no: row.out_trade_no,
+    scene: row.scene as PaymentScene,
     channel: row.channel as PaymentChannel,
     channel_label: channelLabel(row.channel),
     amount: row.amount,
@@ -54,7 +64,48 @@ export function paymentState(row: PaymentRow): PaymentState {
 export function createPaymentService(db: Kysely<Database>, deps: PaymentServiceDeps) {
   const repo: PaymentRepository = createPaymentRepository(db);
   const lifecycle = createOrderLifecycle(db, deps);
-  const { provider, now, log } = deps;
+  const { providers, now, log } = deps;
+  const site = deps.siteUrl.replace(/\/+$/, '');
+
+  /** The provider a payment was made with; undefined (and logged) when it is no longer configured. */
+  function providerOf(payment: PaymentRow): PaymentProvider | undefined {
+    const provider = providers.byName(payment.provider);
+    if (!provider) log.error({ outTradeNo: payment.out_trade_no, provider: payment.provider }, 'payment provider not configured');
+    return provider;
+  }
+
+  /** The order page: the phone wallet's way back; the page asks payment_query for this trade. */
+  function returnUrl(userOrderId: number, outTradeNo: string): string {
+    return `${site}/orders/${userOrderId}?pay=${encodeURIComponent(outTradeNo)}`;
+  }
+
+  /** Opens the trade with the channel's provider; a refusal or a timeout is 1886 (nothing stored, so nothing to pay). */
+  async function openTrade(
+    provider: PaymentProvider,
+    input: { out_trade_no: string; amount: number; channel: PaymentChannel; description: string; expires_at: number; user_order_id: number },
+    payer: PayerContext,
+  ): Promise<OpenedTrade> {
+    try {
+      return await provider.createTrade({
+        out_trade_no: input.out_trade_no,
+        amount: input.amount,
+        channel: input.channel,
+        description: input.description,
+        expires_at: input.expires_at,
+        scene: payer.scene,
+        client_ip: payer.client_ip,
+        return_url: returnUrl(input.user_order_id, input.out_trade_no),
+      });
+    } catch (error) {
+      log.error({ err: error, userOrderId: input.user_order_id, provider: provider.name }, 'payment provider refused the trade');
+      throw new AppError(ErrorCode.PAYMENT_PROVIDER_UNAVAILABLE);
+    }
+  }
+
+  /** payment.code_url holds what the payer is sent to: the QR code's URL, or the wallet page (scene phone). */
+  function payUrl(opened: OpenedTrade): string {
+    return opened.scene === 'qr' ? opened.code_url : opened.redirect_url;
+  }
 
   function settle(input: Parameters<typeof settlePayment>[1]): Promise<SettleResult> {
     return settlePayment(lifecycle, input, now());
@@ -67,6 +118,8 @@ export function createPaymentService(db: Kysely<Database>, deps: PaymentServiceD
    */
   async function reconcile(payment: PaymentRow, source: SettleSource): Promise<void> {
     if (payment.status !== 'pending') return;
+    const provider = providerOf(payment);
+    if (!provider) return;
     let trade;
     try {
       trade = await provider.queryTrade(payment.out_trade_no);
@@ -92,6 +145,8 @@ export function createPaymentService(db: Kysely<Database>, deps: PaymentServiceD
 
   /** Closes a pending payment with the provider (and here); one paid meanwhile is booked instead. */
   async function closeWithProvider(payment: PaymentRow): Promise<void> {
+    const provider = providerOf(payment);
+    if (!provider) return;
     let trade;
     try {
       trade = await provider.closeTrade(payment.out_trade_no);
@@ -152,8 +207,18 @@ export function createPaymentService(db: Kysely<Database>, deps: PaymentServiceD
   }
 
   async function created(row: PaymentRow, reused: boolean): Promise<PaymentCreateResult> {
+    if (row.scene === 'phone') return { ...paymentState(row), code_url: null, qrcode: null, redirect_url: row.code_url, provider: row.provider, reused };
     const qrcode = await QRCode.toDataURL(row.code_url, { errorCorrectionLevel: 'M', margin: 2, width: 240 });
-    return { ...paymentState(row), code_url: row.code_url, qrcode, provider: row.provider, reused };
+    return { ...paymentState(row), code_url: row.code_url, qrcode, redirect_url: null, provider: row.provider, reused };
+  }
+
+  /**
+   * A pending payment to show again instead of opening a new trade: only a
+   * QR code (a wallet page is short-lived — WeChat's h5_url lasts 5 minutes —
+   * so a phone payment always opens a new trade).
+   */
+  function reusableFor(payer: PayerContext, ...args: Parameters<PaymentRepository['reusable']>) {
+    return payer.scene === 'qr' ? repo.reusable(...args) : Promise.resolve(undefined);
   }
 
   /**
@@ -167,6 +232,7 @@ export function createPaymentService(db: Kysely<Database>, deps: PaymentServiceD
     userOrderId: number,
     priceDifferenceId: number,
     channel: PaymentChannel,
+    payer: PayerContext,
   ): Promise<PaymentCreateResult> {
     const at = now();
     const order = await lifecycle.current(customer, userOrderId);
@@ -174,33 +240,41 @@ export function createPaymentService(db: Kysely<Database>, deps: PaymentServiceD
     const difference = await priceDifferenceOf(db, order.user_order_id, priceDifferenceId);
     if (!difference) throw new AppError(ErrorCode.PRICE_DIFFERENCE_NOT_FOUND);
     if (difference.status !== 'open') throw new AppError(ErrorCode.PRICE_DIFFERENCE_NOT_OPEN);
-    const reusable = await repo.reusable(order.user_order_id, channel, difference.amount, at + PAYMENT_LIMITS.reuseMarginMs, difference.price_difference_id);
+    const reusable = await reusableFor(
+      payer,
+      order.user_order_id,
+      channel,
+      difference.amount,
+      at + PAYMENT_LIMITS.reuseMarginMs,
+      difference.price_difference_id,
+    );
     if (reusable) return created(reusable, true);
 
     const outTradeNo = newOutTradeNo(at);
     const expiresAt = at + PAYMENT_LIMITS.qrTtlMs;
-    let codeUrl: string;
-    try {
-      ({ code_url: codeUrl } = await provider.createTrade({
+    const provider = providers.forChannel(channel);
+    const opened = await openTrade(
+      provider,
+      {
         out_trade_no: outTradeNo,
         amount: difference.amount,
         channel,
         description: `易签通-补差价-${order.product_title}`.slice(0, DESCRIPTION_MAX),
         expires_at: expiresAt,
-      }));
-    } catch (error) {
-      log.error({ err: error, userOrderId: order.user_order_id }, 'payment provider refused the trade');
-      throw new AppError(ErrorCode.PAYMENT_PROVIDER_UNAVAILABLE);
-    }
+        user_order_id: order.user_order_id,
+      },
+      payer,
+    );
     await repo.insertRow({
       user_order_id: order.user_order_id,
       out_trade_no: outTradeNo,
       provider: provider.name,
+      scene: opened.scene,
       channel,
       amount: difference.amount,
       status: 'pending',
       provider_trade_no: null,
-      code_url: codeUrl,
+      code_url: payUrl(opened),
       account_id: customer.accountId,
       created_at: at,
       expires_at: expiresAt,
@@ -211,15 +285,19 @@ export function createPaymentService(db: Kysely<Database>, deps: PaymentServiceD
   }
 
   return {
-    async create(customer: Customer, input: { user_order_id: number; channel: string; price_difference_id?: number }): Promise<PaymentCreateResult> {
+    async create(
+      customer: Customer,
+      input: { user_order_id: number; channel: string; price_difference_id?: number },
+      payer: PayerContext = { scene: 'qr', client_ip: '127.0.0.1' },
+    ): Promise<PaymentCreateResult> {
       if (!isPaymentChannel(input.channel)) throw new AppError(ErrorCode.PAYMENT_CHANNEL_INVALID);
       const channel = input.channel;
-      if (input.price_difference_id !== undefined) return createForDifference(customer, input.user_order_id, input.price_difference_id, channel);
+      if (input.price_difference_id !== undefined) return createForDifference(customer, input.user_order_id, input.price_difference_id, channel, payer);
       const at = now();
       const order = await payableOrder(customer, input.user_order_id);
       await assertPayable(order);
 
-      const reusable = await repo.reusable(order.user_order_id, channel, order.total_amount, at + PAYMENT_LIMITS.reuseMarginMs);
+      const reusable = await reusableFor(payer, order.user_order_id, channel, order.total_amount, at + PAYMENT_LIMITS.reuseMarginMs);
       if (reusable) return created(reusable, true);
 
       // A QR code for an old total (the order changed since) must not be paid:
@@ -235,28 +313,29 @@ export function createPaymentService(db: Kysely<Database>, deps: PaymentServiceD
       const outTradeNo = newOutTradeNo(at);
       // Never payable after the order itself expires.
       const expiresAt = Math.min(at + PAYMENT_LIMITS.qrTtlMs, order.expires_at ?? at + PAYMENT_LIMITS.qrTtlMs);
-      let codeUrl: string;
-      try {
-        ({ code_url: codeUrl } = await provider.createTrade({
+      const provider = providers.forChannel(channel);
+      const opened = await openTrade(
+        provider,
+        {
           out_trade_no: outTradeNo,
           amount: order.total_amount,
           channel,
           description: `易签通-${order.product_title}`.slice(0, DESCRIPTION_MAX),
           expires_at: expiresAt,
-        }));
-      } catch (error) {
-        log.error({ err: error, userOrderId: order.user_order_id }, 'payment provider refused the trade');
-        throw new AppError(ErrorCode.PAYMENT_PROVIDER_UNAVAILABLE);
-      }
+          user_order_id: order.user_order_id,
+        },
+        payer,
+      );
       const row = {
         user_order_id: order.user_order_id,
         out_trade_no: outTradeNo,
         provider: provider.name,
+        scene: opened.scene,
         channel,
         amount: order.total_amount,
         status: 'pending' as const,
         provider_trade_no: null,
-        code_url: codeUrl,
+        code_url: payUrl(opened),
         account_id: customer.accountId,
         created_at: at,
         expires_at: expiresAt,
@@ -306,7 +385,7 @@ export function createPaymentService(db: Kysely<Database>, deps: PaymentServiceD
      * same settlement as the query fallback, and answered in the provider's
      * format (success stops its resending).
      */
-    async notify(rawBody: string, headers: HeaderBag): Promise<NotificationAnswer> {
+    async notify(provider: PaymentProvider, rawBody: string, headers: HeaderBag): Promise<NotificationAnswer> {
       const receivedAt = now();
       const record = (row: { notify_id: string | null; out_trade_no: string | null; signature_valid: boolean; outcome: string }) =>
         repo
@@ -319,7 +398,7 @@ export function createPaymentService(db: Kysely<Database>, deps: PaymentServiceD
           })
           .catch((error: unknown) => log.error({ err: error }, 'payment notification not recorded'));
 
-      const parsed = provider.parseNotification(rawBody, headers);
+      const parsed = await provider.parseNotification(rawBody, headers);
       if (!parsed.ok) {
         log.warn({ reason: parsed.reason, outTradeNo: parsed.out_trade_no }, 'payment notification refused');
         await record({
@@ -338,6 +417,16 @@ export function createPaymentService(db: Kysely<Database>, deps: PaymentServiceD
       if (notification.trade_state !== 'SUCCESS') {
         await record({ ...base, outcome: 'ignored' });
         return provider.answer({ success: true });
+      }
+      // Another provider's payment is not this one's to announce (a sandbox notification must never book a real payment).
+      const payment = await repo.byTradeNo(notification.out_trade_no);
+      if (payment && payment.provider !== provider.name) {
+        log.error(
+          { outTradeNo: notification.out_trade_no, provider: provider.name, paymentProvider: payment.provider },
+          'payment notification from another provider',
+        );
+        await record({ ...base, outcome: 'unknown_trade' });
+        return provider.answer({ success: false, status: 404, message: '交易不存在' });
       }
       let result: SettleResult;
       try {

@@ -2,9 +2,16 @@
 // style): open a trade and get the URL its QR code encodes, ask how a trade
 // stands, close it, and read the company's signed asynchronous notification
 // and answer it the way the company expects; and give money back (refund,
-// its query and its own signed notification). PAYMENT_PROVIDER picks the
-// implementation; only the sandbox exists so far.
+// its query and its own signed notification). Several providers live in one
+// app (registry.ts): the channel the customer picks (wechat / alipay) names
+// the provider new trades go to (PAYMENT_WECHAT_PROVIDER,
+// PAYMENT_ALIPAY_PROVIDER; the sandbox by default), and everything after —
+// query, close, refunds, notifications — goes to the provider the payment
+// was made with (payment.provider).
 import type { PaymentChannel } from '../../../common/ordering.ts';
+import type { PaymentScene } from '../../../common/payment.ts';
+
+export type { PaymentScene };
 
 /** The provider's trade states (WeChat Pay names). */
 export type TradeStatus = 'NOTPAY' | 'SUCCESS' | 'CLOSED';
@@ -19,7 +26,24 @@ export interface CreateTradeInput {
   description: string;
   /** After this instant the provider refuses to take the money. */
   expires_at: number;
+  /**
+   * qr: a desktop browser shows a QR code the payer scans with the phone
+   * (WeChat Native, Alipay precreate); phone: the browser is on the phone,
+   * so it is sent to the wallet (WeChat H5, Alipay WAP).
+   */
+  scene: PaymentScene;
+  /** The payer's IP address (WeChat H5 requires it: scene_info.payer_client_ip). */
+  client_ip: string;
+  /** Where the wallet sends the payer back after a phone payment (our order page, which then queries). */
+  return_url: string;
 }
+
+/**
+ * What the payer is shown: the URL its QR code encodes (scene qr), or the
+ * wallet's page the browser is sent to (scene phone: WeChat's h5_url, or
+ * Alipay's signed WAP gateway URL).
+ */
+export type OpenedTrade = { scene: 'qr'; code_url: string } | { scene: 'phone'; redirect_url: string };
 
 export interface TradeInfo {
   out_trade_no: string;
@@ -118,9 +142,9 @@ export type ParsedRefundNotification =
   { ok: true; notification: RefundNotification } | { ok: false; reason: 'bad_signature' | 'malformed'; notify_id: string | null; out_refund_no: string | null };
 
 export interface PaymentProvider {
-  /** Stored in payment.provider and used in the notification path /pay/notify/{name}. */
+  /** Stored in payment.provider and used in the notification paths /pay/notify/{name} and /pay/refund-notify/{name}. */
   readonly name: string;
-  createTrade(input: CreateTradeInput): Promise<{ code_url: string }>;
+  createTrade(input: CreateTradeInput): Promise<OpenedTrade>;
   /** null when the provider has no such trade. */
   queryTrade(outTradeNo: string): Promise<TradeInfo | null>;
   /**
@@ -129,13 +153,19 @@ export interface PaymentProvider {
    * book the money.
    */
   closeTrade(outTradeNo: string): Promise<TradeInfo | null>;
-  parseNotification(rawBody: string, headers: HeaderBag): ParsedNotification;
+  parseNotification(rawBody: string, headers: HeaderBag): ParsedNotification | Promise<ParsedNotification>;
   /** success: the provider stops resending; otherwise it retries later. */
   answer(result: { success: true } | { success: false; status: 400 | 401 | 404 | 500; message: string }): NotificationAnswer;
-  /** Asks the provider to give money of a paid trade back (see RefundAnswer). Idempotent by out_refund_no. */
+  /**
+   * Asks the provider to give money of a paid trade back (see RefundAnswer).
+   * Idempotent by out_refund_no. A provider that refunds at once (Alipay)
+   * answers the refund as SUCCESS and the worker books it there and then.
+   */
   refund(input: RefundInput): Promise<RefundAnswer>;
   /** null when the provider has no such refund. */
   queryRefund(outRefundNo: string): Promise<RefundInfo | null>;
   /** The signed asynchronous refund notification (posted to /pay/refund-notify/{name}); answered with answer(). */
-  parseRefundNotification(rawBody: string, headers: HeaderBag): ParsedRefundNotification;
+  parseRefundNotification(rawBody: string, headers: HeaderBag): ParsedRefundNotification | Promise<ParsedRefundNotification>;
+  /** Stops timers and notifications under way (app close); optional. */
+  close?(): Promise<void>;
 }

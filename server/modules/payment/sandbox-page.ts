@@ -59,6 +59,8 @@ dt{color:#8f959e;flex:none}
 dd{margin:0;color:#1f2329;text-align:right;word-break:break-all}
 .pay{display:block;width:100%;margin-top:24px;padding:13px 0;border:0;border-radius:8px;background:${color};color:#fff;font-size:17px;font-weight:600;cursor:pointer}
 .pay:active{opacity:.85}
+a.pay{text-decoration:none;box-sizing:border-box}
+.pay.back{background:#fff;color:${color};border:1px solid ${color}}
 .state{font-size:20px;font-weight:600;margin-top:8px}
 .state.ok{color:${color}}
 .state.off{color:#8f959e}
@@ -78,9 +80,15 @@ ${body}
 </html>`;
 }
 
-export function renderPayPage(trade: SandboxTrade, now: number, notice: PayPageNotice): string {
+/**
+ * The pay page. With returnUrl it is the phone's "wallet" (WeChat H5 /
+ * Alipay WAP style): its forms keep the way back, and a link returns the
+ * payer to our order page, which asks for the result.
+ */
+export function renderPayPage(trade: SandboxTrade, now: number, notice: PayPageNotice, returnUrl: string | null = null): string {
   const channel = CHANNELS[trade.channel as keyof typeof CHANNELS] ?? CHANNELS.wechat;
   const no = encodeURIComponent(trade.out_trade_no);
+  const keep = returnUrl ? `?return=${encodeURIComponent(returnUrl)}` : '';
   const expired = trade.state === 'NOTPAY' && trade.expires_at <= now;
   const rows: Array<[string, string]> = [
     ['收款方', '易签通'],
@@ -90,7 +98,7 @@ export function renderPayPage(trade: SandboxTrade, now: number, notice: PayPageN
   let action = '';
   if (trade.state === 'NOTPAY' && !expired) {
     rows.push(['支付有效期至', chinaTime(trade.expires_at)]);
-    action = `<form method="post" action="/sandbox/pay/${no}/confirm"><button class="pay" type="submit" data-testid="sandbox-confirm">确认支付</button></form>
+    action = `<form method="post" action="/sandbox/pay/${no}/confirm${escapeHtml(keep)}"><button class="pay" type="submit" data-testid="sandbox-confirm">确认支付</button></form>
 <p class="hint">支付后可在本页“模拟重复通知”，检验商户对重复通知的处理。</p>`;
   } else if (trade.state === 'SUCCESS') {
     rows.push(
@@ -98,7 +106,11 @@ export function renderPayPage(trade: SandboxTrade, now: number, notice: PayPageN
       ['支付时间', trade.paid_at ? chinaTime(trade.paid_at) : ''],
       ['商户通知', `${NOTIFY_STATUS[trade.notify_status] ?? trade.notify_status}（已发送 ${trade.notify_attempts} 次）`],
     );
-    action = `<form class="linkform" method="post" action="/sandbox/pay/${no}/renotify"><button class="link" type="submit" data-testid="sandbox-renotify">模拟重复通知</button></form>`;
+    action = `<form class="linkform" method="post" action="/sandbox/pay/${no}/renotify${escapeHtml(keep)}"><button class="link" type="submit" data-testid="sandbox-renotify">模拟重复通知</button></form>`;
+  }
+  if (returnUrl) {
+    const label = trade.state === 'SUCCESS' ? '完成，返回商户' : '返回商户';
+    action += `<a class="pay back" href="${escapeHtml(returnUrl)}" data-testid="sandbox-return">${label}</a>`;
   }
   const status =
     trade.state === 'SUCCESS'

@@ -1,7 +1,9 @@
 // The sandbox payment provider: plays a payment company at
 // PUBLIC_SITE_URL/sandbox/… so every payment path runs here without a
 // merchant account. createTrade opens a trade in its ledger and hands back
-// the pay page's URL for the QR code; "paying" on that page (confirm) marks
+// the pay page's URL for the QR code (or, for a phone browser, the same
+// page as the "wallet" it is sent to, with the way back to our order page);
+// "paying" on that page (confirm) marks
 // the trade paid and sends the signed asynchronous notification; queryTrade
 // and closeTrade read and change the ledger (the company's query and close
 // calls, as plain function calls). refund takes a refund of a paid trade
@@ -99,8 +101,18 @@ export function createSandboxProvider(options: SandboxProviderOptions) {
     name: SANDBOX_PROVIDER,
 
     async createTrade(input) {
-      await ledger.open({ ...input, created_at: now() });
-      return { code_url: `${site}/sandbox/pay/${encodeURIComponent(input.out_trade_no)}` };
+      await ledger.open({
+        out_trade_no: input.out_trade_no,
+        amount: input.amount,
+        channel: input.channel,
+        description: input.description,
+        expires_at: input.expires_at,
+        created_at: now(),
+      });
+      const page = `${site}/sandbox/pay/${encodeURIComponent(input.out_trade_no)}`;
+      return input.scene === 'phone'
+        ? { scene: 'phone', redirect_url: `${page}?return=${encodeURIComponent(input.return_url)}` }
+        : { scene: 'qr', code_url: page };
     },
 
     async queryTrade(outTradeNo) {
@@ -171,6 +183,20 @@ export function createSandboxProvider(options: SandboxProviderOptions) {
     provider,
     ledger,
     notifier,
+
+    /**
+     * The phone "wallet"'s way back: only a page of our own site (the pay
+     * page must not send a payer anywhere a crafted link says).
+     */
+    returnUrl(value: unknown): string | null {
+      if (typeof value !== 'string' || value.length > 500) return null;
+      try {
+        const url = new URL(value);
+        return url.origin === new URL(site).origin && url.pathname.startsWith('/orders/') ? url.toString() : null;
+      } catch {
+        return null;
+      }
+    },
 
     /**
      * The payer presses 确认支付 on the pay page. Idempotent: a paid trade

@@ -1,6 +1,7 @@
 // The sandbox payment company's own pages, outside the signed /www API (the
 // payer's phone opens them from the QR code, without our session):
-//   GET  /sandbox/pay/:outTradeNo           the pay page
+//   GET  /sandbox/pay/:outTradeNo           the pay page (?return=… : opened by a phone browser as its
+//                                           "wallet", with the way back to our order page)
 //   POST /sandbox/pay/:outTradeNo/confirm   "确认支付": pay, then notify the merchant
 //   POST /sandbox/pay/:outTradeNo/renotify  "模拟重复通知": send the same notification again, twice at once
 // The forms post and are redirected back to the page (no script needed).
@@ -22,9 +23,12 @@ function html(reply: FastifyReply, status: number, body: string) {
     .send(body);
 }
 
-function back(reply: FastifyReply, outTradeNo: string, notice: Exclude<PayPageNotice, null>) {
-  return reply.redirect(`/sandbox/pay/${encodeURIComponent(outTradeNo)}?notice=${notice}`, 303);
+function back(reply: FastifyReply, outTradeNo: string, notice: Exclude<PayPageNotice, null>, returnUrl: string | null) {
+  const again = returnUrl ? `&return=${encodeURIComponent(returnUrl)}` : '';
+  return reply.redirect(`/sandbox/pay/${encodeURIComponent(outTradeNo)}?notice=${notice}${again}`, 303);
 }
+
+type PageQuery = { Params: { outTradeNo: string }; Querystring: { notice?: string; return?: string } };
 
 export async function registerSandboxRoutes(app: FastifyInstance, sandbox: SandboxProvider, now: () => number): Promise<void> {
   await app.register(async (scope) => {
@@ -32,33 +36,31 @@ export async function registerSandboxRoutes(app: FastifyInstance, sandbox: Sandb
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 4096 }, (_request, _body, done) => done(null, null));
 
-    scope.get<{ Params: { outTradeNo: string }; Querystring: { notice?: string } }>(
-      '/sandbox/pay/:outTradeNo',
-      { schema: { hide: true } },
-      async (request, reply) => {
-        const { outTradeNo } = request.params;
-        const trade = TRADE_NO.test(outTradeNo) ? await sandbox.ledger.find(outTradeNo) : undefined;
-        if (!trade) return html(reply, 404, renderMissingTradePage());
-        const notice = request.query.notice && NOTICES.has(request.query.notice) ? (request.query.notice as PayPageNotice) : null;
-        return html(reply, 200, renderPayPage(trade, now(), notice));
-      },
-    );
-
-    scope.post<{ Params: { outTradeNo: string } }>('/sandbox/pay/:outTradeNo/confirm', { schema: { hide: true } }, async (request, reply) => {
+    scope.get<PageQuery>('/sandbox/pay/:outTradeNo', { schema: { hide: true } }, async (request, reply) => {
       const { outTradeNo } = request.params;
-      if (!TRADE_NO.test(outTradeNo)) return html(reply, 404, renderMissingTradePage());
-      const outcome = await sandbox.confirm(outTradeNo);
-      if (!outcome.ok) return outcome.reason === 'not_found' ? html(reply, 404, renderMissingTradePage()) : back(reply, outTradeNo, outcome.reason);
-      return back(reply, outTradeNo, outcome.alreadyPaid ? 'already_paid' : 'paid');
+      const trade = TRADE_NO.test(outTradeNo) ? await sandbox.ledger.find(outTradeNo) : undefined;
+      if (!trade) return html(reply, 404, renderMissingTradePage());
+      const notice = request.query.notice && NOTICES.has(request.query.notice) ? (request.query.notice as PayPageNotice) : null;
+      return html(reply, 200, renderPayPage(trade, now(), notice, sandbox.returnUrl(request.query.return)));
     });
 
-    scope.post<{ Params: { outTradeNo: string } }>('/sandbox/pay/:outTradeNo/renotify', { schema: { hide: true } }, async (request, reply) => {
+    scope.post<PageQuery>('/sandbox/pay/:outTradeNo/confirm', { schema: { hide: true } }, async (request, reply) => {
       const { outTradeNo } = request.params;
+      const returnUrl = sandbox.returnUrl(request.query.return);
+      if (!TRADE_NO.test(outTradeNo)) return html(reply, 404, renderMissingTradePage());
+      const outcome = await sandbox.confirm(outTradeNo);
+      if (!outcome.ok) return outcome.reason === 'not_found' ? html(reply, 404, renderMissingTradePage()) : back(reply, outTradeNo, outcome.reason, returnUrl);
+      return back(reply, outTradeNo, outcome.alreadyPaid ? 'already_paid' : 'paid', returnUrl);
+    });
+
+    scope.post<PageQuery>('/sandbox/pay/:outTradeNo/renotify', { schema: { hide: true } }, async (request, reply) => {
+      const { outTradeNo } = request.params;
+      const returnUrl = sandbox.returnUrl(request.query.return);
       const trade = TRADE_NO.test(outTradeNo) ? await sandbox.ledger.find(outTradeNo) : undefined;
       if (!trade) return html(reply, 404, renderMissingTradePage());
       if (trade.state !== 'SUCCESS') return reply.redirect(`/sandbox/pay/${encodeURIComponent(outTradeNo)}`, 303);
       await sandbox.notifier.resend(outTradeNo, DUPLICATE_COPIES);
-      return back(reply, outTradeNo, 'resent');
+      return back(reply, outTradeNo, 'resent', returnUrl);
     });
   });
 }

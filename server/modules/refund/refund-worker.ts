@@ -28,12 +28,20 @@ import type { JobRunner, JobSpec } from '../../platform/jobs.ts';
 import { onOrderEventCommitted } from '../order/after-commit.ts';
 import { createOrderLifecycle, subAllows, subFrom } from '../order/lifecycle.ts';
 import type { PaymentProvider } from '../payment/provider.ts';
+import type { PaymentProviders } from '../payment/registry.ts';
 import { type RefundRow, settleRefund } from './refund-records.ts';
 import { singleFlightDrain } from '../../platform/single-flight.ts';
 
+export type RefundProvider = Pick<PaymentProvider, 'refund' | 'queryRefund'>;
+
 export interface RefundWorkerOptions {
   db: Kysely<Database>;
-  provider: Pick<PaymentProvider, 'refund' | 'queryRefund'>;
+  /**
+   * The provider to ask: one for every refund (tests), or the one the
+   * refund's payment was made with (providerOfPayment; undefined when that
+   * provider is no longer configured — the refund waits).
+   */
+  provider: RefundProvider | ((row: RefundRow) => Promise<RefundProvider | undefined>);
   now: () => number;
   log?: { warn(object: unknown, message: string): void; error?(object: unknown, message: string): void };
   /** How long a claim holds a row (longer than a provider call may take). */
@@ -68,8 +76,17 @@ export interface RefundDrainResult {
   failed: number;
 }
 
+/** The refund's payment's provider (payment.provider), from the app's registry. */
+export function providerOfPayment(db: Kysely<Database>, providers: PaymentProviders): (row: RefundRow) => Promise<RefundProvider | undefined> {
+  return async (row) => {
+    const payment = await db.selectFrom('payment').select('provider').where('payment_id', '=', row.payment_id).executeTakeFirst();
+    return payment ? providers.byName(payment.provider) : undefined;
+  };
+}
+
 export function createRefundWorker(options: RefundWorkerOptions) {
-  const { db, provider, now, log } = options;
+  const { db, now, log } = options;
+  const providerFor = typeof options.provider === 'function' ? options.provider : async () => options.provider as RefundProvider;
   // The provider's final word on a refund is booked through the lifecycle (refund_settle, settleRefund).
   const lifecycle = createOrderLifecycle(db, { now });
   const leaseMs = options.leaseMs ?? REFUND_WORKER_DEFAULTS.leaseMs;
@@ -173,7 +190,19 @@ export function createRefundWorker(options: RefundWorkerOptions) {
     return result;
   }
 
+  /** The refund's provider; when it is not configured the row waits (asked again after the backoff) and says why. */
+  async function providerOrWait(row: RefundRow, token: string, result: RefundDrainResult): Promise<RefundProvider | undefined> {
+    const provider = await providerFor(row);
+    if (provider) return provider;
+    await release(row, token, { next_attempt_at: now() + refundBackoffMs(row.attempts), last_error: 'payment provider not configured' });
+    log?.warn({ refundId: row.refund_id }, 'refund provider not configured, will retry');
+    result.retried += 1;
+    return undefined;
+  }
+
   async function sendOne(row: RefundRow, token: string, result: RefundDrainResult): Promise<void> {
+    const provider = await providerOrWait(row, token, result);
+    if (!provider) return;
     let answer;
     try {
       answer = await provider.refund({ out_refund_no: row.out_refund_no, out_trade_no: row.out_trade_no, amount: row.amount, reason: row.reason });
@@ -210,6 +239,8 @@ export function createRefundWorker(options: RefundWorkerOptions) {
 
   /** The query fallback: a refund the provider took but whose notification has not come (yet). */
   async function queryOne(row: RefundRow, token: string, result: RefundDrainResult): Promise<void> {
+    const provider = await providerOrWait(row, token, result);
+    if (!provider) return;
     let info;
     try {
       info = await provider.queryRefund(row.out_refund_no);

@@ -7,9 +7,9 @@ import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { JobRunner } from '../../platform/jobs.ts';
-import type { PaymentProvider } from '../payment/provider.ts';
+import type { PaymentProviders } from '../payment/registry.ts';
 import type { OperatorDirectory } from '../operator/directory.ts';
-import { createRefundWorker, installRefundWorker, REFUND_JOB, type RefundWorker } from './refund-worker.ts';
+import { createRefundWorker, installRefundWorker, providerOfPayment, REFUND_JOB, type RefundWorker } from './refund-worker.ts';
 import { refundOperations, registerRefundNotifyRoute } from './refund.routes.ts';
 import { createRefundService, type RefundService } from './refund.service.ts';
 
@@ -29,12 +29,13 @@ declare module 'fastify' {
 
 export async function installRefunds(
   app: FastifyInstance,
-  options: { db: Kysely<Database>; now: () => number; provider: PaymentProvider; operators: OperatorDirectory; jobs: JobRunner },
+  options: { db: Kysely<Database>; now: () => number; providers: PaymentProviders; operators: OperatorDirectory; jobs: JobRunner },
 ): Promise<Refunds> {
-  const { db, now, provider } = options;
-  const service = createRefundService(db, { now, provider, operators: options.operators, log: app.log });
-  await registerRefundNotifyRoute(app, provider.name, service);
-  const worker = createRefundWorker({ db, provider, now, log: app.log });
+  const { db, now, providers } = options;
+  const service = createRefundService(db, { now, operators: options.operators, log: app.log });
+  // Each provider's refund notifications on its own path; the worker asks the provider each refund's payment was made with.
+  for (const provider of providers.all()) await registerRefundNotifyRoute(app, provider, service);
+  const worker = createRefundWorker({ db, provider: providerOfPayment(db, providers), now, log: app.log });
   installRefundWorker(options.jobs, worker, db, app.log);
   // The runner stops every job on close (app.ts).
   const stopWorker = () => options.jobs.disable(REFUND_JOB);

@@ -7,6 +7,7 @@ import { adminRefundClose, adminRefundCreate, adminRefundFailedCount, adminRefun
 import { ErrorCode } from '../../../common/error-codes.ts';
 import { defineOperation } from '../../platform/operation.ts';
 import type { RefundService } from './refund.service.ts';
+import type { PaymentProvider } from '../payment/provider.ts';
 
 const TAG = '后台 · 退款';
 /** Notifications are small; anything bigger is not one. */
@@ -76,13 +77,14 @@ export function refundOperations(service: RefundService) {
 }
 
 /** POST /pay/refund-notify/{provider}: the raw body (for the signature), answered in the provider's format. */
-export async function registerRefundNotifyRoute(app: FastifyInstance, providerName: string, service: RefundService): Promise<void> {
+export async function registerRefundNotifyRoute(app: FastifyInstance, provider: PaymentProvider, service: RefundService): Promise<void> {
+  const providerName = provider.name;
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: NOTIFY_BODY_LIMIT }, (_request, body, done) => done(null, body));
     scope.post(`/pay/refund-notify/${providerName}`, { schema: { hide: true }, config: { auth: 'none' } }, async (request, reply) => {
       const raw = typeof request.body === 'string' ? request.body : '';
-      const answer = await service.notify(raw, request.headers);
+      const answer = await service.notify(provider, raw, request.headers);
       return reply.status(answer.status).type(answer.contentType).send(answer.body);
     });
   });

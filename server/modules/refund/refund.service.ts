@@ -24,7 +24,6 @@ import { applicantNames, insertSpread, lockOrder, refundablePayments, refundsOfO
 export interface RefundServiceDeps {
   now: () => number;
   operators: OperatorDirectory;
-  provider: Pick<PaymentProvider, 'name' | 'parseRefundNotification' | 'answer'>;
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
 }
 
@@ -36,7 +35,7 @@ export function cleanRefundReason(reason: unknown): string | null {
 }
 
 export function createRefundService(db: Kysely<Database>, deps: RefundServiceDeps) {
-  const { now, provider, log } = deps;
+  const { now, log } = deps;
   const lifecycle = createOrderLifecycle(db, deps);
 
   async function panel(order: OrderRow): Promise<RefundPanel> {
@@ -197,7 +196,11 @@ export function createRefundService(db: Kysely<Database>, deps: RefundServiceDep
      * settled through the same function as the worker's query — a duplicate
      * is answered success and changes nothing.
      */
-    async notify(rawBody: string, headers: HeaderBag): Promise<NotificationAnswer> {
+    async notify(
+      provider: Pick<PaymentProvider, 'name' | 'parseRefundNotification' | 'answer'>,
+      rawBody: string,
+      headers: HeaderBag,
+    ): Promise<NotificationAnswer> {
       const receivedAt = now();
       const record = (row: { notify_id: string | null; out_trade_no: string | null; signature_valid: boolean; outcome: string }) =>
         db
@@ -213,7 +216,7 @@ export function createRefundService(db: Kysely<Database>, deps: RefundServiceDep
           .execute()
           .catch((error: unknown) => log.error({ err: error }, 'refund notification not recorded'));
 
-      const parsed = provider.parseRefundNotification(rawBody, headers);
+      const parsed = await provider.parseRefundNotification(rawBody, headers);
       if (!parsed.ok) {
         log.warn({ reason: parsed.reason, outRefundNo: parsed.out_refund_no }, 'refund notification refused');
         await record({ notify_id: parsed.notify_id, out_trade_no: null, signature_valid: parsed.reason !== 'bad_signature', outcome: parsed.reason });
@@ -226,6 +229,18 @@ export function createRefundService(db: Kysely<Database>, deps: RefundServiceDep
       if (note.refund_status === 'PROCESSING') {
         await record({ ...base, outcome: 'ignored' });
         return provider.answer({ success: true });
+      }
+      // Only the provider the refund's payment was made with may settle it.
+      const owner = await db
+        .selectFrom('refund')
+        .innerJoin('payment', 'payment.payment_id', 'refund.payment_id')
+        .select('payment.provider')
+        .where('refund.out_refund_no', '=', note.out_refund_no)
+        .executeTakeFirst();
+      if (owner && owner.provider !== provider.name) {
+        log.error({ outRefundNo: note.out_refund_no, provider: provider.name, paymentProvider: owner.provider }, 'refund notification from another provider');
+        await record({ ...base, outcome: 'unknown_refund' });
+        return provider.answer({ success: false, status: 404, message: '退款不存在' });
       }
       let result;
       try {

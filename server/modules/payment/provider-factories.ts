@@ -1,0 +1,46 @@
+// Builds the payment providers the configuration names: each channel's
+// setting (PAYMENT_WECHAT_PROVIDER, PAYMENT_ALIPAY_PROVIDER) names one
+// provider; each named provider is built once, even when both channels use
+// it (the sandbox). A real company's provider lives in its own folder
+// (wechatpay/, alipay/) and reads its keys from the configuration here.
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { PaymentChannel } from '../../../common/ordering.ts';
+import type { AppConfig } from '../../config.ts';
+import type { Database } from '../../db/schema.ts';
+import type { PaymentProvider } from './provider.ts';
+import type { SandboxProvider } from './sandbox-provider.ts';
+
+export interface ProviderContext {
+  config: AppConfig;
+  db: Kysely<Database>;
+  now: () => number;
+  log: FastifyBaseLogger;
+  /** Built in any case (tests reach it); used when a channel names 'sandbox'. */
+  sandbox: SandboxProvider;
+}
+
+/** The names a channel's setting may take, and how each provider is built. */
+const FACTORIES: Record<AppConfig['PAYMENT_WECHAT_PROVIDER'] | AppConfig['PAYMENT_ALIPAY_PROVIDER'], (context: ProviderContext) => PaymentProvider> = {
+  sandbox: (context) => context.sandbox.provider,
+  wechatpay: () => {
+    throw new Error('PAYMENT_WECHAT_PROVIDER=wechatpay: the WeChat Pay provider is not built yet');
+  },
+  alipay: () => {
+    throw new Error('PAYMENT_ALIPAY_PROVIDER=alipay: the Alipay provider is not built yet');
+  },
+};
+
+export function createConfiguredProviders(context: ProviderContext): { providers: PaymentProvider[]; channels: Record<PaymentChannel, string> } {
+  const channels: Record<PaymentChannel, string> = {
+    wechat: context.config.PAYMENT_WECHAT_PROVIDER,
+    alipay: context.config.PAYMENT_ALIPAY_PROVIDER,
+  };
+  const built = new Map<string, PaymentProvider>();
+  for (const name of Object.values(channels)) {
+    if (built.has(name)) continue;
+    const provider = FACTORIES[name as keyof typeof FACTORIES](context);
+    built.set(provider.name, provider);
+  }
+  return { providers: [...built.values()], channels };
+}
