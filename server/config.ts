@@ -1,6 +1,7 @@
 // Configuration from environment variables, validated once at start-up.
 // Every variable is documented in .env.example; a bad value stops the app with
 // a message naming the variable.
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 
 /** Development pair for the web client (platform 4). Refused when APP_ENV=prod. */
@@ -121,8 +122,26 @@ const schema = z.object({
   PAYMENT_SANDBOX_NOTIFY_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(800),
   /** The sandbox lets anyone "pay" without money: production refuses it unless this says otherwise (a staging site). */
   PAYMENT_SANDBOX_IN_PROD: flag.default(false),
-  // Couriers: only the sandbox provider exists so far (SF Express open platform style).
-  COURIER_PROVIDER: z.enum(['sandbox']).default('sandbox'),
+  // Couriers: the sandbox (SF Express open platform style, the default) or SF Express's open platform itself (decision 0039).
+  COURIER_PROVIDER: z.enum(['sandbox', 'sf']).default('sandbox'),
+  /** SF's gateway: its sandbox (sfapi-sbox) by default; production is https://bspgw.sf-express.com/std/service. */
+  SF_API_URL: z.url().default('https://sfapi-sbox.sf-express.com/std/service'),
+  /** 顾客编码 (partnerID) of the SF account; its 校验码 is SF_CHECK_WORD or the file SF_CHECK_WORD_FILE names. */
+  SF_PARTNER_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9_]{4,64}$/)
+    .optional(),
+  SF_CHECK_WORD: z.string().min(16).optional(),
+  SF_CHECK_WORD_FILE: z.string().min(1).optional(),
+  /** 月结卡号: the monthly account every pickup is billed to. */
+  SF_MONTHLY_CARD: z
+    .string()
+    .regex(/^\d{6,20}$/, 'must be the digits of the monthly account (月结卡号)')
+    .optional(),
+  /** A call to SF not answered by then is abandoned (a create is then asked again with the same orderId). */
+  SF_TIMEOUT_MS: z.coerce.number().int().min(500).max(60_000).default(10_000),
+  /** A parcel not delivered this many days after it was booked or sent is listed as needing attention (物流异常). */
+  COURIER_ATTENTION_DAYS: z.coerce.number().int().min(1).max(60).default(5),
   /** SF's 顾客编码 (partnerID) the sandbox's pushes carry, and its 校验码 (check word) that signs them. */
   COURIER_SANDBOX_PARTNER_ID: z
     .string()
@@ -165,6 +184,21 @@ export interface AppConfig extends Omit<RawConfig, 'HOST' | 'PUBLIC_SITE_URL'> {
 
 export class ConfigError extends Error {}
 
+/** A secret from VAR, or read from the file VAR_FILE names (trailing newline dropped); never logged. */
+function secretFrom(env: Record<string, string | undefined>, name: string, inline: string | undefined): string | undefined {
+  const file = env[`${name}_FILE`];
+  if (inline !== undefined && file !== undefined) throw new ConfigError(`Invalid configuration:\n  ${name}: set ${name} or ${name}_FILE, not both`);
+  if (file === undefined) return inline;
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8').replace(/\r?\n$/, '');
+  } catch {
+    throw new ConfigError(`Invalid configuration:\n  ${name}_FILE: cannot read ${file}`);
+  }
+  if (text.length < 16) throw new ConfigError(`Invalid configuration:\n  ${name}_FILE: the check word in ${file} is shorter than 16 characters`);
+  return text;
+}
+
 /** The payment channels whose new trades go to the sandbox (by their setting's name). */
 export function paymentSandboxChannels(config: { PAYMENT_WECHAT_PROVIDER: string; PAYMENT_ALIPAY_PROVIDER: string }): string[] {
   return (['PAYMENT_WECHAT_PROVIDER', 'PAYMENT_ALIPAY_PROVIDER'] as const).filter((key) => config[key] === 'sandbox');
@@ -185,6 +219,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}\nSee .env.example for every variable.`);
   }
   const raw = parsed.data;
+  raw.SF_CHECK_WORD = secretFrom(env, 'SF_CHECK_WORD', raw.SF_CHECK_WORD);
+  if (raw.COURIER_PROVIDER === 'sf') {
+    const missing = [
+      raw.SF_PARTNER_ID ? null : 'SF_PARTNER_ID',
+      raw.SF_CHECK_WORD ? null : 'SF_CHECK_WORD (or SF_CHECK_WORD_FILE)',
+      raw.SF_MONTHLY_CARD ? null : 'SF_MONTHLY_CARD',
+    ].filter((name): name is string => name !== null);
+    if (missing.length > 0) throw new ConfigError(`Invalid configuration:\n  COURIER_PROVIDER=sf needs ${missing.join(', ')} (see .env.example)`);
+  }
   const web = raw.API_CLIENTS.get(raw.WEB_PLATFORM);
   if (!web) {
     throw new ConfigError(`Invalid configuration:\n  API_CLIENTS: has no entry for WEB_PLATFORM=${raw.WEB_PLATFORM}`);
