@@ -10,8 +10,9 @@
 // was made with (payment.provider).
 import type { PaymentChannel } from '../../../common/ordering.ts';
 import type { PaymentScene } from '../../../common/payment.ts';
+import type { BillDate, BillLine } from './bill.ts';
 
-export type { PaymentScene };
+export type { BillDate, BillLine, PaymentScene };
 
 /** The provider's trade states (WeChat Pay names). */
 export type TradeStatus = 'NOTPAY' | 'SUCCESS' | 'CLOSED';
@@ -168,4 +169,15 @@ export interface PaymentProvider {
   parseRefundNotification(rawBody: string, headers: HeaderBag): ParsedRefundNotification | Promise<ParsedRefundNotification>;
   /** Stops timers and notifications under way (app close); optional. */
   close?(): Promise<void>;
+  /**
+   * The company's bill of one China day (BillDate yyyy-MM-dd, 00:00–24:00 China time), for the
+   * daily reconciliation (server/modules/reconciliation, decision 0038): one normalised line per
+   * payment taken and per refund given back that day — our numbers (out_trade_no, and
+   * out_refund_no for a refund), the company's numbers, the amount in cents (positive for both
+   * kinds) and when the money moved. A day on which nothing moved is an empty list (WeChat Pay's
+   * NO_STATEMENT_EXIST, Alipay's isp.bill_not_exist); a bill not ready yet or a company not
+   * reachable throws (the run is tried again later). Optional: a provider without it is left out
+   * of the reconciliation.
+   */
+  downloadBill?(billDate: BillDate): Promise<BillLine[]>;
 }
