@@ -14,10 +14,14 @@ const totals = { passed: 0, failed: 0, skipped: 0 };
 const problems = [];
 /** End-to-end tests that failed once and passed on their CI retry (decision 0030): named, never hidden. */
 const flaky = [];
+/** How long each part took, printed at the end: CI's budget is 45 minutes. */
+const timings = [];
 
 function run(label, command, args, env = {}) {
   console.log(`\n━━━ ${label} ━━━\n$ ${[command, ...args].join(' ')}`);
+  const started = Date.now();
   const result = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  timings.push(`${label}: ${((Date.now() - started) / 60000).toFixed(1)} min`);
   if (result.status !== 0) problems.push(`${label} exited with ${result.status ?? result.signal}`);
   return result.status === 0;
 }
@@ -79,6 +83,7 @@ if (flaky.length > 0) {
   for (const name of flaky) console.log(`!!   ${name}`);
   console.log(banner);
 }
+for (const timing of timings) console.log(`time: ${timing}`);
 for (const problem of problems) console.log(`problem: ${problem}`);
 if (incomplete) console.log('INCOMPLETE: the end-to-end tests did not run');
 console.log(

@@ -1,6 +1,7 @@
 // The interview calls: the free times of the order's consulate, and choosing
 // one per applicant.
 import { z } from 'zod';
+import { ORDER_EVENT_VALUES } from '../order.ts';
 import { defineContract, type ParsedPayloadOf, type ResultOf } from './define.ts';
 import { idField } from './fields.ts';
 import { ORDER_LIMITS } from './rules.ts';
@@ -35,7 +36,9 @@ export const interviewSlotList = defineContract({
   result: z.object({
     user_order_id: z.number(),
     status: z.string(),
-    editable: z.boolean().describe('仅草稿订单可以选择或修改'),
+    allowed_events: z
+      .array(z.enum(ORDER_EVENT_VALUES))
+      .describe('按订单生命周期表，客户此刻可以发起的事件；含 interview_choose 时可以选择或修改面试时间（仅草稿订单）'),
     consulate: z.object({
       consular_district_id: z.number(),
       district_name: z.string().describe('如“上海领区”'),

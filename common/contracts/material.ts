@@ -1,6 +1,7 @@
 // The material calls: the checklist with its files, deleting a file, the
 // effect date, and the multipart upload (form fields, then one file).
 import { z } from 'zod';
+import { ORDER_EVENT_VALUES } from '../order.ts';
 import { MATERIAL_CONTENT_TYPES, MATERIAL_EDIT_MODES, MATERIAL_REVIEW_STATUS_VALUES } from '../material.ts';
 import { defineContract, type ResultOf } from './define.ts';
 import { rowId } from './fields.ts';
@@ -57,6 +58,9 @@ export const materialList = defineContract({
     status_label: z.string(),
     step: z.string().nullable(),
     mode: z.enum(MATERIAL_EDIT_MODES).describe('draft 可上传全部资料；reupload 只能修改审核未通过的资料；closed 不能修改'),
+    allowed_events: z
+      .array(z.enum(ORDER_EVENT_VALUES))
+      .describe('按订单生命周期表，客户此刻可以发起的事件（material_upload、effect_date、reupload_submit…）；页面只显示这些操作'),
     need_interview: z.boolean(),
     order_date: z.string(),
     departure_date: z.string(),

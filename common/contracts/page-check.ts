@@ -6,7 +6,7 @@
 // `submit` (递交使馆) with the embassy submission date. Rules: docs/order-rules.md
 // ("Page check"), decision 0022.
 import { z } from 'zod';
-import { ORDER_STEP_VALUES } from '../order.ts';
+import { ORDER_EVENT_VALUES, ORDER_STEP_VALUES } from '../order.ts';
 import { defineContract, type ResultOf } from './define.ts';
 import { dateText, rowId } from './fields.ts';
 
@@ -56,6 +56,9 @@ const applicant = z.object({
   confirmed_at: z.number().nullable(),
   pages: z.array(page).describe('客户只能看到已发布的页面'),
   comments: z.array(comment).describe('客户的修改意见，最新轮次在前'),
+  allowed_events: z
+    .array(z.enum(ORDER_EVENT_VALUES))
+    .describe('按订单生命周期表（含该申请人核对页的状态），调用者此刻对该申请人可以发起的核对页事件：客户为确认/申请修改，后台为发布'),
 });
 
 const view = z.object({

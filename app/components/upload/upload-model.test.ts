@@ -23,6 +23,7 @@ const list: MaterialListResult = {
   status_label: '草稿',
   step: null,
   mode: 'draft',
+  allowed_events: ['material_upload', 'material_replace', 'material_delete', 'effect_date', 'confirm', 'cancel'],
   need_interview: false,
   order_date: '2026-12-01',
   departure_date: '2026-12-28',

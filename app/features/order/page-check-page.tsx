@@ -10,7 +10,7 @@ import { useState } from 'react';
 import { Link, useNavigate, useRevalidator } from 'react-router';
 import { PAGE_CHECK_LIMITS, type PageCheckApplicantView, type PageCheckView } from '../../../common/contracts/page-check';
 import { formatDateTime } from '../../../common/format';
-import { stepIs } from '../../../common/order';
+import { eventAllowed, stepIs } from '../../../common/order';
 import { ImageThumb } from '../../components/image-viewer';
 import { LoadingOverlay } from '../../components/loading-overlay';
 import { ApiError, api } from '../../lib/api-client';
@@ -260,7 +260,8 @@ export function PageCheckPage({ view }: { view: PageCheckView }) {
               const gallery = applicant.pages
                 .filter((p) => !isPdf(p))
                 .map((p) => ({ src: p.url, title: `第 ${applicant.pages.indexOf(p) + 1} 页 · ${p.file_name}` }));
-              const canDecide = inCheck && applicant.status === 'published';
+              const canConfirm = eventAllowed(applicant, 'page_check_confirm');
+              const canCorrect = eventAllowed(applicant, 'page_check_correction');
               return (
                 <section
                   key={applicant.applicant_id}
@@ -306,20 +307,24 @@ export function PageCheckPage({ view }: { view: PageCheckView }) {
                       </ul>
                     </div>
                   ) : null}
-                  {canDecide ? (
+                  {canConfirm || canCorrect ? (
                     <footer className="pc-actions">
-                      <Button onClick={() => setCorrecting(applicant)} disabled={busy !== null} data-testid="page-check-ask-correction">
-                        申请修改
-                      </Button>
-                      <Button
-                        type="primary"
-                        onClick={() => confirm(applicant)}
-                        loading={busy === applicant.applicant_id}
-                        disabled={busy !== null && busy !== applicant.applicant_id}
-                        data-testid="page-check-confirm"
-                      >
-                        确认无误
-                      </Button>
+                      {canCorrect ? (
+                        <Button onClick={() => setCorrecting(applicant)} disabled={busy !== null} data-testid="page-check-ask-correction">
+                          申请修改
+                        </Button>
+                      ) : null}
+                      {canConfirm ? (
+                        <Button
+                          type="primary"
+                          onClick={() => confirm(applicant)}
+                          loading={busy === applicant.applicant_id}
+                          disabled={busy !== null && busy !== applicant.applicant_id}
+                          data-testid="page-check-confirm"
+                        >
+                          确认无误
+                        </Button>
+                      ) : null}
                     </footer>
                   ) : null}
                 </section>

@@ -9,6 +9,7 @@ import { Alert, Button, Result, Tag } from 'antd';
 import { useCallback, useState } from 'react';
 import { Link, useNavigate, useRevalidator } from 'react-router';
 import type { MaterialListResult, MaterialUploadResult } from '../../../common/contracts/material';
+import { eventAllowed } from '../../../common/order';
 import { LoadingOverlay } from '../../components/loading-overlay';
 import { MaterialItem } from '../../components/upload/material-item';
 import { PhotoItem } from '../../components/upload/photo-item';
@@ -71,7 +72,7 @@ export function ReuploadPage({ userOrderId, list: loadedList }: { userOrderId: n
         <LeftOutlined /> 我的订单
       </Link>
       <LoadingOverlay loading={revalidator.state === 'loading'} loadingText="正在加载资料">
-        {list.mode !== 'reupload' ? (
+        {!eventAllowed(list, 'reupload_submit') ? (
           <Result
             status="info"
             data-testid="reupload-closed"

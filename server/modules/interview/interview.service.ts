@@ -14,7 +14,7 @@ import { weekdayLabel } from '../../../common/interview.ts';
 import { chinaDate } from '../../../common/order.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
-import { checkAllowed, createOrderLifecycle, type OrderRow, stateAllows } from '../order/lifecycle.ts';
+import { allowedEvents, checkAllowed, createOrderLifecycle, type OrderRow } from '../order/lifecycle.ts';
 import { consulateDay, openDays } from './calendar.ts';
 import { applySlotChanges, createInterviewRepository, type SlotChange } from './interview.repository.ts';
 import { bookingWindow, inWindow } from './slot-plan.ts';
@@ -54,7 +54,8 @@ export function createInterviewService(db: Kysely<Database>, deps: InterviewServ
       const today = chinaDate(now());
       const { district, nationalDays } = await consulateOf(order);
       // The table's word: times are chosen while interview_choose is allowed (a draft).
-      const editable = stateAllows('interview_choose', order, now());
+      const allowed = allowedEvents(order, customer, now());
+      const editable = allowed.includes('interview_choose');
       const window = bookingWindow(today, order.order_date, order.departure_date);
 
       let dates: InterviewDateView[] = [];
@@ -92,7 +93,7 @@ export function createInterviewService(db: Kysely<Database>, deps: InterviewServ
       return {
         user_order_id: order.user_order_id,
         status: order.status,
-        editable,
+        allowed_events: allowed,
         consulate: {
           consular_district_id: district.consular_district_id,
           district_name: district.name,

@@ -120,7 +120,7 @@ describe(`interview slots (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQL
       city: district.city,
       address: district.address,
     });
-    expect(answer.editable).toBe(true);
+    expect(answer.allowed_events).toContain('interview_choose');
     expect(answer.window).toEqual({ from: '2026-12-02', to: '2027-01-09' });
     const dates = answer.dates.map((d) => d.date);
     expect(dates[0]).toBe('2026-12-02');
@@ -435,7 +435,8 @@ describe(`interview slots (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQL
     await t.db.updateTable('user_order').set({ status: 'pending_payment' }).where('user_order_id', '=', id).execute();
     expect((await choose(erin, id, both(good))).body.ret).toBe(ErrorCode.INTERVIEW_ORDER_LOCKED);
     const confirmed = await listOk(erin, id);
-    expect(confirmed).toMatchObject({ editable: false, dates: [] });
+    expect(confirmed).toMatchObject({ dates: [] });
+    expect(confirmed.allowed_events).not.toContain('interview_choose');
     expect(confirmed.applicants.every((a) => a.choice?.interview_slot_id === good)).toBe(true);
 
     // Cancelled.

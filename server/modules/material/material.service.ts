@@ -23,10 +23,10 @@ import type {
 import { IDENTITIES as APPLICANT_IDENTITIES } from '../../../common/constants.ts';
 import { ErrorCode } from '../../../common/error-codes.ts';
 import { MATERIAL_LIMITS, MATERIAL_REVIEW_STATUSES, type MaterialEditMode, PHOTO_CONTENT_TYPES, photoColorName } from '../../../common/material.ts';
-import { atStep, isCalendarDate, isCancelled, isDraft, type OrderStatus, statusLabel, stepLabel } from '../../../common/order.ts';
+import { isCalendarDate, isCancelled, isDraft, type OrderStatus, type OrderStep, statusLabel, stepLabel } from '../../../common/order.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
-import { checkAllowed, createOrderLifecycle, type OrderRow } from '../order/lifecycle.ts';
+import { allowedEvents, checkAllowed, createOrderLifecycle, eventsFrom, type OrderRow, placeOf } from '../order/lifecycle.ts';
 import type { Customer } from '../../platform/principal.ts';
 import { type AccessLogFilter, fileAccessLogPage } from '../stored-file/access-log.ts';
 import { createStoredFiles, type FileViewer, type StoredFileDeps, type UploadSource } from '../stored-file/stored-files.ts';
@@ -54,10 +54,14 @@ const LOCKED_MESSAGES: Partial<Record<OrderStatus, string>> = {
   refunded: '订单已退款，资料不能再修改',
 };
 
-function editMode(order: { status: string; step: string | null }): MaterialEditMode {
-  if (isDraft(order)) return 'draft';
-  if (atStep(order, 'reupload_needed')) return 'reupload';
-  return 'closed';
+/**
+ * Which page edits the files: the table's places of material_upload (a draft,
+ * or processing:reupload_needed) — a draft edits everything, a re-upload only
+ * the items holding a no-pass file. Elsewhere nothing changes.
+ */
+function editMode(order: { status: OrderStatus; step: OrderStep | null }): MaterialEditMode {
+  if (!eventsFrom(placeOf(order), 'customer').includes('material_upload')) return 'closed';
+  return isDraft(order) ? 'draft' : 'reupload';
 }
 
 function lockedError(order: { status: OrderStatus }): AppError {
@@ -157,6 +161,7 @@ export function createMaterialService(db: Kysely<Database>, deps: MaterialServic
         status_label: statusLabel(order.status),
         step: order.step,
         mode,
+        allowed_events: allowedEvents(order, customer, deps.now()),
         need_interview: order.need_interview,
         order_date: order.order_date,
         departure_date: order.departure_date,

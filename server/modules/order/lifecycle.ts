@@ -744,6 +744,16 @@ function subRecordsAllow(event: OrderEventName, sub: SubRecordStates): boolean {
   });
 }
 
+/**
+ * The events of one sub-machine `caller` may fire now on one of its records
+ * (an applicant's page check, say): allowed by the order's rule and by the
+ * record's state. A per-record view carries these as its own allowed_events.
+ */
+export function allowedSubEvents<M extends SubMachine>(machine: M, state: SubStates[M], order: GuardedOrder, caller: Principal, at: number): OrderEventName[] {
+  const mine = new Set(subTransitions().flatMap(({ machine: m, rule }) => (m === machine && rule.event ? [rule.event] : [])));
+  return allowedEvents(order, caller, at, { [machine]: state }).filter((event) => mine.has(event));
+}
+
 /** Who may fire an event from a place, by the table alone (the docs' per-side table; guards aside). */
 export function eventsFrom(place: Place, actor: 'customer' | 'operator' | 'supervisor'): OrderEventName[] {
   return LIFECYCLE.filter((rule) => {

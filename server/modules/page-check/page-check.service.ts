@@ -27,7 +27,17 @@ import type { Database, PageCheckStatus } from '../../db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { Customer, Operator } from '../../platform/principal.ts';
 import { createStoredFiles, type FileViewer, type StoredFileDeps, type UploadSource } from '../stored-file/stored-files.ts';
-import { type Change, checkAllowed, checkSubAllowed, createOrderLifecycle, type OrderRow, stateAllows, subFrom, subReached } from '../order/lifecycle.ts';
+import {
+  allowedSubEvents,
+  type Change,
+  checkAllowed,
+  checkSubAllowed,
+  createOrderLifecycle,
+  type OrderRow,
+  stateAllows,
+  subFrom,
+  subReached,
+} from '../order/lifecycle.ts';
 import { pageCheckPages, SHOWN_TO_CUSTOMER } from './page-check-files.ts';
 import { createPageCheckRepository } from './page-check.repository.ts';
 
@@ -48,7 +58,9 @@ export function createPageCheckService(db: Kysely<Database>, deps: StoredFileDep
   const storedFiles = createStoredFiles(db, pageCheckPages, deps);
 
   /** Every applicant's check of an order; pages and comments for the audience. */
-  async function build(order: OrderRow, audience: 'customer' | 'operator'): Promise<PageCheckView> {
+  async function build(order: OrderRow, caller: Customer | Operator): Promise<PageCheckView> {
+    const audience = caller.kind === 'customer' ? 'customer' : 'operator';
+    const at = deps.now();
     const [applicants, states, pages, comments] = await Promise.all([
       repo.applicants(order.user_order_id),
       repo.states(order.user_order_id),
@@ -90,6 +102,8 @@ export function createPageCheckService(db: Kysely<Database>, deps: StoredFileDep
             comment: c.comment,
             created_at: c.created_at,
           })),
+        // No row yet is a draft to the table (an applicant whose pages were never uploaded).
+        allowed_events: allowedSubEvents('page_check', state?.status ?? 'draft', order, caller, at),
       };
     });
     return {
@@ -140,7 +154,7 @@ export function createPageCheckService(db: Kysely<Database>, deps: StoredFileDep
 
   async function decided(customer: Customer, userOrderId: number, applicantId: number): Promise<PageCheckDecided> {
     const order = await lifecycle.current(customer, userOrderId);
-    const view = await build(order, 'customer');
+    const view = await build(order, customer);
     return {
       applicant_id: applicantId,
       status: view.applicants.find((a) => a.applicant_id === applicantId)?.status ?? 'none',
@@ -154,12 +168,12 @@ export function createPageCheckService(db: Kysely<Database>, deps: StoredFileDep
   return {
     /** The customer's view: published pages only (owner's enterprise only; others 1801). */
     async customerView(customer: Customer, userOrderId: number): Promise<PageCheckView> {
-      return build(await lifecycle.current(customer, userOrderId), 'customer');
+      return build(await lifecycle.current(customer, userOrderId), customer);
     },
 
     async operatorView(operator: Operator, userOrderId: number): Promise<AdminPageCheckView> {
       const order = await lifecycle.current(operator, userOrderId);
-      const view = await build(order, 'operator');
+      const view = await build(order, operator);
       const at = deps.now();
       return {
         ...view,

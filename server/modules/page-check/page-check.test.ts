@@ -106,6 +106,8 @@ describe(`page check (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLite'}
       ['draft', 0],
       ['draft', 0],
     ]);
+    // Unpublished pages are nothing the customer may decide on: no page-check event for them.
+    expect(before.applicants.map((a) => a.allowed_events)).toEqual([[], []]);
     expect((await ctx.t.app.inject({ method: 'GET', url: `/files/page-check/${pdf.body.page_id}`, headers: { 'x-token': alice.token } })).statusCode).toBe(404);
 
     // Publish: stale version refused, then both applicants; the customer is told.
@@ -125,6 +127,11 @@ describe(`page check (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLite'}
     // The customer reads the pages (served like their own files); another enterprise sees nothing.
     const view = (await ctx.t.callContract(pageCheckDetail, { user_order_id: id }, { token: alice.token })).result!;
     expect(view.applicants[0]!.pages.map((p) => p.content_type)).toEqual(['application/pdf', 'image/jpeg']);
+    // Published pages: the table lets the customer confirm them or send them back, per applicant.
+    expect(view.applicants.map((a) => a.allowed_events)).toEqual([
+      ['page_check_confirm', 'page_check_correction'],
+      ['page_check_confirm', 'page_check_correction'],
+    ]);
     const served = await ctx.t.app.inject({ method: 'GET', url: view.applicants[0]!.pages[0]!.url, headers: { 'x-token': alice.token } });
     expect(served.statusCode).toBe(200);
     expect(served.headers['content-type']).toBe('application/pdf');
@@ -150,6 +157,11 @@ describe(`page check (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLite'}
     expect((await ask([{ page_id: pdfPage, comment: '姓名拼写错误' }], view.version - 1)).body.ret).toBe(ErrorCode.REVIEW_ORDER_STALE);
     const asked = await ask([{ page_id: pdfPage, page_no: 2, comment: '护照号码少了一位' }]);
     expect(asked.result).toMatchObject({ applicant_id: first, status: 'correction', step: 'page_check', all_confirmed: false });
+    // Sent back: nothing more for the customer on that applicant; the operator may publish again.
+    const afterAsk = (await ctx.t.callContract(pageCheckDetail, { user_order_id: id }, { token: alice.token })).result!;
+    expect(afterAsk.applicants.map((a) => a.allowed_events)).toEqual([[], ['page_check_confirm', 'page_check_correction']]);
+    const opView = (await op.callContract(adminPageCheckDetail, { user_order_id: id })).result!;
+    expect(opView.applicants.map((a) => a.allowed_events)).toEqual([['page_check_publish'], []]);
     const assigneeNotice = (await notices(id)).find((n) => n.kind === 'page_check_correction');
     expect(assigneeNotice).toEqual({ kind: 'page_check_correction', recipient_kind: 'operator', recipient_id: op.operatorId, link: `/admin/orders/${id}` });
     // Confirming a page set under correction is refused.

@@ -9,16 +9,14 @@ import { DeleteOutlined, FilePdfOutlined, UploadOutlined } from '@ant-design/ico
 import { Alert, Button, Input, Popconfirm, Tag, Upload } from 'antd';
 import { useState } from 'react';
 import type { AdminWorkbench } from '../../../../common/contracts/admin-order';
-import type { AdminPageCheckView, PageCheckApplicantStatus } from '../../../../common/contracts/page-check';
+import type { AdminPageCheckView } from '../../../../common/contracts/page-check';
 import { formatDateTime } from '../../../../common/format';
-import { chinaDate, PAGE_CHECK_SHOWN_STEPS, stepIs } from '../../../../common/order';
+import { chinaDate, eventAllowed, PAGE_CHECK_SHOWN_STEPS, stepIs } from '../../../../common/order';
 import { adminApi, adminUpload } from '../admin-api';
 import { allows, useWorkbenchAction } from './use-workbench-action';
 import './orders.css';
 
 const STATUS_COLORS = { none: 'default', draft: 'default', published: 'processing', correction: 'warning', confirmed: 'success' } as const;
-/** An applicant's pages may be changed and published until they are published and not sent back. */
-const EDITABLE_STATUSES: readonly PageCheckApplicantStatus[] = ['none', 'draft', 'correction'];
 
 export function PageCheckPanel({ view, bench }: { view: AdminPageCheckView | null; bench: AdminWorkbench }) {
   const { busy, run } = useWorkbenchAction();
@@ -47,7 +45,8 @@ export function PageCheckPanel({ view, bench }: { view: AdminPageCheckView | nul
         <Alert type="warning" showIcon title="请先领取该订单再上传核对页（只有办理人员或主管可以操作）" />
       ) : null}
       {view.applicants.map((applicant) => {
-        const editable = view.can_edit && EDITABLE_STATUSES.includes(applicant.status);
+        // The order's rule and this applicant's check (unpublished, or sent back) say it; can_edit adds the claim.
+        const editable = view.can_edit && eventAllowed(applicant, 'page_check_publish');
         const openComments = applicant.comments.filter((c) => c.round === applicant.round);
         return (
           <div key={applicant.applicant_id} className="aw-applicant pcp-applicant" data-testid="page-check-panel-applicant" data-status={applicant.status}>

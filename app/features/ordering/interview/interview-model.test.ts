@@ -17,7 +17,7 @@ function list(overrides: Partial<InterviewSlotListResult> = {}): InterviewSlotLi
   return {
     user_order_id: 7,
     status: 'draft',
-    editable: true,
+    allowed_events: ['interview_choose'],
     consulate: { consular_district_id: 1, district_name: '上海', consulate_name: '美国驻上海总领事馆', city: '上海', address: '南京西路1038号' },
     window: { from: '2026-12-02', to: '2026-12-04' },
     notice: null,

@@ -10,6 +10,7 @@ import { useState } from 'react';
 import { Link, useNavigate, useRevalidator } from 'react-router';
 import type { InterviewSlotListResult } from '../../../../common/contracts/interview';
 import { ErrorCode } from '../../../../common/error-codes';
+import { eventAllowed } from '../../../../common/order';
 import { LoadingOverlay } from '../../../components/loading-overlay';
 import { OrderingSteps } from '../../../components/ordering-steps';
 import { ApiError, api } from '../../../lib/api-client';
@@ -138,7 +139,7 @@ export function InterviewPage({ userOrderId, list }: { userOrderId: number; list
         <LeftOutlined /> 上传资料
       </Link>
       <LoadingOverlay loading={revalidator.state === 'loading'} loadingText="正在加载可预约时间">
-        {!list.editable ? (
+        {!eventAllowed(list, 'interview_choose') ? (
           <Result
             status="info"
             title="订单已确认，面试时间不能再修改"

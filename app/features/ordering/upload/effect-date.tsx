@@ -8,6 +8,7 @@ import type { MaterialListResult } from '../../../../common/contracts/material';
 import { ApiError, api } from '../../../lib/api-client';
 import { toast } from '../../../lib/toast';
 import { effectDateAllowed } from '../../../components/upload/upload-model';
+import { eventAllowed } from '../../../../common/order';
 
 export function EffectDate({ list, onSaved }: { list: MaterialListResult; onSaved: (effectDate: string | null) => void }) {
   const [saving, setSaving] = useState(false);
@@ -37,7 +38,7 @@ export function EffectDate({ list, onSaved }: { list: MaterialListResult; onSave
         disabledDate={(day) => !effectDateAllowed(day.format('YYYY-MM-DD'), list)}
         defaultPickerValue={dayjs(list.departure_date)}
         allowClear
-        disabled={saving || list.mode !== 'draft'}
+        disabled={saving || !eventAllowed(list, 'effect_date')}
         inputReadOnly
         onChange={(value) => void save(value)}
       />
