@@ -122,6 +122,32 @@ const schema = z.object({
   PAYMENT_SANDBOX_NOTIFY_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(800),
   /** The sandbox lets anyone "pay" without money: production refuses it unless this says otherwise (a staging site). */
   PAYMENT_SANDBOX_IN_PROD: flag.default(false),
+  // WeChat Pay APIv3 (PAYMENT_WECHAT_PROVIDER=wechatpay, decision 0036): 商户号, the APPID bound to it, the
+  // merchant API certificate's serial number and private key, the APIv3 key, and WeChat Pay's public key
+  // and its id (PUB_KEY_ID_…); each secret inline or as a file (…_FILE). Never logged.
+  WECHATPAY_MCHID: z
+    .string()
+    .regex(/^\d{6,32}$/, 'must be the digits of the merchant id (商户号)')
+    .optional(),
+  WECHATPAY_APPID: z
+    .string()
+    .regex(/^[A-Za-z0-9_]{6,32}$/)
+    .optional(),
+  WECHATPAY_MERCHANT_SERIAL: z
+    .string()
+    .regex(/^[0-9A-Fa-f]{8,64}$/, 'must be the merchant API certificate serial number (hex)')
+    .optional(),
+  WECHATPAY_PRIVATE_KEY: z.string().min(64).optional(),
+  WECHATPAY_PRIVATE_KEY_FILE: z.string().min(1).optional(),
+  WECHATPAY_APIV3_KEY: z.string().length(32, 'must be the 32-character APIv3 key').optional(),
+  WECHATPAY_APIV3_KEY_FILE: z.string().min(1).optional(),
+  WECHATPAY_PLATFORM_PUBLIC_KEY: z.string().min(64).optional(),
+  WECHATPAY_PLATFORM_PUBLIC_KEY_FILE: z.string().min(1).optional(),
+  WECHATPAY_PLATFORM_PUBLIC_KEY_ID: z.string().min(4).max(64).optional(),
+  /** WeChat Pay's API (the local fake's address in tests). */
+  WECHATPAY_BASE_URL: z.url().default('https://api.mch.weixin.qq.com'),
+  /** A call to WeChat Pay not answered by then is abandoned (outcome unknown: asked again with the same number). */
+  WECHATPAY_TIMEOUT_MS: z.coerce.number().int().min(200).max(60_000).default(10_000),
   // Couriers: the sandbox (SF Express open platform style, the default) or SF Express's open platform itself (decision 0039).
   COURIER_PROVIDER: z.enum(['sandbox', 'sf']).default('sandbox'),
   /** SF's gateway: its sandbox (sfapi-sbox) by default; production is https://bspgw.sf-express.com/std/service. */
@@ -227,6 +253,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       raw.SF_MONTHLY_CARD ? null : 'SF_MONTHLY_CARD',
     ].filter((name): name is string => name !== null);
     if (missing.length > 0) throw new ConfigError(`Invalid configuration:\n  COURIER_PROVIDER=sf needs ${missing.join(', ')} (see .env.example)`);
+  }
+  if (raw.PAYMENT_WECHAT_PROVIDER === 'wechatpay') {
+    const missing = [
+      raw.WECHATPAY_MCHID ? null : 'WECHATPAY_MCHID',
+      raw.WECHATPAY_APPID ? null : 'WECHATPAY_APPID',
+      raw.WECHATPAY_MERCHANT_SERIAL ? null : 'WECHATPAY_MERCHANT_SERIAL',
+      raw.WECHATPAY_PRIVATE_KEY || raw.WECHATPAY_PRIVATE_KEY_FILE ? null : 'WECHATPAY_PRIVATE_KEY (or _FILE)',
+      raw.WECHATPAY_APIV3_KEY || raw.WECHATPAY_APIV3_KEY_FILE ? null : 'WECHATPAY_APIV3_KEY (or _FILE)',
+      raw.WECHATPAY_PLATFORM_PUBLIC_KEY || raw.WECHATPAY_PLATFORM_PUBLIC_KEY_FILE ? null : 'WECHATPAY_PLATFORM_PUBLIC_KEY (or _FILE)',
+      raw.WECHATPAY_PLATFORM_PUBLIC_KEY_ID ? null : 'WECHATPAY_PLATFORM_PUBLIC_KEY_ID',
+    ].filter((name): name is string => name !== null);
+    if (missing.length > 0) throw new ConfigError(`Invalid configuration:\n  PAYMENT_WECHAT_PROVIDER=wechatpay needs ${missing.join(', ')} (see .env.example)`);
   }
   const web = raw.API_CLIENTS.get(raw.WEB_PLATFORM);
   if (!web) {

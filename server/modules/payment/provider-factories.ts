@@ -10,6 +10,8 @@ import type { AppConfig } from '../../config.ts';
 import type { Database } from '../../db/schema.ts';
 import type { PaymentProvider } from './provider.ts';
 import type { SandboxProvider } from './sandbox-provider.ts';
+import { wechatPayKeysFrom } from './wechatpay/keys.ts';
+import { createWechatPayProvider } from './wechatpay/provider.ts';
 
 export interface ProviderContext {
   config: AppConfig;
@@ -23,9 +25,15 @@ export interface ProviderContext {
 /** The names a channel's setting may take, and how each provider is built. */
 const FACTORIES: Record<AppConfig['PAYMENT_WECHAT_PROVIDER'] | AppConfig['PAYMENT_ALIPAY_PROVIDER'], (context: ProviderContext) => PaymentProvider> = {
   sandbox: (context) => context.sandbox.provider,
-  wechatpay: () => {
-    throw new Error('PAYMENT_WECHAT_PROVIDER=wechatpay: the WeChat Pay provider is not built yet');
-  },
+  wechatpay: ({ config, now, log }) =>
+    createWechatPayProvider({
+      keys: wechatPayKeysFrom(config),
+      baseUrl: config.WECHATPAY_BASE_URL,
+      timeoutMs: config.WECHATPAY_TIMEOUT_MS,
+      siteUrl: config.PUBLIC_SITE_URL,
+      now,
+      log,
+    }),
   alipay: () => {
     throw new Error('PAYMENT_ALIPAY_PROVIDER=alipay: the Alipay provider is not built yet');
   },
