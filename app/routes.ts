@@ -37,5 +37,6 @@ export default [
     route('orders/:userOrderId', 'routes/admin/order-workbench.tsx'),
     route('access-log', 'routes/admin/access-log.tsx'),
     route('operators', 'routes/admin/operators.tsx'),
+    route('reconciliation', 'routes/admin/reconciliation.tsx'),
   ]),
 ] satisfies RouteConfig;

@@ -194,6 +194,11 @@ export const ErrorCode = {
   REFUND_CLOSE_NOT_ALLOWED: 2207,
   REFUND_ORDER_STALE: 2208,
   REFUND_NOT_FOUND: 2209,
+  // 2281–2290 the daily reconciliation (modules/reconciliation)
+  RECONCILIATION_SUPERVISOR_ONLY: 2281,
+  RECONCILIATION_DIFFERENCE_NOT_FOUND: 2282,
+  RECONCILIATION_ALREADY_EXPLAINED: 2283,
+  RECONCILIATION_NOTE_INVALID: 2284,
 } as const;
 
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -399,6 +404,11 @@ export const ERROR_CATALOGUE: Record<ErrorCodeValue, { msg: string; meaning: str
   2207: { msg: '订单已递交使馆，不能全额退款并关闭', meaning: '全额退款并关闭订单只能在递交使馆之前', http: 200 },
   2208: { msg: '订单已被他人更新，请刷新后再操作', meaning: 'version 与订单当前版本不一致：打开工作台后订单已有变化，本次操作未生效', http: 200 },
   2209: { msg: '退款记录不存在', meaning: 'refund_id 不存在或不属于该订单', http: 200 },
+  // 2281–2290 the daily reconciliation
+  2281: { msg: '只有主管可以处理对账差异', meaning: '标记对账差异已说明只能由主管操作', http: 200 },
+  2282: { msg: '对账差异不存在', meaning: 'difference_id 不存在', http: 200 },
+  2283: { msg: '该差异已标记为已说明', meaning: '每条差异只说明一次；已说明的不能再改（说明人和时间已记录）', http: 200 },
+  2284: { msg: '请填写说明（2–500 字）', meaning: 'note 去除首尾空白后须为 2–500 个字', http: 200 },
   // 2101–2120 mailing paper materials
   2101: { msg: '资料已寄出，请等待我们签收', meaning: '本订单已有寄出（未取消）的快递，且之后没有被标记缺件；缺件后才能再次寄送', http: 200 },
   2102: {

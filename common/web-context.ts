@@ -9,6 +9,7 @@ import type { InterviewNoticeDetail } from './contracts/interview-notice.ts';
 import type { MailList } from './contracts/mail.ts';
 import type { AdminShipBack, ReturnParcel } from './contracts/ship-back.ts';
 import type { RefundFailedCount } from './contracts/refund.ts';
+import type { ReconciliationListResult, adminReconciliationList } from './contracts/reconciliation.ts';
 import type { MaterialListResult } from './contracts/material.ts';
 import type { NoticeListResult } from './contracts/notice.ts';
 import type { OrderDetail, OrderListResult } from './contracts/order.ts';
@@ -100,6 +101,8 @@ export interface OperatorReads {
   refundFailedCount(): Promise<ReadAnswer<RefundFailedCount>>;
   /** An order's ship-back panel (/admin-api/order/ship_back, issue 11). */
   orderShipBack(userOrderId: number): Promise<ReadAnswer<AdminShipBack>>;
+  /** The daily reconciliation's differences and last runs (/admin-api/reconciliation/difference_list, issue 25). */
+  reconciliation(query: PayloadOf<typeof adminReconciliationList>): Promise<ReadAnswer<ReconciliationListResult>>;
 }
 
 export interface Province {

@@ -72,6 +72,8 @@ import type { PageCheckService } from './modules/page-check/page-check.service.t
 import { createPriceDifferenceService } from './modules/price-difference/price-difference.service.ts';
 import { priceDifferenceOperations } from './modules/price-difference/price-difference.routes.ts';
 import { installRefunds } from './modules/refund/refund.module.ts';
+import { installReconciliation } from './modules/reconciliation/reconciliation.module.ts';
+import type { ReconciliationService } from './modules/reconciliation/reconciliation.service.ts';
 import type { RefundService } from './modules/refund/refund.service.ts';
 import { createOperatorService, type OperatorService } from './modules/operator/operator.service.ts';
 import type { AuthenticatedOperator } from './modules/operator/operator.types.ts';
@@ -117,6 +119,8 @@ export interface Services {
   shipBack: ShipBackService;
   /** Refunds (issue 11): the 工作台's failed-refund count; set once the refund module is installed. */
   refunds: RefundService;
+  /** The daily reconciliation (issue 25): the back office's 对账差异 page. */
+  reconciliation: ReconciliationService;
 }
 
 declare module 'fastify' {
@@ -172,7 +176,7 @@ export async function buildApp({
   // The page check (核页) and the operator's submit: pages stored like the customers' files.
   const pageCheck = createPageCheckModule({ db: database.db, now, storage, maxBytes: config.UPLOAD_MAX_BYTES, log: app.log });
   // The services the signed operations call, and the login-only pages too (in process, server/web/customer-reads.ts).
-  const base: Omit<Services, 'mail' | 'shipBack' | 'refunds' | 'workbench'> = {
+  const base: Omit<Services, 'mail' | 'shipBack' | 'refunds' | 'reconciliation' | 'workbench'> = {
     account: createAccountService(database.db, { idleMs: config.SESSION_IDLE_MINUTES * 60_000, absoluteMs: config.SESSION_ABSOLUTE_HOURS * 3_600_000 }, now),
     catalogue: createCatalogueService(database.db),
     order: { ...createOrderService(database.db, { now }), ...createCustomerOrderView(database.db, { now }) },
@@ -296,6 +300,16 @@ export async function buildApp({
     operators: directoryOf(() => operators.list()),
     jobs,
   });
+  // The daily reconciliation of every configured provider's bill with our payments and refunds (decision 0038).
+  const reconciliation = installReconciliation({
+    db: database.db,
+    now,
+    log: app.log,
+    jobs,
+    providers: () => payments.providers.all(),
+    operators: directoryOf(() => operators.list()),
+    registry: metrics.registry,
+  });
   // Couriers: the provider's route push endpoint lives outside /www too; the order side uses app.courier.service.
   const courier = await installCourier(app, { config, db: database.db, now, jobs });
   const priceDifferences = createPriceDifferenceService(database.db, { now, operators: directoryOf(() => operators.list()) });
@@ -305,6 +319,7 @@ export async function buildApp({
     mail: createMailService(database.db, { now, courier: courier.service, address: base.address }),
     shipBack: createShipBackService(database.db, { now, courier: courier.service }),
     refunds: refunds.service,
+    reconciliation: reconciliation.service,
     // The workbench's panels are read by their own services (called once `services` exists).
     workbench: createOperatorWorkbench(database.db, {
       now,
@@ -371,6 +386,7 @@ export async function buildApp({
       ...results.operations,
       ...shipBackOperations(services.shipBack),
       ...refunds.operations,
+      ...reconciliation.operations,
     ];
     for (const operation of operations) {
       registerOperation(api, operation);

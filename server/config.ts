@@ -148,6 +148,23 @@ const schema = z.object({
   WECHATPAY_BASE_URL: z.url().default('https://api.mch.weixin.qq.com'),
   /** A call to WeChat Pay not answered by then is abandoned (outcome unknown: asked again with the same number). */
   WECHATPAY_TIMEOUT_MS: z.coerce.number().int().min(200).max(60_000).default(10_000),
+  // Alipay (PAYMENT_ALIPAY_PROVIDER=alipay, decision 0037): the app id, the app's private key and
+  // Alipay's public key — inline or as a file (…_FILE) — or, in certificate mode, the three certificate files.
+  ALIPAY_APP_ID: z
+    .string()
+    .regex(/^\d{8,32}$/, 'must be the digits of the Alipay app id (APPID)')
+    .optional(),
+  ALIPAY_APP_PRIVATE_KEY: z.string().min(64).optional(),
+  ALIPAY_APP_PRIVATE_KEY_FILE: z.string().min(1).optional(),
+  ALIPAY_PUBLIC_KEY: z.string().min(64).optional(),
+  ALIPAY_PUBLIC_KEY_FILE: z.string().min(1).optional(),
+  ALIPAY_APP_CERT_FILE: z.string().min(1).optional(),
+  ALIPAY_PUBLIC_CERT_FILE: z.string().min(1).optional(),
+  ALIPAY_ROOT_CERT_FILE: z.string().min(1).optional(),
+  /** Alipay's OpenAPI gateway (its sandbox: https://openapi-sandbox.dl.alipaydev.com/gateway.do). */
+  ALIPAY_GATEWAY: z.url().default('https://openapi.alipay.com/gateway.do'),
+  /** A call to Alipay not answered by then is abandoned (outcome unknown: asked again with the same number). */
+  ALIPAY_TIMEOUT_MS: z.coerce.number().int().min(200).max(60_000).default(10_000),
   // Couriers: the sandbox (SF Express open platform style, the default) or SF Express's open platform itself (decision 0039).
   COURIER_PROVIDER: z.enum(['sandbox', 'sf']).default('sandbox'),
   /** SF's gateway: its sandbox (sfapi-sbox) by default; production is https://bspgw.sf-express.com/std/service. */
@@ -253,6 +270,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       raw.SF_MONTHLY_CARD ? null : 'SF_MONTHLY_CARD',
     ].filter((name): name is string => name !== null);
     if (missing.length > 0) throw new ConfigError(`Invalid configuration:\n  COURIER_PROVIDER=sf needs ${missing.join(', ')} (see .env.example)`);
+  }
+  if (raw.PAYMENT_ALIPAY_PROVIDER === 'alipay') {
+    const certFiles = [raw.ALIPAY_APP_CERT_FILE, raw.ALIPAY_PUBLIC_CERT_FILE, raw.ALIPAY_ROOT_CERT_FILE];
+    const certMode = certFiles.some(Boolean);
+    const missing = [
+      raw.ALIPAY_APP_ID ? null : 'ALIPAY_APP_ID',
+      raw.ALIPAY_APP_PRIVATE_KEY || raw.ALIPAY_APP_PRIVATE_KEY_FILE ? null : 'ALIPAY_APP_PRIVATE_KEY (or ALIPAY_APP_PRIVATE_KEY_FILE)',
+      certMode && certFiles.some((file) => !file)
+        ? 'ALIPAY_APP_CERT_FILE, ALIPAY_PUBLIC_CERT_FILE and ALIPAY_ROOT_CERT_FILE (certificate mode needs all three)'
+        : null,
+      certMode || raw.ALIPAY_PUBLIC_KEY || raw.ALIPAY_PUBLIC_KEY_FILE ? null : 'ALIPAY_PUBLIC_KEY (or ALIPAY_PUBLIC_KEY_FILE, or the certificate files)',
+    ].filter((name): name is string => name !== null);
+    if (missing.length > 0) throw new ConfigError(`Invalid configuration:\n  PAYMENT_ALIPAY_PROVIDER=alipay needs ${missing.join(', ')} (see .env.example)`);
   }
   if (raw.PAYMENT_WECHAT_PROVIDER === 'wechatpay') {
     const missing = [

@@ -19,6 +19,7 @@ import { ORDER_CONTRACTS } from './order.ts';
 import { PAYMENT_CONTRACTS } from './payment.ts';
 import { PRICE_DIFFERENCE_CONTRACTS } from './price-difference.ts';
 import { REFUND_CONTRACTS } from './refund.ts';
+import { RECONCILIATION_CONTRACTS } from './reconciliation.ts';
 import { SYSTEM_CONTRACTS } from './system.ts';
 import { ADMIN_VISA_RESULT_CONTRACTS, VISA_RESULT_CONTRACTS } from './visa-result.ts';
 import { ADMIN_SHIP_BACK_CONTRACTS, SHIP_BACK_CONTRACTS } from './ship-back.ts';
@@ -54,6 +55,7 @@ export const ADMIN_CONTRACTS = defineRegistry([
   ...ADMIN_VISA_RESULT_CONTRACTS,
   ...ADMIN_SHIP_BACK_CONTRACTS,
   ...REFUND_CONTRACTS,
+  ...RECONCILIATION_CONTRACTS,
 ]);
 
 export type AdminRegistry = typeof ADMIN_CONTRACTS;

@@ -156,6 +156,7 @@ describe('multi-line declarations of the contracts', () => {
       '/admin-api/result/reject': ['note'],
       '/admin-api/order/refund_create': ['reason'],
       '/admin-api/order/close_refund': ['reason'],
+      '/admin-api/reconciliation/difference_explain': ['note'],
     });
   });
 });

@@ -12,6 +12,8 @@ import { adminPageCheckDetail } from '../../common/contracts/page-check.ts';
 import { adminMailGet } from '../../common/contracts/mail.ts';
 import { adminShipBackGet } from '../../common/contracts/ship-back.ts';
 import type { RefundService } from '../modules/refund/refund.service.ts';
+import { adminReconciliationList } from '../../common/contracts/reconciliation.ts';
+import type { ReconciliationService } from '../modules/reconciliation/reconciliation.service.ts';
 import type { MailService } from '../modules/mail/mail.service.ts';
 import type { ShipBackService } from '../modules/ship-back/ship-back.service.ts';
 import type { OperatorService } from '../modules/operator/operator.service.ts';
@@ -31,6 +33,7 @@ export interface OperatorReadServices {
   mail: MailService;
   shipBack: ShipBackService;
   refunds: RefundService;
+  reconciliation: ReconciliationService;
 }
 
 /** A read whose payload is read as its call reads it first (a bad page parameter answers 1001, as the call would). */
@@ -78,5 +81,6 @@ export function operatorReads(services: OperatorReadServices, caller: Operator, 
     refundFailedCount: () => read(() => services.refunds.failedCount()),
     orderShipBack: (userOrderId) =>
       readParsed(adminShipBackGet, { user_order_id: userOrderId }, (parsed) => services.shipBack.adminGet(caller, parsed.user_order_id)),
+    reconciliation: (query) => readParsed(adminReconciliationList, query, (parsed) => services.reconciliation.list(caller, parsed)),
   };
 }

@@ -13,6 +13,7 @@ export const ADMIN_MENU: AdminMenuEntry[] = [
   { path: '/admin/orders', label: '订单队列' },
   { path: '/admin/operators', label: '操作员管理', supervisor: true },
   { path: '/admin/access-log', label: '访问日志', supervisor: true },
+  { path: '/admin/reconciliation', label: '对账差异' },
 ];
 
 export function menuFor(role: OperatorRole): AdminMenuEntry[] {

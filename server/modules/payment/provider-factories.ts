@@ -12,6 +12,7 @@ import type { PaymentProvider } from './provider.ts';
 import type { SandboxProvider } from './sandbox-provider.ts';
 import { wechatPayKeysFrom } from './wechatpay/keys.ts';
 import { createWechatPayProvider } from './wechatpay/provider.ts';
+import { alipayFromConfig } from './alipay/alipay-factory.ts';
 
 export interface ProviderContext {
   config: AppConfig;
@@ -34,9 +35,7 @@ const FACTORIES: Record<AppConfig['PAYMENT_WECHAT_PROVIDER'] | AppConfig['PAYMEN
       now,
       log,
     }),
-  alipay: () => {
-    throw new Error('PAYMENT_ALIPAY_PROVIDER=alipay: the Alipay provider is not built yet');
-  },
+  alipay: alipayFromConfig,
 };
 
 export function createConfiguredProviders(context: ProviderContext): { providers: PaymentProvider[]; channels: Record<PaymentChannel, string> } {

@@ -20,6 +20,7 @@ import type { PaymentProvider, RefundState, TradeInfo } from './provider.ts';
 import { createSandboxLedger, refundInfo, type SandboxTrade } from './sandbox-ledger.ts';
 import { createSandboxNotifier, type NotifyTransport } from './sandbox-notifier.ts';
 import { verifySandboxSignature } from './sandbox-signature.ts';
+import { sandboxBill } from './sandbox-bill.ts';
 
 export const SANDBOX_PROVIDER = 'sandbox';
 
@@ -171,6 +172,9 @@ export function createSandboxProvider(options: SandboxProviderOptions) {
       if (!parsed.success) return { ok: false, reason: 'malformed', ...unread() };
       return { ok: true, notification: parsed.data };
     },
+
+    // Its bill: what its ledger says moved that day (the daily reconciliation runs in development too).
+    downloadBill: (billDate) => sandboxBill(db, billDate),
 
     answer(result) {
       return result.success
