@@ -2,7 +2,7 @@
 // BENCH_CUSTOMERS (50) customers each sending order_create back to back for
 // BENCH_SECONDS, with p50/p99 latency, on SQLite and then on PostgreSQL
 // (BENCH_DATABASE_URL, default the local test database; skipped loudly when
-// unreachable). Afterwards every customer's order list is counted: the
+// unreachable); BENCH_PROFILE=DIR also writes the server's CPU profile. Afterwards every customer's order list is counted: the
 // orders stored must equal the successes. Prints figures, asserts none.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -40,7 +40,9 @@ function percentile(sorted: number[], p: number): number {
 }
 
 async function run(label: string, env: Record<string, string>) {
-  const server = spawn('node', ['--conditions=production', '--import', 'tsx', 'bench/order-server.ts'], {
+  // BENCH_PROFILE=DIR writes the server's CPU profile there (open it in Chrome's DevTools).
+  const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+  const server = spawn('node', [...profile, '--conditions=production', '--import', 'tsx', 'bench/order-server.ts'], {
     env: { ...process.env, ...env, API_CLIENTS: DEV_API_CLIENTS, NODE_ENV: 'production', BENCH_CUSTOMERS: String(CUSTOMERS) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -1061,26 +1061,16 @@ export function createOrderLifecycle(db: Kysely<Database>, deps: { now: () => nu
       if (!mayFire(rule, caller)) throw new AppError(ErrorCode.ORDER_ACTION_FORBIDDEN);
       const [place] = rule.to as Place[];
       const { status, step } = placeParts(place!);
-      return db.transaction().execute(async (trx) => {
-        const userOrderId = await repo.insertOrder(trx, { ...order, status, step, step_entered_at: order.created_at }, applicants);
-        const { event_id } = await trx
-          .insertInto('order_event')
-          .values({
-            user_order_id: userOrderId,
-            ...actorOf(caller),
-            event: 'create',
-            from_status: null,
-            to_status: status,
-            from_step: null,
-            to_step: step,
-            detail: toJson(detail),
-            created_at: order.created_at,
-          })
-          .returning('event_id')
-          .executeTakeFirstOrThrow();
-        await announceAfterCommit(trx, { event: 'create', user_order_id: userOrderId, event_id, at: order.created_at });
-        return userOrderId;
+      const { user_order_id, event_id } = await repo.insertCreated({ ...order, status, step, step_entered_at: order.created_at }, applicants, {
+        ...actorOf(caller),
+        to_status: status,
+        to_step: step,
+        detail: toJson(detail),
+        created_at: order.created_at,
       });
+      // Committed (one statement on PostgreSQL, a transaction on SQLite): the hooks run now.
+      await announceAfterCommit(db, { event: 'create', user_order_id, event_id, at: order.created_at });
+      return user_order_id;
     },
   };
 }

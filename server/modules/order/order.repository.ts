@@ -2,14 +2,24 @@
 // enterprise's order is simply not found); operators and the system read any.
 // Rows leave here typed: flags as booleans, JSON snapshots parsed. Writes of
 // the order's state are the lifecycle's (lifecycle.ts), in its transactions.
-import { type ExpressionBuilder, type Kysely, PostgresAdapter, sql, type Transaction } from 'kysely';
+import { type ExpressionBuilder, type Kysely, PostgresAdapter, sql } from 'kysely';
 import { CUSTOMER_ACTION_STEPS, type OrderListTab, type OrderStatus, type OrderStep, PRE_SUBMISSION_STEPS, UNPAID_STATUSES } from '../../../common/order.ts';
-import { type Flag, fromJson } from '../../db/json.ts';
+import { type Flag, fromJson, type Json } from '../../db/json.ts';
 import type { Database } from '../../db/schema.ts';
 
 /** Whose orders a read may see: one enterprise's, or (operators, the system) every one. */
 export interface OrderScope {
   enterpriseId?: number;
+}
+
+/** The 'create' event's row (the lifecycle writes it with the order). */
+export interface NewCreateEvent {
+  actor: 'customer' | 'operator' | 'system';
+  actor_id: number | null;
+  to_status: OrderStatus;
+  to_step: OrderStep | null;
+  detail: Json<Record<string, unknown>>;
+  created_at: number;
 }
 
 export interface NewOrder {
@@ -172,38 +182,55 @@ export function createOrderRepository(db: Kysely<Database>) {
         .executeTakeFirst();
     },
 
-    /** Inside the lifecycle's create transaction: the order row and its applicants. */
-    async insertOrder(trx: Transaction<Database>, order: NewOrder, applicants: NewApplicant[]): Promise<number> {
-      const insertOrder = trx
-        .insertInto('user_order')
-        .values({ step: null, ...order, updated_at: order.created_at, cancelled_at: null, cancel_reason: null, version: 0 })
-        .returning('user_order_id');
-      if (trx.getExecutor().adapter instanceof PostgresAdapter) {
-        // PostgreSQL: the order and its applicants in one statement (a data-modifying CTE, the
-        // applicants as arrays, in their order): one round trip fewer per order_create under
-        // `npm run bench:order`. SQLite takes no INSERT inside WITH, and its statements are calls.
-        const { rows } = await sql<{ user_order_id: number }>`
-          with new_order as (${insertOrder})
-          insert into order_applicant (user_order_id, name, identity_id, mobile_phone, email, passport_no, status, sort)
-          select new_order.user_order_id, a.name, a.identity_id, a.mobile_phone, a.email, null, 'pending', a.sort
-          from new_order,
-            unnest(
-              ${applicants.map((a) => a.name)}::text[],
-              ${applicants.map((a) => a.identity_id)}::integer[],
-              ${applicants.map((a) => a.mobile_phone)}::text[],
-              ${applicants.map((a) => a.email)}::text[],
-              ${applicants.map((_, sort) => sort)}::integer[]
-            ) as a(name, identity_id, mobile_phone, email, sort)
-          order by a.sort
-          returning user_order_id`.execute(trx);
-        return rows[0]!.user_order_id;
+    /**
+     * The lifecycle's create: the order row, its applicants and its 'create'
+     * event, all or nothing. On PostgreSQL that is one statement (data-modifying
+     * CTEs, the applicants as arrays in their order), which PostgreSQL runs
+     * atomically: no BEGIN/COMMIT round trips — order_create is the busiest
+     * write (`npm run bench:order`). SQLite takes no INSERT inside WITH; its
+     * statements are calls, so there it is a transaction of three.
+     */
+    async insertCreated(order: NewOrder, applicants: NewApplicant[], event: NewCreateEvent): Promise<{ user_order_id: number; event_id: number }> {
+      const row = { step: null, ...order, updated_at: order.created_at, cancelled_at: null, cancel_reason: null, version: 0 };
+      if (db.getExecutor().adapter instanceof PostgresAdapter) {
+        const insertOrder = db.insertInto('user_order').values(row).returning('user_order_id');
+        const { rows } = await sql<{ user_order_id: number; event_id: number }>`
+          with new_order as (${insertOrder}),
+          new_applicants as (
+            insert into order_applicant (user_order_id, name, identity_id, mobile_phone, email, passport_no, status, sort)
+            select new_order.user_order_id, a.name, a.identity_id, a.mobile_phone, a.email, null, 'pending', a.sort
+            from new_order,
+              unnest(
+                ${applicants.map((a) => a.name)}::text[],
+                ${applicants.map((a) => a.identity_id)}::integer[],
+                ${applicants.map((a) => a.mobile_phone)}::text[],
+                ${applicants.map((a) => a.email)}::text[],
+                ${applicants.map((_, sort) => sort)}::integer[]
+              ) as a(name, identity_id, mobile_phone, email, sort)
+            order by a.sort
+          ),
+          new_event as (
+            insert into order_event (user_order_id, actor, actor_id, event, from_status, to_status, from_step, to_step, detail, created_at)
+            select new_order.user_order_id, ${event.actor}, ${event.actor_id}::integer, 'create', null, ${event.to_status}, null, ${event.to_step}, ${event.detail}, ${event.created_at}::bigint
+            from new_order
+            returning user_order_id, event_id
+          )
+          select user_order_id, event_id from new_event`.execute(db);
+        return rows[0]!;
       }
-      const { user_order_id } = await insertOrder.executeTakeFirstOrThrow();
-      await trx
-        .insertInto('order_applicant')
-        .values(applicants.map((applicant, sort) => ({ ...applicant, user_order_id, passport_no: null, status: 'pending' as const, sort })))
-        .execute();
-      return user_order_id;
+      return db.transaction().execute(async (trx) => {
+        const { user_order_id } = await trx.insertInto('user_order').values(row).returning('user_order_id').executeTakeFirstOrThrow();
+        await trx
+          .insertInto('order_applicant')
+          .values(applicants.map((applicant, sort) => ({ ...applicant, user_order_id, passport_no: null, status: 'pending' as const, sort })))
+          .execute();
+        const { event_id } = await trx
+          .insertInto('order_event')
+          .values({ user_order_id, ...event, event: 'create', from_status: null, from_step: null })
+          .returning('event_id')
+          .executeTakeFirstOrThrow();
+        return { user_order_id, event_id };
+      });
     },
 
     /** One order within the scope; outside it the order is simply not found. */
