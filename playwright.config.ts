@@ -28,6 +28,9 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: [['list'], ['json', { outputFile: 'test-results/e2e.json' }]],
+  // Its own folder: Playwright empties outputDir when it starts, and the Vitest lane writes
+  // its reports to test-results/ at the same time (scripts/run-tests.mjs).
+  outputDir: 'test-results/e2e-artifacts',
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
     locale: 'zh-CN',

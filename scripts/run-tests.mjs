@@ -1,29 +1,53 @@
 #!/usr/bin/env node
-// `npm test`: every test there is, in order, with one summary line at the end.
-//   1. unit + API tests (Vitest) on SQLite;
-//   2. the API tests again on PostgreSQL when TEST_DATABASE_URL is set (CI sets it);
-//   3. end-to-end journeys (Playwright) in Debian's Chromium against a fresh build.
+// `npm test`: every test there is, with one summary line at the end. Two lanes
+// run side by side (docs/decisions/0040-test-lanes.md: Vitest uses one worker on a
+// 2-core machine, so the browser lane gets the other core):
+//   lane "api":     unit + API tests (Vitest) on SQLite, then the API tests again
+//                   on PostgreSQL when TEST_DATABASE_URL is set (CI sets it);
+//   lane "browser": a fresh build, then the end-to-end journeys (Playwright) in
+//                   Debian's Chromium.
+// Each lane writes its output to test-results/<lane>.log, printed whole when the
+// lane ends (never interleaved). TEST_LANES=serial runs them one after the other.
 // Without Chromium the end-to-end part cannot run: that is said loudly, the run
 // is marked INCOMPLETE, and under CI it fails.
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const isCI = Boolean(process.env.CI);
+const serial = process.env.TEST_LANES === 'serial';
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const problems = [];
 /** End-to-end tests that failed once and passed on their CI retry (decision 0030): named, never hidden. */
 const flaky = [];
 /** How long each part took, printed at the end: CI's budget is 45 minutes. */
 const timings = [];
+const minutes = (since) => ((Date.now() - since) / 60000).toFixed(1);
 
-function run(label, command, args, env = {}) {
-  console.log(`\n━━━ ${label} ━━━\n$ ${[command, ...args].join(' ')}`);
+/** Runs one command with its output appended to the lane's log; resolves true when it passed. */
+function step(log, label, command, args) {
   const started = Date.now();
-  const result = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
-  timings.push(`${label}: ${((Date.now() - started) / 60000).toFixed(1)} min`);
-  if (result.status !== 0) problems.push(`${label} exited with ${result.status ?? result.signal}`);
-  return result.status === 0;
+  appendFileSync(log, `\n━━━ ${label} ━━━\n$ ${[command, ...args].join(' ')}\n`);
+  const fd = openSync(log, 'a');
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { stdio: ['ignore', fd, fd], env: process.env });
+    child.on('exit', (code, signal) => {
+      closeSync(fd);
+      timings.push(`${label}: ${minutes(started)} min`);
+      if (code !== 0) problems.push(`${label} exited with ${code ?? signal}`);
+      resolve(code === 0);
+    });
+  });
+}
+
+/** A lane: its steps in order, its log printed whole once it is done. */
+async function lane(name, body) {
+  const log = `test-results/${name}.log`;
+  const started = Date.now();
+  await body(log);
+  console.log(`\n┏━━━━ lane "${name}" (${minutes(started)} min) ━━━━`);
+  process.stdout.write(existsSync(log) ? readFileSync(log) : '(no output)\n');
+  console.log(`┗━━━━ end of lane "${name}" ━━━━`);
 }
 
 function countVitest(file) {
@@ -47,33 +71,48 @@ function countPlaywright(file) {
   totals.skipped += stats.skipped;
 }
 
-if (!existsSync('node_modules/.package-lock.json')) run('install dependencies', 'npm', ['install', '--no-audit', '--no-fund']);
+if (!existsSync('node_modules/.package-lock.json')) spawnSync('npm', ['install', '--no-audit', '--no-fund'], { stdio: 'inherit' });
 rmSync('test-results', { recursive: true, force: true });
 mkdirSync('test-results', { recursive: true });
+const started = Date.now();
 
-run('unit and API tests on SQLite', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', '--outputFile=test-results/vitest-sqlite.json']);
-countVitest('test-results/vitest-sqlite.json');
-
-if (process.env.TEST_DATABASE_URL) {
-  run('API tests on PostgreSQL', 'npx', ['vitest', 'run', 'server', '--reporter=default', '--reporter=json', '--outputFile=test-results/vitest-postgres.json']);
-  countVitest('test-results/vitest-postgres.json');
-} else {
-  console.log('\n(API tests on PostgreSQL not run: set TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test to include them)');
-}
+const apiLane = () =>
+  lane('api', async (log) => {
+    const vitest = (out, ...only) => ['vitest', 'run', ...only, '--reporter=default', '--reporter=json', `--outputFile=${out}`];
+    await step(log, 'unit and API tests on SQLite', 'npx', vitest('test-results/vitest-sqlite.json'));
+    countVitest('test-results/vitest-sqlite.json');
+    if (process.env.TEST_DATABASE_URL) {
+      await step(log, 'API tests on PostgreSQL', 'npx', vitest('test-results/vitest-postgres.json', 'server'));
+      countVitest('test-results/vitest-postgres.json');
+    } else {
+      console.log('\n(API tests on PostgreSQL not run: set TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test to include them)');
+    }
+  });
 
 let incomplete = false;
-if (existsSync(CHROMIUM)) {
-  if (run('build the app for end-to-end tests', 'npm', ['run', 'build'])) {
-    run('end-to-end tests in Chromium', 'npx', ['playwright', 'test']);
-    countPlaywright('test-results/e2e.json');
-  }
+const browserLane = () =>
+  lane('browser', async (log) => {
+    if (!existsSync(CHROMIUM)) {
+      incomplete = true;
+      const banner = '!'.repeat(78);
+      console.error(
+        `\n${banner}\n!! END-TO-END TESTS NOT RUN: no Chromium at ${CHROMIUM}.\n!! Install it with: apt-get update && apt-get install -y chromium fonts-noto-cjk\n!! (or point CHROMIUM_PATH at a Chromium binary). THIS TEST RUN IS INCOMPLETE.\n${banner}`,
+      );
+      if (isCI) problems.push('Chromium is missing under CI');
+      return;
+    }
+    if (await step(log, 'build the app for end-to-end tests', 'npm', ['run', 'build'])) {
+      await step(log, 'end-to-end tests in Chromium', 'npx', ['playwright', 'test']);
+      countPlaywright('test-results/e2e.json');
+    }
+  });
+
+if (serial) {
+  await apiLane();
+  await browserLane();
 } else {
-  incomplete = true;
-  const banner = '!'.repeat(78);
-  console.error(
-    `\n${banner}\n!! END-TO-END TESTS NOT RUN: no Chromium at ${CHROMIUM}.\n!! Install it with: apt-get update && apt-get install -y chromium fonts-noto-cjk\n!! (or point CHROMIUM_PATH at a Chromium binary). THIS TEST RUN IS INCOMPLETE.\n${banner}`,
-  );
-  if (isCI) problems.push('Chromium is missing under CI');
+  console.log('Running the "api" and "browser" lanes side by side; each prints its output when it ends (test-results/<lane>.log meanwhile).');
+  await Promise.all([apiLane(), browserLane()]);
 }
 
 console.log('');
@@ -84,6 +123,7 @@ if (flaky.length > 0) {
   console.log(banner);
 }
 for (const timing of timings) console.log(`time: ${timing}`);
+console.log(`time: all tests ${minutes(started)} min`);
 for (const problem of problems) console.log(`problem: ${problem}`);
 if (incomplete) console.log('INCOMPLETE: the end-to-end tests did not run');
 console.log(
