@@ -4,9 +4,11 @@ import { FINISHED_STATUSES, HANDLED_STATUSES, PAGE_CHECK_SHOWN_STEPS, RESULT_SHO
 import { LoadErrorBoundary } from '../components/load-error-boundary';
 import { OrderDetailPage } from '../features/order/order-detail-page';
 import { PaymentDialog } from '../features/payment/payment-dialog';
+import { PaymentReturn } from '../features/payment/payment-return';
 import { loaded } from '../lib/loaded';
 import { requireCustomer } from '../lib/require-user';
 import { requireNumericParam } from '../lib/route-params';
+import { useRevalidator, useSearchParams } from 'react-router';
 import type { Route } from './+types/order-detail';
 
 export const handle = { hideFooter: true };
@@ -37,8 +39,12 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 }
 
 export default function Screen({ loaderData }: Route.ComponentProps) {
+  // Back from a phone wallet (?pay=out_trade_no): ask for that payment's result, reload once paid (decision 0036).
+  const [search] = useSearchParams();
+  const revalidator = useRevalidator();
+  const returnedFrom = search.get('pay');
   // Keyed: moving to another order starts its page afresh (dialog state, "asked once").
-  return (
+  const page = (
     <OrderDetailPage
       key={loaderData.order.user_order_id}
       order={loaderData.order}
@@ -47,6 +53,13 @@ export default function Screen({ loaderData }: Route.ComponentProps) {
       interview={loaderData.interview}
       mail={loaderData.mail}
     />
+  );
+  if (!returnedFrom || !/^[A-Za-z0-9_-]{1,40}$/.test(returnedFrom)) return page;
+  return (
+    <>
+      <PaymentReturn key={returnedFrom} userOrderId={loaderData.order.user_order_id} outTradeNo={returnedFrom} onPaid={() => void revalidator.revalidate()} />
+      {page}
+    </>
   );
 }
 

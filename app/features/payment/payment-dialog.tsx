@@ -1,12 +1,15 @@
 // The payment dialog: choose 微信支付 or 支付宝, scan the QR code, and the
 // dialog notices the payment by itself (polling every 2 s) or when asked
 // ('我已支付'), shows the success and moves on (onPaid). An expired code can be
-// refreshed. Rules: docs/order-rules.md, "Payment".
+// refreshed. On a phone (narrow screen or a phone's browser) there is no QR
+// code: the button opens the chosen wallet (WeChat Pay H5 / Alipay WAP), which
+// brings the payer back to the order page (payment-return.tsx asks for the
+// result there). Rules: docs/order-rules.md, "Payment"; decision 0036.
 import { AlipayCircleFilled, CheckCircleFilled, ClockCircleOutlined, ExclamationCircleFilled, ReloadOutlined, WechatFilled } from '@ant-design/icons';
 import { Button, Spin } from 'antd';
 import { useEffect, useEffectEvent, useRef, useState, type ReactNode } from 'react';
 import { PAYMENT_CHANNELS, type PaymentChannel } from '../../../common/ordering';
-import { formatPayAmount } from '../../../common/payment';
+import { type PaymentScene, formatPayAmount, sceneOfUserAgent } from '../../../common/payment';
 import { AppDialog } from '../../components/app-dialog';
 import { toast } from '../../lib/toast';
 import { CHANNEL_HINTS, countdownText } from './payment-model';
@@ -22,6 +25,13 @@ export interface PaymentDialogProps {
   onPaid: () => void;
   /** Pay this open price difference (补差价) of a processing order instead of the order itself. */
   priceDifferenceId?: number;
+}
+
+/** Phone or desktop: a narrow screen or a phone's browser cannot scan its own QR code. */
+function detectScene(): PaymentScene {
+  if (typeof window === 'undefined') return 'qr';
+  const narrow = typeof window.matchMedia === 'function' && window.matchMedia('(max-width: 767px)').matches;
+  return narrow || sceneOfUserAgent(window.navigator.userAgent) === 'phone' ? 'phone' : 'qr';
 }
 
 /** How long the success is shown before the dialog moves on. */
@@ -78,7 +88,8 @@ function Outcome({ icon, tone, title, text, action }: { icon: ReactNode; tone: '
 }
 
 export function PaymentDialog({ userOrderId, amount, open, onClose, onPaid, priceDifferenceId }: PaymentDialogProps) {
-  const { channel, phase, checking, chooseChannel, refresh, checkNow, expire } = usePayment(userOrderId, open, priceDifferenceId);
+  const [scene] = useState(detectScene);
+  const { channel, phase, checking, chooseChannel, refresh, checkNow, expire, openWallet } = usePayment(userOrderId, open, priceDifferenceId, scene);
   const payment = phase.kind === 'waiting' || phase.kind === 'expired' ? phase.payment : null;
   const now = useClock(open && payment !== null);
   const movedOn = useRef(false);
@@ -133,6 +144,27 @@ export function PaymentDialog({ userOrderId, amount, open, onClose, onPaid, pric
           </Button>
         }
       />
+    );
+  } else if (scene === 'phone' && phase.kind !== 'waiting' && phase.kind !== 'expired') {
+    const busy = phase.kind === 'creating' || phase.kind === 'redirecting';
+    body = (
+      <div className="pay-body pay-body-phone" data-testid="pay-phone">
+        <div className="pay-amount-label">应付金额</div>
+        <div className="pay-amount" data-testid="pay-amount">
+          {formatPayAmount(amount)}
+        </div>
+        <ChannelPicker value={channel} onChange={chooseChannel} disabled={busy} />
+        <div className="pay-wallet-text">
+          {phase.kind === 'failed' ? (
+            <span className="pay-wallet-error">{phase.message}</span>
+          ) : (
+            `将打开${PAYMENT_CHANNELS[channel]}完成付款，付款后自动返回本订单查看结果`
+          )}
+        </div>
+        <Button type="primary" block size="large" loading={busy} onClick={openWallet} data-testid="pay-open-wallet">
+          {phase.kind === 'redirecting' ? `正在打开${PAYMENT_CHANNELS[channel]}…` : `打开${PAYMENT_CHANNELS[channel]}付款`}
+        </Button>
+      </div>
     );
   } else {
     const shownAmount = payment?.amount ?? amount;

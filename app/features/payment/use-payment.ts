@@ -2,16 +2,21 @@
 // QR code of a channel, poll payment_query every 2 s while the dialog is
 // open and the code is live, ask once more at once on '我已支付' or when the
 // code runs out. Everything stops when the dialog closes or unmounts.
+// On a phone (scene 'phone') there is no QR code to scan: nothing is created
+// until the payer presses the wallet button, then the browser goes to the
+// wallet (WeChat H5 / Alipay WAP), which sends it back to the order page.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { PaymentCreateResult } from '../../../common/contracts/payment';
 import { ErrorCode } from '../../../common/error-codes';
 import type { PaymentChannel } from '../../../common/ordering';
-import { PAYMENT_LIMITS } from '../../../common/payment';
+import { PAYMENT_LIMITS, type PaymentScene } from '../../../common/payment';
 import { ApiError, api } from '../../lib/api-client';
 import { verdictOf } from './payment-model';
 
 export type PaymentPhase =
+  | { kind: 'choosing' }
   | { kind: 'creating' }
+  | { kind: 'redirecting'; payment: PaymentCreateResult }
   | { kind: 'waiting'; payment: PaymentCreateResult }
   | { kind: 'expired'; payment: PaymentCreateResult }
   | { kind: 'paid' }
@@ -32,35 +37,56 @@ const STOPPING = new Set<number>([
 ]);
 
 /** priceDifferenceId: pay that open price difference (补差价) instead of the order itself. */
-export function usePayment(userOrderId: number, open: boolean, priceDifferenceId?: number) {
+export function usePayment(userOrderId: number, open: boolean, priceDifferenceId?: number, scene: PaymentScene = 'qr') {
   const [channel, setChannel] = useState<PaymentChannel>('wechat');
-  const [phase, setPhase] = useState<PaymentPhase>({ kind: 'creating' });
+  const [phase, setPhase] = useState<PaymentPhase>({ kind: scene === 'phone' ? 'choosing' : 'creating' });
   const [checking, setChecking] = useState(false);
   const [attempt, setAttempt] = useState(0);
   const controller = useRef<AbortController | null>(null);
 
-  // (Re)create when the dialog opens, the channel changes or the code is refreshed.
+  const createPayment = useCallback(
+    (abort: AbortController) => {
+      setPhase({ kind: 'creating' });
+      const payload =
+        priceDifferenceId === undefined
+          ? { user_order_id: userOrderId, channel, scene }
+          : { user_order_id: userOrderId, channel, price_difference_id: priceDifferenceId, scene };
+      api('/www/payment/payment_create', payload, { signal: abort.signal, toast: false })
+        .then((payment) => {
+          if (abort.signal.aborted) return;
+          if (payment.scene === 'phone' && payment.redirect_url) {
+            // Off to the wallet; it sends the payer back to the order page, which asks for the result.
+            setPhase({ kind: 'redirecting', payment });
+            window.location.assign(payment.redirect_url);
+          } else setPhase({ kind: 'waiting', payment });
+        })
+        .catch((error: unknown) => {
+          if (abort.signal.aborted) return;
+          if (error instanceof ApiError && error.ret === ErrorCode.PAYMENT_ORDER_PAID) setPhase({ kind: 'paid' });
+          else if (error instanceof ApiError && STOPPING.has(error.ret)) setPhase({ kind: 'stopped', message: error.message });
+          else setPhase({ kind: 'failed', message: error instanceof ApiError ? error.message : '请求错误' });
+        });
+    },
+    [userOrderId, channel, priceDifferenceId, scene],
+  );
+
+  // A QR code: (re)created when the dialog opens, the channel changes or the code is refreshed.
   useEffect(() => {
-    if (!open) return;
+    if (!open || scene === 'phone') return;
     const abort = new AbortController();
     controller.current = abort;
-    setPhase({ kind: 'creating' });
-    const payload =
-      priceDifferenceId === undefined
-        ? { user_order_id: userOrderId, channel, scene: 'qr' as const }
-        : { user_order_id: userOrderId, channel, price_difference_id: priceDifferenceId, scene: 'qr' as const };
-    api('/www/payment/payment_create', payload, { signal: abort.signal, toast: false })
-      .then((payment) => {
-        if (!abort.signal.aborted) setPhase({ kind: 'waiting', payment });
-      })
-      .catch((error: unknown) => {
-        if (abort.signal.aborted) return;
-        if (error instanceof ApiError && error.ret === ErrorCode.PAYMENT_ORDER_PAID) setPhase({ kind: 'paid' });
-        else if (error instanceof ApiError && STOPPING.has(error.ret)) setPhase({ kind: 'stopped', message: error.message });
-        else setPhase({ kind: 'failed', message: error instanceof ApiError ? error.message : '请求错误' });
-      });
+    createPayment(abort);
     return () => abort.abort();
-  }, [open, userOrderId, channel, attempt, priceDifferenceId]);
+  }, [open, scene, createPayment, attempt]);
+
+  /** Phone: open the wallet of the chosen channel (a new trade each time: wallet pages are short-lived). */
+  const openWallet = useCallback(() => {
+    controller.current?.abort();
+    const abort = new AbortController();
+    controller.current = abort;
+    createPayment(abort);
+  }, [createPayment]);
+  useEffect(() => () => controller.current?.abort(), []);
 
   const outTradeNo = phase.kind === 'waiting' || phase.kind === 'expired' ? phase.payment.out_trade_no : null;
 
@@ -121,8 +147,11 @@ export function usePayment(userOrderId: number, open: boolean, priceDifferenceId
     channel,
     phase,
     checking,
+    openWallet,
     chooseChannel: (next: PaymentChannel) => {
-      if (next !== channel) setChannel(next);
+      if (next === channel) return;
+      setChannel(next);
+      if (scene === 'phone') setPhase({ kind: 'choosing' });
     },
     refresh: () => setAttempt((n) => n + 1),
     checkNow,

@@ -76,7 +76,7 @@ export function createPaymentService(db: Kysely<Database>, deps: PaymentServiceD
 
   /** The order page: the phone wallet's way back; the page asks payment_query for this trade. */
   function returnUrl(userOrderId: number, outTradeNo: string): string {
-    return `${site}/orders/${userOrderId}?pay=${encodeURIComponent(outTradeNo)}`;
+    return `${site}/order/order-detail/${userOrderId}?pay=${encodeURIComponent(outTradeNo)}`;
   }
 
   /** Opens the trade with the channel's provider; a refusal or a timeout is 1886 (nothing stored, so nothing to pay). */

@@ -93,7 +93,7 @@ describe('the provider registry', () => {
         channel: 'wechat',
         scene: 'qr',
         client_ip: '203.0.113.7',
-        return_url: `http://localhost:3000/orders/${userOrderId}?pay=${wechat.out_trade_no}`,
+        return_url: `http://localhost:3000/order/order-detail/${userOrderId}?pay=${wechat.out_trade_no}`,
       }),
     ]);
     const alipay = await service.create(alice, { user_order_id: userOrderId, channel: 'alipay' });
@@ -129,7 +129,7 @@ describe('the phone scene', () => {
     const created = await ctx.call('/www/payment/payment_create', { user_order_id: userOrderId, channel: 'wechat', scene: 'phone' }, alice);
     expect(created.ret).toBe(0);
     const payment = created.body;
-    const back = `http://localhost:3000/orders/${userOrderId}?pay=${payment.out_trade_no}`;
+    const back = `http://localhost:3000/order/order-detail/${userOrderId}?pay=${payment.out_trade_no}`;
     expect(payment).toMatchObject({ scene: 'phone', code_url: null, qrcode: null, amount: total, provider: 'sandbox', reused: false });
     expect(payment.redirect_url).toBe(`http://localhost:3000/sandbox/pay/${payment.out_trade_no}?return=${encodeURIComponent(back)}`);
     const again = (await ctx.call('/www/payment/payment_create', { user_order_id: userOrderId, channel: 'wechat', scene: 'phone' }, alice)).body;
@@ -142,7 +142,7 @@ describe('the phone scene', () => {
     expect(page.body).toContain(`href="${back.replace('&', '&#38;')}"`);
     const foreign = await ctx.t.app.inject({
       method: 'GET',
-      url: `/sandbox/pay/${payment.out_trade_no}?return=${encodeURIComponent('https://evil.example/orders/1')}`,
+      url: `/sandbox/pay/${payment.out_trade_no}?return=${encodeURIComponent('https://evil.example/order/order-detail/1')}`,
     });
     expect(foreign.body).not.toContain('返回商户');
 

@@ -196,7 +196,7 @@ export function createSandboxProvider(options: SandboxProviderOptions) {
       if (typeof value !== 'string' || value.length > 500) return null;
       try {
         const url = new URL(value);
-        return url.origin === new URL(site).origin && url.pathname.startsWith('/orders/') ? url.toString() : null;
+        return url.origin === new URL(site).origin && url.pathname.startsWith('/order/order-detail/') ? url.toString() : null;
       } catch {
         return null;
       }

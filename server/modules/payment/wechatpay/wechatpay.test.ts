@@ -122,7 +122,7 @@ describe(`WeChat Pay APIv3 against the fake (${process.env.TEST_DATABASE_URL ? '
     expect(created.ret, created.msg).toBe(0);
     const payment = created.body;
     expect(payment).toMatchObject({ provider: 'wechatpay', scene: 'phone', code_url: null, qrcode: null, amount: total });
-    const back = `http://localhost:3000/orders/${userOrderId}?pay=${payment.out_trade_no}`;
+    const back = `http://localhost:3000/order/order-detail/${userOrderId}?pay=${payment.out_trade_no}`;
     const redirect = new URL(payment.redirect_url);
     expect(`${redirect.origin}${redirect.pathname}`).toBe(`${fake.baseUrl}/h5pay/checkmweb`);
     expect(redirect.searchParams.get('redirect_url')).toBe(back);
