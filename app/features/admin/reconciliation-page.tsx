@@ -134,14 +134,14 @@ export function ReconciliationPage({ query, list }: { query: ReconciliationQuery
           size="middle"
           dataSource={list.page_data}
           locale={{ emptyText: query.status === 'open' ? '没有未说明的差异' : '暂无对账差异' }}
-          scroll={{ x: 1100 }}
+          scroll={{ x: 1300 }}
           columns={[
             { title: '对账单日期', dataIndex: 'bill_date', width: 110 },
-            { title: '服务商', dataIndex: 'provider_label', width: 90 },
+            { title: '服务商', dataIndex: 'provider_label', width: 80 },
             {
               title: '差异',
               dataIndex: 'kind',
-              width: 150,
+              width: 140,
               render: (kind: keyof typeof KIND_COLORS, row) => (
                 <>
                   <Tag color={KIND_COLORS[kind]}>{row.kind_label}</Tag>
@@ -152,6 +152,7 @@ export function ReconciliationPage({ query, list }: { query: ReconciliationQuery
             {
               title: '交易号',
               dataIndex: 'out_trade_no',
+              width: 300,
               render: (outTradeNo: string, row) => (
                 <div className="rc-mono">
                   {outTradeNo}
@@ -166,9 +167,9 @@ export function ReconciliationPage({ query, list }: { query: ReconciliationQuery
               width: 80,
               render: (id: number | null) => (id ? <Link to={`/admin/orders/${id}`}>{id}</Link> : <span className="aq-muted">—</span>),
             },
-            { title: '我方金额', dataIndex: 'our_amount', width: 110, render: amount },
-            { title: '账单金额', dataIndex: 'their_amount', width: 110, render: amount },
-            { title: '发生时间', dataIndex: 'happened_at', width: 160, render: (at: number | null) => (at ? formatDateTime(at) : '—') },
+            { title: '我方金额', dataIndex: 'our_amount', width: 110, align: 'right', render: amount },
+            { title: '账单金额', dataIndex: 'their_amount', width: 110, align: 'right', render: amount },
+            { title: '发生时间', dataIndex: 'happened_at', width: 150, render: (at: number | null) => (at ? formatDateTime(at) : '—') },
             {
               title: '说明',
               key: 'explanation',
