@@ -697,3 +697,49 @@ describe(`refunds (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLite'})`,
     }
   });
 });
+
+describe('a provider that refunds at once (Alipay: alipay.trade.refund answers synchronously)', () => {
+  it('books the SUCCESS answer at the send (refund_settle once, no query, no notification needed) and never sends it again', async () => {
+    await ctx.t.app.refunds.stopWorker();
+    notifications('delivered');
+    const { id } = await paidOrder();
+    // Refunds other tests left are settled first by the sandbox: the worker below sees only this one.
+    await sendRefunds(id);
+    const seen = await panel(id);
+    const asked = await boss.callContract(adminRefundCreate, {
+      user_order_id: id,
+      version: seen.version,
+      last_refund_id: seen.last_refund_id,
+      amount: 1_500,
+      reason: '客户取消部分服务',
+    });
+    expect(asked.body.ret, asked.body.msg).toBe(0);
+    const calls: string[] = [];
+    const queried: string[] = [];
+    const atOnce: Pick<PaymentProvider, 'refund' | 'queryRefund'> = {
+      refund: async (input) => {
+        calls.push(input.out_refund_no);
+        return {
+          ok: true,
+          refund: { ...input, provider_refund_no: '2026120122001400000001', status: 'SUCCESS', success_at: ctx.t.clock.now - 1_000 },
+        };
+      },
+      queryRefund: async (no) => {
+        queried.push(no);
+        return null;
+      },
+    };
+    const worker = createRefundWorker({ db: ctx.t.db, provider: atOnce, now: () => ctx.t.clock.now, sweepMs: 0 });
+    expect(await worker.drain()).toMatchObject({ sent: 1, settled: 1, retried: 0, failed: 0 });
+    const [made] = await refunds(id);
+    expect(made).toMatchObject({ status: 'succeeded', refunded_at: ctx.t.clock.now - 1_000, provider_refund_no: '2026120122001400000001', amount: 1_500 });
+    expect(await ctx.events(id, 'refund_settle')).toHaveLength(1);
+    expect((await panel(id)).list[0]).toMatchObject({ status: 'succeeded', status_label: '已退款' });
+    // Final: never sent again nor asked about, however long the worker runs (other tests' refunds may be).
+    ctx.t.clock.now += 3_600_000;
+    await worker.drain();
+    expect(calls.filter((no) => no === made!.out_refund_no)).toHaveLength(1);
+    expect(queried).not.toContain(made!.out_refund_no);
+    expect(await ctx.events(id, 'refund_settle')).toHaveLength(1);
+  });
+});
