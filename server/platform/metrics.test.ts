@@ -188,7 +188,17 @@ describe('the metrics', () => {
 });
 
 describe('the background jobs (server/platform/jobs.ts)', () => {
-  const JOBS = ['replay-purge', 'rate-limit-purge', 'order-expiry', 'notice-outbox', 'payment-reconcile', 'refunds', 'payment-bill-reconcile', 'courier-sweep', 'retention'];
+  const JOBS = [
+    'replay-purge',
+    'rate-limit-purge',
+    'order-expiry',
+    'notice-outbox',
+    'payment-reconcile',
+    'refunds',
+    'payment-bill-reconcile',
+    'courier-sweep',
+    'retention',
+  ];
   const WITH_BACKLOG = ['order-expiry', 'notice-outbox', 'payment-reconcile', 'refunds', 'courier-sweep', 'retention'];
 
   it('lists every job of the app with its runs, its last run and its backlog', async () => {
