@@ -95,6 +95,8 @@ export const ORDER_EVENTS = {
   close_refund: '全额退款并关闭订单',
   ship_back: '护照寄回',
   return_delivered: '护照已签收',
+  return_confirm: '登记护照已签收',
+  return_back: '登记护照快件已退回',
   complete: '办理完成',
   retention_purge: '删除已到保留期限的资料扫描件',
 } as const;

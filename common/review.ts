@@ -51,3 +51,8 @@ export function durationText(ms: number): string {
 export const QUEUE_REFUND_FILTERS = { failed: '退款失败' } as const;
 export type QueueRefundFilter = keyof typeof QUEUE_REFUND_FILTERS;
 export const QUEUE_REFUND_FILTER_VALUES = Object.keys(QUEUE_REFUND_FILTERS) as [QueueRefundFilter, ...QueueRefundFilter[]];
+
+/** The work queue's courier filter (decision 0039): orders with a parcel whose tracking stopped or reported an exception. */
+export const QUEUE_COURIER_FILTERS = { attention: '物流异常' } as const;
+export type QueueCourierFilter = keyof typeof QUEUE_COURIER_FILTERS;
+export const QUEUE_COURIER_FILTER_VALUES = Object.keys(QUEUE_COURIER_FILTERS) as [QueueCourierFilter, ...QueueCourierFilter[]];

@@ -187,7 +187,12 @@ export async function buildApp({
     notice: createNoticeService(database.db, { now }),
     operator: operators,
     // The back office's queue and review, over the operator accounts.
-    review: createReviewModule(database.db, { now, material: materials.service, operators: directoryOf(() => operators.list()) }),
+    review: createReviewModule(database.db, {
+      now,
+      material: materials.service,
+      operators: directoryOf(() => operators.list()),
+      courierAttentionAfterMs: config.COURIER_ATTENTION_DAYS * 86_400_000,
+    }),
     pageCheck: pageCheck.service,
     // The interview notice and date changes (issue 10).
     interviewNotice: createInterviewNoticeService(database.db, { now }),

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { MATERIAL_CONTENT_TYPES, MATERIAL_REVIEW_STATUS_VALUES } from '../material.ts';
 import { ORDER_EVENT_VALUES, ORDER_STATUS_VALUES, ORDER_STEP_VALUES } from '../order.ts';
-import { QUEUE_REFUND_FILTER_VALUES, REVIEW_LIMITS, REVIEW_REASON_VALUES } from '../review.ts';
+import { QUEUE_COURIER_FILTER_VALUES, QUEUE_REFUND_FILTER_VALUES, REVIEW_LIMITS, REVIEW_REASON_VALUES } from '../review.ts';
 import { defineContract, type ResultOf } from './define.ts';
 import { pageField, rowId } from './fields.ts';
 import { adminInterviewPanel } from './interview-notice.ts';
@@ -36,6 +36,7 @@ const queueRow = z.object({
   step_due_at: z.number().nullable().describe('当前步骤的到期时间（按中国工作日计算）；没有时限的步骤为 null'),
   overdue: z.boolean(),
   departure_at_risk: z.boolean().describe('距出发日期的工作日少于产品剩余的办理工作日'),
+  courier_attention: z.boolean().describe('有物流异常的快递（决策 0039）'),
   assignee: z.object({ operator_id: z.number(), name: z.string() }).nullable(),
   version: z.number(),
 });
@@ -55,6 +56,10 @@ export const adminOrderQueue = defineContract({
       .enum(QUEUE_REFUND_FILTER_VALUES)
       .optional()
       .describe('failed 退款失败：有退款失败、款项尚未重新退回的订单（办理中和已完成的订单；规则见决策 0026）'),
+    courier: z
+      .enum(QUEUE_COURIER_FILTER_VALUES)
+      .optional()
+      .describe('attention 物流异常：有快递最新轨迹为派送不成功、滞留或退回，或超过 COURIER_ATTENTION_DAYS 天仍未签收的订单（决策 0039）'),
     page: pageField,
     page_size: z.number().int().min(1).max(REVIEW_LIMITS.queueMaxPageSize).default(REVIEW_LIMITS.queuePageSize),
   }),

@@ -53,6 +53,18 @@ export const adminShipBackSchema = returnParcelSchema.extend({
   can_complete: z.boolean().describe('现在可以办理完成：已递交使馆、结果齐全、没有护照要寄回'),
   blocked_reason: z.string().nullable().describe('已递交使馆但暂不能寄回或完成时的原因'),
   outcome: z.enum(['completed', 'refunded']).describe('寄回签收或办理完成后订单的状态：全部拒签且拒签退全款时为 refunded'),
+  attention: z
+    .array(
+      z.object({
+        shipment_id: z.number(),
+        waybill_no: z.string(),
+        reason: z.enum(['failed_delivery', 'returned', 'no_delivery']),
+        reason_label: z.string(),
+        since: z.number().describe('异常开始的时间（毫秒）：异常轨迹的时间，或超过时限的时间'),
+        remark: z.string().nullable().describe('快递公司的异常轨迹说明'),
+      }),
+    )
+    .describe('物流异常的寄回快递（决策 0039）：最新轨迹为派送不成功、滞留或退回，或寄出超过 COURIER_ATTENTION_DAYS 天仍未签收'),
 });
 
 const orderPayload = z.object({ user_order_id: rowId });
@@ -101,7 +113,32 @@ export const adminReturnTracking = defineContract({
   result: adminShipBackSchema,
 });
 
-export const ADMIN_SHIP_BACK_CONTRACTS = [adminShipBackGet, adminShipBackSend, adminOrderComplete, adminReturnTracking] as const;
+export const RETURN_RECORD_OUTCOMES = { delivered: '已签收', returned: '已退回' } as const;
+export type ReturnRecordOutcome = keyof typeof RETURN_RECORD_OUTCOMES;
+/** A note's length in characters (after trimming). */
+export const RETURN_NOTE_LIMITS = { min: 2, max: 200 } as const;
+
+export const adminReturnRecord = defineContract({
+  path: '/admin-api/order/return_record',
+  payload: z.object({
+    user_order_id: rowId,
+    version,
+    shipment_id: rowId.describe('寄回护照的快递'),
+    outcome: z
+      .enum(['delivered', 'returned'])
+      .describe('delivered 登记已签收（return_confirm：订单完成或已退款）；returned 登记快件已退回（return_back：订单回到已递交使馆，可重新寄回）'),
+    note: z.string().max(1000).describe('说明，2–200 字（如与客户电话确认已收到、快递员告知已退回）'),
+  }),
+  multiline: ['note'],
+  result: z.object({
+    version: z.number(),
+    status: z.enum(ORDER_STATUS_VALUES),
+    status_label: z.string(),
+    step: z.enum(ORDER_STEP_VALUES).nullable(),
+  }),
+});
+
+export const ADMIN_SHIP_BACK_CONTRACTS = [adminShipBackGet, adminShipBackSend, adminOrderComplete, adminReturnTracking, adminReturnRecord] as const;
 
 export type ReturnParcel = ResultOf<typeof returnParcel>;
 export type AdminShipBack = ResultOf<typeof adminShipBackGet>;

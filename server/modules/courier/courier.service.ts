@@ -43,7 +43,8 @@ import { resolveRegion } from '../address/address-region.ts';
 import { createAnnouncer, type ShipmentStatusHandler } from './announcer.ts';
 import { createCourierRepository, type ShipmentRow } from './courier.repository.ts';
 import type { CourierProvider, CourierRoute, HeaderBag, PushAnswer } from './provider.ts';
-import { type NewRoute, type RecordResult, ShipmentMissing, recordRoutes } from './tracking.ts';
+import { type Attention, attentionOf, RETURNED_BY_HAND } from './attention.ts';
+import { type NewRoute, type RecordResult, ShipmentMissing, recordRoutes, recordRoutesIn } from './tracking.ts';
 
 export interface CourierServiceDeps {
   provider: CourierProvider;
@@ -57,6 +58,9 @@ export interface CourierServiceDeps {
 
 /** Parcels are tracked this long at most (a lost parcel is a case for customer service, not a sweep). */
 export const TRACK_FOR_MS = 60 * 24 * 3_600_000;
+
+/** COURIER_ATTENTION_DAYS' default, in ms. */
+export const DEFAULT_ATTENTION_AFTER_MS = 5 * 86_400_000;
 
 interface ShipmentRequest {
   user_order_id: number;
@@ -164,6 +168,7 @@ function checkedCommon(request: ShipmentRequest) {
 export function createCourierService(db: Kysely<Database>, deps: CourierServiceDeps) {
   const repo = createCourierRepository(db);
   const { provider, now, log, queryAfterMs } = deps;
+  const attentionAfterMs = deps.attentionAfterMs ?? DEFAULT_ATTENTION_AFTER_MS;
   const announcer = createAnnouncer(repo, { now, log });
 
   async function views(rows: ShipmentRow[]): Promise<ShipmentView[]> {
@@ -454,6 +459,38 @@ export function createCourierService(db: Kysely<Database>, deps: CourierServiceD
       );
       return view(shipmentId);
     },
+
+    /** COURIER_ATTENTION_DAYS in ms (the queue's 物流异常 filter asks the same rule). */
+    attentionAfterMs,
+
+    /** Why this parcel needs a person now (物流异常), or null — attention.ts. */
+    attention(shipment: ShipmentView): Attention | null {
+      return attentionOf(shipment, now(), attentionAfterMs);
+    },
+
+    /**
+     * An operator records what became of a parcel the courier no longer
+     * reports on, inside the caller's lifecycle change (return_confirm,
+     * return_back): 'delivered' stores the event 'received' (the parcel is
+     * delivered, as a confirmed delivery is); 'returned' stores the event
+     * 'returned' (it came back to the service: no status of its own, the
+     * parcel is no longer tracked nor counted as on its way). The note is
+     * the event's remark. Call announce(shipmentId) once the change committed.
+     */
+    async recordByHand(trx: Transaction<Database>, shipmentId: number, outcome: 'delivered' | 'returned', note: string, at: number): Promise<RecordResult> {
+      const shipment = await trx.selectFrom('shipment').select(['receiver', 'status']).where('shipment_id', '=', shipmentId).executeTakeFirst();
+      if (!shipment) throw new AppError(ErrorCode.COURIER_SHIPMENT_NOT_FOUND);
+      if (shipment.status === 'cancelled') throw new AppError(ErrorCode.COURIER_SHIPMENT_CANCELLED);
+      const city = fromJson(shipment.receiver).city_name;
+      const route: NewRoute =
+        outcome === 'delivered'
+          ? { op_code: 'received', status: 'delivered', event_time: at, remark: `易签通登记已签收：${note}`, location: city, provider_route_id: null }
+          : { op_code: RETURNED_BY_HAND, status: null, event_time: at, remark: `易签通登记快件已退回：${note}`, location: '', provider_route_id: null };
+      return recordRoutesIn(trx, shipmentId, [route], 'operator', at, queryAfterMs, outcome === 'returned');
+    },
+
+    /** Tells the order side of a status a committed change reached (after recordByHand). */
+    announce: (shipmentId: number) => announcer.announce(shipmentId),
 
     /** Every parcel of an order, oldest first, with its events (oldest first). */
     async orderShipments(userOrderId: number): Promise<ShipmentView[]> {

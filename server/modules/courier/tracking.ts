@@ -15,7 +15,7 @@
 // - while a tracked parcel is on its way, every new event pushes the next
 //   query of the provider back by COURIER_QUERY_AFTER_MS; delivered or
 //   cancelled, it is no longer asked about.
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { type ShipmentStatus, shipmentStatusRank } from '../../../common/courier.ts';
 import type { CourierRoute } from './provider.ts';
 import type { Database, RouteSource } from '../../db/schema.ts';
@@ -41,64 +41,79 @@ export async function recordRoutes(
   at: number,
   queryAfterMs: number,
 ): Promise<RecordResult> {
-  return db.transaction().execute(async (trx) => {
-    // Starts with a write: it takes the row lock on PostgreSQL and SQLite's write lock at once
-    // (a transaction that first reads and then writes can fail to upgrade when another instance writes).
-    const shipment = await trx
-      .updateTable('shipment')
-      .set((eb) => ({ updated_at: eb.ref('updated_at') }))
-      .where('shipment_id', '=', shipmentId)
-      .returning(['status', 'next_query_at'])
-      .executeTakeFirst();
-    if (!shipment) throw new ShipmentMissing(`shipment ${shipmentId}`);
+  return db.transaction().execute((trx) => recordRoutesIn(trx, shipmentId, routes, source, at, queryAfterMs));
+}
 
-    let added = 0;
-    let furthest: ShipmentStatus = shipment.status;
-    for (const route of routes) {
-      const inserted = await trx
-        .insertInto('shipment_route')
-        .values({
-          shipment_id: shipmentId,
-          op_code: route.op_code,
-          event_time: route.event_time,
-          status: route.status,
-          remark: route.remark.slice(0, 500),
-          location: route.location.slice(0, 100),
-          provider_route_id: route.provider_route_id?.slice(0, 64) ?? null,
-          source,
-          received_at: at,
-        })
-        .onConflict((oc) => oc.columns(['shipment_id', 'op_code', 'event_time']).doNothing())
-        .executeTakeFirst();
-      if (Number(inserted.numInsertedOrUpdatedRows ?? 0) !== 1) continue;
-      added += 1;
-      if (route.status && furthest !== 'cancelled' && shipmentStatusRank(route.status) > shipmentStatusRank(furthest)) furthest = route.status;
-    }
-    if (added === 0) return { shipment_id: shipmentId, added, from: shipment.status, to: shipment.status };
+/**
+ * recordRoutes inside the caller's transaction (an operator's record by hand
+ * inside the lifecycle change that finishes the order). `stopTracking`: the
+ * parcel is no longer asked about (its journey ended without the courier).
+ */
+export async function recordRoutesIn(
+  trx: Transaction<Database>,
+  shipmentId: number,
+  routes: readonly NewRoute[],
+  source: RouteSource,
+  at: number,
+  queryAfterMs: number,
+  stopTracking = false,
+): Promise<RecordResult> {
+  // Starts with a write: it takes the row lock on PostgreSQL and SQLite's write lock at once
+  // (a transaction that first reads and then writes can fail to upgrade when another instance writes).
+  const shipment = await trx
+    .updateTable('shipment')
+    .set((eb) => ({ updated_at: eb.ref('updated_at') }))
+    .where('shipment_id', '=', shipmentId)
+    .returning(['status', 'next_query_at'])
+    .executeTakeFirst();
+  if (!shipment) throw new ShipmentMissing(`shipment ${shipmentId}`);
 
-    const tracked = shipment.next_query_at !== null;
-    const done = furthest === 'delivered' || furthest === 'cancelled';
-    let statusAt: number | undefined;
-    if (furthest !== shipment.status) {
-      // When the parcel first reached the status (two 运输中 scans: the first).
-      const first = await trx
-        .selectFrom('shipment_route')
-        .select((eb) => eb.fn.min('event_time').as('at'))
-        .where('shipment_id', '=', shipmentId)
-        .where('status', '=', furthest)
-        .executeTakeFirstOrThrow();
-      statusAt = Number(first.at);
-    }
-    await trx
-      .updateTable('shipment')
-      .set({
-        ...(statusAt === undefined ? {} : { status: furthest, status_at: statusAt }),
-        last_route_at: at,
-        next_query_at: tracked && !done ? at + queryAfterMs : null,
-        updated_at: at,
+  let added = 0;
+  let furthest: ShipmentStatus = shipment.status;
+  for (const route of routes) {
+    const inserted = await trx
+      .insertInto('shipment_route')
+      .values({
+        shipment_id: shipmentId,
+        op_code: route.op_code,
+        event_time: route.event_time,
+        status: route.status,
+        remark: route.remark.slice(0, 500),
+        location: route.location.slice(0, 100),
+        provider_route_id: route.provider_route_id?.slice(0, 64) ?? null,
+        source,
+        received_at: at,
       })
+      .onConflict((oc) => oc.columns(['shipment_id', 'op_code', 'event_time']).doNothing())
+      .executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) !== 1) continue;
+    added += 1;
+    if (route.status && furthest !== 'cancelled' && shipmentStatusRank(route.status) > shipmentStatusRank(furthest)) furthest = route.status;
+  }
+  if (added === 0) return { shipment_id: shipmentId, added, from: shipment.status, to: shipment.status };
+
+  const tracked = shipment.next_query_at !== null && !stopTracking;
+  const done = furthest === 'delivered' || furthest === 'cancelled';
+  let statusAt: number | undefined;
+  if (furthest !== shipment.status) {
+    // When the parcel first reached the status (two 运输中 scans: the first).
+    const first = await trx
+      .selectFrom('shipment_route')
+      .select((eb) => eb.fn.min('event_time').as('at'))
       .where('shipment_id', '=', shipmentId)
-      .execute();
-    return { shipment_id: shipmentId, added, from: shipment.status, to: furthest };
-  });
+      .where('status', '=', furthest)
+      .executeTakeFirstOrThrow();
+    statusAt = Number(first.at);
+  }
+  await trx
+    .updateTable('shipment')
+    .set({
+      ...(statusAt === undefined ? {} : { status: furthest, status_at: statusAt }),
+      last_route_at: at,
+      next_query_at: tracked && !done ? at + queryAfterMs : null,
+      updated_at: at,
+    })
+    .where('shipment_id', '=', shipmentId)
+    .execute();
+  return { shipment_id: shipmentId, added, from: shipment.status, to: furthest };
 }

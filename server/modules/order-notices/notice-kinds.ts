@@ -263,6 +263,15 @@ export const NOTICE_TEMPLATES = {
       link: detail(order.user_order_id),
     }),
   },
+  return_back: {
+    recipient: 'customer',
+    email: true,
+    render: (order) => ({
+      title: '寄回的护照快件已退回',
+      body: `订单 ${order.user_order_id}（${order.product_title}）寄回护照的快件未能送达，已退回易签通。我们会与您核对回寄地址后重新寄出。`,
+      link: detail(order.user_order_id),
+    }),
+  },
   complete: {
     recipient: 'customer',
     email: true,
@@ -328,6 +337,9 @@ export const NOTICE_MAP: Partial<Record<OrderEventName, readonly NoticeKind[]>> 
   result_reject: ['result_reject'],
   ship_back: ['ship_back'],
   return_delivered: ['return_delivered'],
+  // Recorded by hand, the customer hears the same as from the courier.
+  return_confirm: ['return_delivered'],
+  return_back: ['return_back'],
   complete: ['complete'],
   refund_create: ['refund_create'],
   refund_settle: ['refund_settle'],

@@ -343,6 +343,22 @@ export const LIFECYCLE: readonly LifecycleRule[] = [
     to: ['completed', 'refunded'],
     rule: 'the courier delivered the passports; refunded when every applicant was refused and refunded',
   },
+  // Issue 25: the return parcel's tracking stopped or reported a failed delivery or a return (物流异常,
+  // decision 0039): the operator records what became of it, with a note, instead of the courier.
+  {
+    event: 'return_confirm',
+    by: ['operator'],
+    from: processing('returning'),
+    to: ['completed', 'refunded'],
+    rule: 'a return parcel not delivered yet: the operator records it delivered by hand, with a note (tracking stopped or failed); refunded as return_delivered',
+  },
+  {
+    event: 'return_back',
+    by: ['operator'],
+    from: processing('returning'),
+    to: processing('submitted'),
+    rule: 'a return parcel not delivered yet came back to the service: recorded by hand with a note; the passports can be shipped again (ship_back)',
+  },
   {
     event: 'complete',
     by: ['operator'],

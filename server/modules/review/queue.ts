@@ -6,7 +6,9 @@
 import type { Kysely } from 'kysely';
 import type { AdminQueueFilters, AdminQueueResult } from '../../../common/contracts/admin-order.ts';
 import { isProcessing, ORDER_STATUSES, ORDER_STEP_VALUES, ORDER_STEPS, type OrderStep } from '../../../common/order.ts';
-import { type AssigneeFilter, type QueueRefundFilter, REVIEW_LIMITS } from '../../../common/review.ts';
+import { type AssigneeFilter, type QueueCourierFilter, type QueueRefundFilter, REVIEW_LIMITS } from '../../../common/review.ts';
+import { DEFAULT_ATTENTION_AFTER_MS } from '../courier/courier.service.ts';
+import { ordersNeedingCourierAttention } from '../courier/attention.ts';
 import type { Database } from '../../db/schema.ts';
 import type { Operator } from '../../platform/principal.ts';
 import { departureAtRisk } from '../order/sla.ts';
@@ -20,6 +22,7 @@ export interface QueueInput {
   assignee: AssigneeFilter;
   q?: string;
   refund?: QueueRefundFilter;
+  courier?: QueueCourierFilter;
   page: number;
   page_size?: number;
 }
@@ -28,8 +31,21 @@ const NAMES_SHOWN = 3;
 /** The queue counts its matches up to here (50 pages of 20); beyond, "1000+". */
 export const QUEUE_COUNT_CAP = 1000;
 
-export function createReviewQueue(db: Kysely<Database>, deps: { now: () => number; operators: OperatorDirectory }) {
+export function createReviewQueue(db: Kysely<Database>, deps: { now: () => number; operators: OperatorDirectory; courierAttentionAfterMs?: number }) {
   const repo = createReviewRepository(db);
+  const attentionAfterMs = deps.courierAttentionAfterMs ?? DEFAULT_ATTENTION_AFTER_MS;
+
+  /** Which of these orders have a parcel needing attention (the row's 物流异常 tag). */
+  async function withAttention(ids: number[], at: number): Promise<Set<number>> {
+    if (ids.length === 0) return new Set();
+    const rows = await db
+      .selectFrom('user_order')
+      .select('user_order_id')
+      .where('user_order_id', 'in', ids)
+      .where('user_order_id', 'in', ordersNeedingCourierAttention(db, at, attentionAfterMs))
+      .execute();
+    return new Set(rows.map((row) => row.user_order_id));
+  }
 
   async function filterOf(operator: Operator, input: QueueInput): Promise<QueueFilter> {
     const search = input.q?.trim().replace(/\s+/g, '') || undefined;
@@ -40,6 +56,7 @@ export function createReviewQueue(db: Kysely<Database>, deps: { now: () => numbe
       consularDistrictId: input.consular_district_id,
       assignee: input.assignee === 'all' ? undefined : input.assignee === 'none' ? null : input.assignee === 'me' ? operator.operatorId : input.assignee,
       refund: input.refund,
+      courierAttention: input.courier === 'attention' ? { at: deps.now(), afterMs: attentionAfterMs } : undefined,
     };
   }
 
@@ -50,11 +67,12 @@ export function createReviewQueue(db: Kysely<Database>, deps: { now: () => numbe
       const filter = await filterOf(operator, input);
       const [rows, counted] = await Promise.all([repo.queuePage(filter, pageSize, (input.page - 1) * pageSize), repo.queueCount(filter, QUEUE_COUNT_CAP)]);
       const ids = rows.map((row) => row.user_order_id);
-      const [names, products, districts, operators] = await Promise.all([
+      const [names, products, districts, operators, attention] = await Promise.all([
         repo.applicantNames(ids),
         repo.products(rows.map((row) => row.visa_product_id)),
         repo.districts(rows.flatMap((row) => (row.consular_district_id === null ? [] : [row.consular_district_id]))),
         deps.operators.names(rows.flatMap((row) => (row.assignee_operator_id === null ? [] : [row.assignee_operator_id]))),
+        withAttention(ids, now),
       ]);
       const needDays = new Map(products.map((p) => [p.visa_product_id, p.need_days]));
       const districtName = new Map(districts.map((d) => [d.consular_district_id, d.name]));
@@ -81,6 +99,7 @@ export function createReviewQueue(db: Kysely<Database>, deps: { now: () => numbe
             overdue: step !== null && row.step_due_at !== null && row.step_due_at < now,
             departure_at_risk: step !== null && departureAtRisk({ ...row, step }, needDays.get(row.visa_product_id) ?? 0, now),
             assignee: nameOf(operators, row.assignee_operator_id),
+            courier_attention: attention.has(row.user_order_id),
             version: row.version,
           };
         }),

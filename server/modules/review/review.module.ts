@@ -11,7 +11,10 @@ import { createReviewService } from './review.service.ts';
 
 const ACCESS_LOG_PAGE_SIZE = 20;
 
-export function createReviewModule(db: Kysely<Database>, deps: { now: () => number; operators: OperatorDirectory; material: MaterialService }) {
+export function createReviewModule(
+  db: Kysely<Database>,
+  deps: { now: () => number; operators: OperatorDirectory; material: MaterialService; courierAttentionAfterMs?: number },
+) {
   const review = createReviewService(db, deps);
   const queue = createReviewQueue(db, deps);
 

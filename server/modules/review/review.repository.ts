@@ -9,6 +9,7 @@ import type { ReviewReason } from '../../../common/review.ts';
 import type { QueueRefundFilter } from '../../../common/review.ts';
 import { type Json, toJson } from '../../db/json.ts';
 import { ordersWithRefundToRedo } from '../refund/failed-refunds.ts';
+import { ordersNeedingCourierAttention } from '../courier/attention.ts';
 import type { Database } from '../../db/schema.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -23,6 +24,8 @@ export interface QueueFilter {
   orderIds?: number[];
   /** 'failed': only orders with a failed refund still to redo — processing or completed (refund/failed-refunds.ts). */
   refund?: QueueRefundFilter;
+  /** Only orders with a parcel needing attention (物流异常) at `at`. */
+  courierAttention?: { at: number; afterMs: number };
 }
 
 /** A search finds at most this many orders (a name shared by many applicants). */
@@ -47,6 +50,10 @@ export function createReviewRepository(db: Kysely<Database>) {
     }
     if (filter.assignee === null) query = query.where('user_order.assignee_operator_id', 'is', null);
     else if (filter.assignee !== undefined) query = query.where('user_order.assignee_operator_id', '=', filter.assignee);
+    if (filter.courierAttention) {
+      const { at, afterMs } = filter.courierAttention;
+      query = query.where('user_order.user_order_id', 'in', ordersNeedingCourierAttention(db, at, afterMs));
+    }
     if (filter.orderIds) query = query.where('user_order.user_order_id', 'in', filter.orderIds.length > 0 ? filter.orderIds : [0]);
     return query;
   }

@@ -3,6 +3,7 @@
 // /admin-api/order/complete).
 import {
   adminOrderComplete,
+  adminReturnRecord,
   adminReturnTracking,
   adminShipBackGet,
   adminShipBackSend,
@@ -69,6 +70,16 @@ export function shipBackOperations(shipBack: ShipBackService) {
         ErrorCode.COURIER_PROVIDER_UNAVAILABLE,
       ],
       handle: (payload, { caller }) => shipBack.shipBack(caller, payload),
+    }),
+    defineOperation({
+      ...adminReturnRecord,
+      tag: ADMIN_TAG,
+      summary: '物流异常：登记寄回护照的快递已签收（订单完成）或已退回（订单回到已递交使馆，可重新寄回），须填写说明',
+      description:
+        '寄回快递的轨迹停止更新，或最新轨迹为派送不成功、滞留、退回（顺丰 opCode 70/33/99/631/648）时使用。delivered 触发 return_confirm（全部拒签且拒签退全款时为已退款），returned 触发 return_back；快递上同时记下一条由工作人员登记的轨迹。',
+      auth: 'operator',
+      errors: [...ACT_ERRORS, ErrorCode.INVALID_PARAMS, ErrorCode.COURIER_SHIPMENT_NOT_FOUND, ErrorCode.COURIER_SHIPMENT_CANCELLED],
+      handle: (payload, { caller }) => shipBack.recordReturn(caller, payload),
     }),
     defineOperation({
       ...adminOrderComplete,

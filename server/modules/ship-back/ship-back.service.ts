@@ -14,7 +14,8 @@
 // Rules: docs/order-rules.md ("Ship back, completion and retention").
 import type { Kysely } from 'kysely';
 import { ADDRESS_KINDS } from '../../../common/address.ts';
-import type { AdminShipBack, ReturnParcel } from '../../../common/contracts/ship-back.ts';
+import { type AdminShipBack, RETURN_NOTE_LIMITS, type ReturnParcel, type ReturnRecordOutcome } from '../../../common/contracts/ship-back.ts';
+import { normalizeInputText } from '../../../common/text.ts';
 import type { CourierContact, PickupWindow, ShipmentView } from '../../../common/courier.ts';
 import { ErrorCode } from '../../../common/error-codes.ts';
 import { APPLICANT_STATUSES, type ApplicantStatus, type OrderStatus, statusLabel, stepLabel } from '../../../common/order.ts';
@@ -22,6 +23,7 @@ import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import { type Customer, type Operator, type Principal, SYSTEM } from '../../platform/principal.ts';
 import type { ShipmentStatusEvent } from '../courier/announcer.ts';
+import { returnedByHand } from '../courier/attention.ts';
 import type { CourierService, ShipmentDraft } from '../courier/courier.service.ts';
 import { checkAllowed, createOrderLifecycle, type OrderRow, stateAllows } from '../order/lifecycle.ts';
 
@@ -41,7 +43,8 @@ export function outcomeOf(order: { reject_refund: number | boolean }, statuses: 
 
 const inbound = (shipments: ShipmentView[]) => shipments.filter((s) => s.direction === 'to_service' && s.status !== 'cancelled');
 const outbound = (shipments: ShipmentView[]) => shipments.filter((s) => s.direction === 'to_customer');
-const liveOutbound = (shipments: ShipmentView[]) => outbound(shipments).filter((s) => s.status !== 'cancelled');
+// A parcel an operator recorded as come back is over: the passports are with us again.
+const liveOutbound = (shipments: ShipmentView[]) => outbound(shipments).filter((s) => s.status !== 'cancelled' && !returnedByHand(s));
 
 function returnContact(order: OrderRow): CourierContact | null {
   const address = order.return_address;
@@ -169,6 +172,13 @@ export function createShipBackService(db: Kysely<Database>, deps: ShipBackDeps) 
       can_complete: mayComplete && f.resultsDone && !f.holdsPassports,
       blocked_reason: blocked,
       outcome: f.outcome,
+      // Only while the order waits for its return parcel: what to look after (物流异常).
+      attention: stateAllows('return_confirm', order, at)
+        ? liveOutbound(f.shipments).flatMap((shipment) => {
+            const attention = courier.attention(shipment);
+            return attention ? [{ shipment_id: shipment.shipment_id, waybill_no: shipment.waybill_no, ...attention }] : [];
+          })
+        : [],
     };
   }
 
@@ -274,6 +284,42 @@ export function createShipBackService(db: Kysely<Database>, deps: ShipBackDeps) 
         await courier.cancelBooking(draft);
         throw error;
       }
+    },
+
+    /**
+     * 物流异常: the operator records what became of a return parcel the
+     * courier stopped reporting on (or reported failing), with a note —
+     * delivered (return_confirm: completed, or refunded as return_delivered)
+     * or come back to the service (return_back: submitted again, the
+     * passports can be shipped anew). The parcel's event is stored in the
+     * same lifecycle change (courier.recordByHand), then announced.
+     */
+    async recordReturn(operator: Operator, input: { user_order_id: number; version: number; shipment_id: number; outcome: ReturnRecordOutcome; note: string }) {
+      const note = normalizeInputText(String(input.note ?? ''));
+      if ([...note].length < RETURN_NOTE_LIMITS.min || [...note].length > RETURN_NOTE_LIMITS.max) {
+        throw new AppError(ErrorCode.INVALID_PARAMS, `请填写说明（${RETURN_NOTE_LIMITS.min}–${RETURN_NOTE_LIMITS.max} 个字）`);
+      }
+      const event = input.outcome === 'delivered' ? 'return_confirm' : 'return_back';
+      const state = await lifecycle.change(operator, input.user_order_id, async (order, at) => {
+        checkAllowed(event, order, operator, at);
+        if (operator.role !== 'supervisor' && order.assignee_operator_id !== operator.operatorId) throw new AppError(ErrorCode.REVIEW_NOT_ASSIGNEE);
+        if (order.version !== input.version) throw new AppError(ErrorCode.SHIP_BACK_ORDER_STALE);
+        const shipments = await courier.orderShipments(order.user_order_id);
+        const parcel = liveOutbound(shipments).find((s) => s.shipment_id === input.shipment_id);
+        if (!parcel || parcel.status === 'delivered') throw new AppError(ErrorCode.COURIER_SHIPMENT_NOT_FOUND, '没有这个未签收的寄回快递');
+        const statuses = (await applicantsOf(order.user_order_id)).map((a) => a.status);
+        return {
+          event,
+          ...(event === 'return_confirm' ? { to: outcomeOf(order, statuses) } : {}),
+          detail: { shipment_id: parcel.shipment_id, waybill_no: parcel.waybill_no, outcome: input.outcome, memo: note },
+          within: async (trx) => {
+            await courier.recordByHand(trx, parcel.shipment_id, input.outcome, note, at);
+          },
+        };
+      });
+      // The parcel's new status, told after the commit (the order has moved on: the handlers change nothing).
+      await courier.announce(input.shipment_id);
+      return { version: state.version, status: state.status as OrderStatus, status_label: statusLabel(state.status), step: state.step };
     },
 
     /** 办理完成: nothing to send back (no passports held) and every result in → completed or refunded. */

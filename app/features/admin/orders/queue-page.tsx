@@ -12,7 +12,7 @@ import { Link, useNavigate, useRevalidator } from 'react-router';
 import type { AdminQueueFilters, AdminQueueResult, AdminQueueRow } from '../../../../common/contracts/admin-order';
 import type { OperatorInfo } from '../../../../common/contracts/operator';
 import { formatDateTime } from '../../../../common/format';
-import { durationText, QUEUE_REFUND_FILTERS, QUEUE_REFUND_FILTER_VALUES } from '../../../../common/review';
+import { durationText, QUEUE_COURIER_FILTERS, QUEUE_COURIER_FILTER_VALUES, QUEUE_REFUND_FILTERS, QUEUE_REFUND_FILTER_VALUES } from '../../../../common/review';
 import { toast } from '../../../lib/toast';
 import { adminApi } from '../admin-api';
 import { queueHref, type QueueQuery } from './queue-params';
@@ -89,7 +89,16 @@ export function QueuePage({ me, query, result, filters }: { me: OperatorInfo; qu
       title: '步骤',
       dataIndex: 'step_label',
       width: 120,
-      render: (label: string, row) => <Tag color={row.step ? STEP_COLORS[row.step] : 'default'}>{label}</Tag>,
+      render: (label: string, row) => (
+        <Space size={4} orientation="vertical">
+          <Tag color={row.step ? STEP_COLORS[row.step] : 'default'}>{label}</Tag>
+          {row.courier_attention ? (
+            <Tag color="red" data-testid="queue-courier-attention">
+              {QUEUE_COURIER_FILTERS.attention}
+            </Tag>
+          ) : null}
+        </Space>
+      ),
     },
     {
       title: '产品',
@@ -240,6 +249,16 @@ export function QueuePage({ me, query, result, filters }: { me: OperatorInfo; qu
           options={QUEUE_REFUND_FILTER_VALUES.map((value) => ({ value, label: QUEUE_REFUND_FILTERS[value] }))}
           onChange={(refund) => go({ refund: refund ?? undefined })}
           data-testid="queue-refund-filter"
+        />
+        <Select
+          className="aq-filter"
+          aria-label="物流"
+          placeholder="全部物流状态"
+          allowClear
+          value={query.courier ?? null}
+          options={QUEUE_COURIER_FILTER_VALUES.map((value) => ({ value, label: QUEUE_COURIER_FILTERS[value] }))}
+          onChange={(courier) => go({ courier: courier ?? undefined })}
+          data-testid="queue-courier-filter"
         />
         <Input.Search
           className="aq-search"

@@ -5,7 +5,7 @@ import type { PayloadOf } from '../../../../common/contracts/define';
 import type { adminOrderQueue } from '../../../../common/contracts/admin-order';
 import { isAcceptableText } from '../../../../common/contracts/text';
 import { ORDER_STEP_VALUES, type OrderStep } from '../../../../common/order';
-import { QUEUE_REFUND_FILTER_VALUES, type QueueRefundFilter } from '../../../../common/review';
+import { QUEUE_COURIER_FILTER_VALUES, QUEUE_REFUND_FILTER_VALUES, type QueueCourierFilter, type QueueRefundFilter } from '../../../../common/review';
 
 export type QueueQuery = PayloadOf<typeof adminOrderQueue>;
 
@@ -23,6 +23,7 @@ export function queueQueryOf(params: URLSearchParams): QueueQuery {
     .replace(/[\uD800-\uDBFF]$/, '');
   const q = typed && isAcceptableText(typed) ? typed : undefined;
   const refund = params.get('refund');
+  const courier = params.get('courier');
   return {
     ...(step && (ORDER_STEP_VALUES as string[]).includes(step) ? { step: step as OrderStep } : {}),
     ...(positive(params.get('country')) ? { visa_country_id: positive(params.get('country')) } : {}),
@@ -30,6 +31,7 @@ export function queueQueryOf(params: URLSearchParams): QueueQuery {
     assignee: assignee === 'none' || assignee === 'me' ? assignee : (positive(assignee) ?? 'all'),
     ...(q ? { q } : {}),
     ...(refund && (QUEUE_REFUND_FILTER_VALUES as string[]).includes(refund) ? { refund: refund as QueueRefundFilter } : {}),
+    ...(courier && (QUEUE_COURIER_FILTER_VALUES as string[]).includes(courier) ? { courier: courier as QueueCourierFilter } : {}),
     page: positive(params.get('page')) ?? 1,
   };
 }
@@ -43,6 +45,7 @@ export function queueHref(query: QueueQuery): string {
   if (query.assignee && query.assignee !== 'all') params.set('assignee', String(query.assignee));
   if (query.q) params.set('q', query.q);
   if (query.refund) params.set('refund', query.refund);
+  if (query.courier) params.set('courier', query.courier);
   if (query.page && query.page !== 1) params.set('page', String(query.page));
   const text = params.toString();
   return text ? `/admin/orders?${text}` : '/admin/orders';

@@ -16,6 +16,7 @@ import { pickupWindowOptions } from '../../../../common/courier';
 import { FINISHED_STATUSES, hasStatus, isProcessingIn, isRefunded, RESULT_SHOWN_STEPS, stepIs } from '../../../../common/order';
 import { ShipmentCard, windowText } from '../../../components/courier/shipment-card';
 import { adminApi } from '../admin-api';
+import { ReturnAttention } from './return-attention';
 import { allows, useWorkbenchAction } from './use-workbench-action';
 import './orders.css';
 import './ship-back.css';
@@ -106,6 +107,7 @@ export function ShipBackPanel({ view, bench }: { view: AdminShipBack | null; ben
           ]}
         />
       ) : null}
+      <ReturnAttention view={view} bench={bench} />
       {shipments.map((shipment) => (
         <ShipmentCard key={shipment.shipment_id} shipment={shipment} />
       ))}
