@@ -143,6 +143,20 @@ loggedInTest(
     expect(count).toBeGreaterThan(1);
     await expect(files(staff).first().locator('img')).toBeVisible();
     await snap(staff, 'backoffice/workbench');
+    // A click on a scan opens the workbench's one image preview (zoom, rotate), on that file; Escape closes it.
+    await files(staff)
+      .nth(1)
+      .getByRole('button', { name: /^查看大图/ })
+      .click();
+    const preview = staff.locator('.ant-image-preview');
+    await expect(preview).toBeVisible();
+    await expect(preview.locator('img.ant-image-preview-img')).toHaveAttribute('src', (await files(staff).nth(1).locator('img').getAttribute('src'))!);
+    await expect(preview.locator('img.ant-image-preview-img')).toBeVisible();
+    // The screenshot after the preview's opening zoom (its animation), for a reader of the picture only.
+    await staff.waitForTimeout(600);
+    await snap(staff, 'backoffice/workbench-preview');
+    await staff.keyboard.press('Escape');
+    await expect(preview).toBeHidden();
     const failedId = await files(staff).first().getAttribute('data-file-id');
     await files(staff).first().getByTestId('review-no-pass').click();
     const dialog = staff.getByRole('dialog');

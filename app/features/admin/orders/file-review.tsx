@@ -1,8 +1,11 @@
-// One file on the workbench: the image (antd Image: preview, zoom) or the PDF
-// inline, its name and review state, and — while the operator may review it —
-// 通过 / 不通过 (common reasons and/or a memo). Opening a file is logged by
-// the server (/admin-files), so nothing here fetches files ahead of need.
-import { Button, Checkbox, Image, Input, Modal, Tag } from 'antd';
+// One file on the workbench: the image (a plain lazy <img>; a click opens the
+// workbench's one shared preview, with zoom and rotate) or the PDF inline, its
+// name and review state, and — while the operator may review it — 通过 /
+// 不通过 (common reasons and/or a memo). Opening a file is logged by the server
+// (/admin-files), so nothing here fetches files ahead of need: images load when
+// scrolled near, and no per-file antd Image is made (a 20-applicant order has
+// 200 files; issue 24 item 6).
+import { Button, Checkbox, Input, Modal, Tag } from 'antd';
 import { useState } from 'react';
 import type { AdminReviewFile } from '../../../../common/contracts/admin-order';
 import { formatDateTime } from '../../../../common/format';
@@ -15,6 +18,8 @@ export interface FileReviewProps {
   itemName: string;
   canReview: boolean;
   busy: boolean;
+  /** Opens the workbench's image preview on this file (images only). */
+  onOpen: () => void;
   onReview: (result: 'pass' | 'no_pass', reasons: ReviewReason[], memo: string | null) => Promise<boolean>;
 }
 
@@ -71,7 +76,7 @@ function NoPassDialog({
   );
 }
 
-export function FileReview({ file, itemName, canReview, busy, onReview }: FileReviewProps) {
+export function FileReview({ file, itemName, canReview, busy, onOpen, onReview }: FileReviewProps) {
   const [dialog, setDialog] = useState(false);
   // The no-pass dialog is made the first time it opens (then kept, for its closing animation): a workbench
   // of 200 pending files renders no 200 closed dialogs on the server (issue 24 item 6).
@@ -81,7 +86,9 @@ export function FileReview({ file, itemName, canReview, busy, onReview }: FileRe
     <li className={`aw-file aw-file-${file.review_status}`} data-testid="review-file" data-file-id={file.file_id} data-review-status={file.review_status}>
       <div className="aw-file-view">
         {image ? (
-          <Image src={file.url} alt={`${itemName}：${file.file_name}`} />
+          <button type="button" className="aw-thumb" onClick={onOpen} aria-label={`查看大图：${itemName}：${file.file_name}`}>
+            <img src={file.url} alt={`${itemName}：${file.file_name}`} loading="lazy" decoding="async" />
+          </button>
         ) : (
           <iframe className="aw-pdf" src={file.url} title={`${itemName}：${file.file_name}`} loading="lazy" />
         )}

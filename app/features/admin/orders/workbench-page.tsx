@@ -6,7 +6,8 @@
 // Each action goes through useWorkbenchAction, which reads the view again;
 // each review carries the order version shown here (a 2032 — someone else
 // changed the order — shows the order as it now is).
-import { Alert, Button, ConfigProvider, Descriptions, Empty, Table, Tag, Timeline, type ThemeConfig } from 'antd';
+import { useState } from 'react';
+import { Alert, Button, ConfigProvider, Descriptions, Empty, Image, Table, Tag, Timeline, type ThemeConfig } from 'antd';
 import { Link } from 'react-router';
 import type { AdminWorkbench } from '../../../../common/contracts/admin-order';
 import { formatDateTime, formatPrice } from '../../../../common/format';
@@ -41,6 +42,13 @@ export function WorkbenchPage({ bench, supervisor }: { bench: AdminWorkbench; su
   const { busy, run } = useWorkbenchAction();
   const { order, product, panels } = bench;
   const canReview = bench.can_review && allows(bench, 'material_review');
+  // Every image file of the order, in page order: one preview for all of them (made when first opened).
+  const images = bench.applicants.flatMap((applicant) =>
+    applicant.items.flatMap((item) =>
+      item.files.filter((file) => file.content_type !== 'application/pdf').map((file) => ({ file, alt: `${applicant.name} ${item.name}：${file.file_name}` })),
+    ),
+  );
+  const [preview, setPreview] = useState<number | null>(null);
 
   function review(fileId: number, result: 'pass' | 'no_pass', reasons: ReviewReason[], memo: string | null): Promise<boolean> {
     return run(`file:${fileId}`, {
@@ -174,6 +182,7 @@ export function WorkbenchPage({ bench, supervisor }: { bench: AdminWorkbench; su
                               itemName={`${applicant.name} ${item.name}`}
                               canReview={canReview}
                               busy={busy === `file:${file.file_id}`}
+                              onOpen={() => setPreview(images.findIndex((image) => image.file.file_id === file.file_id))}
                               onReview={(result, reasons, memo) => review(file.file_id, result, reasons, memo)}
                             />
                           ))}
@@ -270,6 +279,12 @@ export function WorkbenchPage({ bench, supervisor }: { bench: AdminWorkbench; su
             </section>
           </div>
         </div>
+        {preview !== null ? (
+          <Image.PreviewGroup
+            items={images.map(({ file, alt }) => ({ src: file.url, alt }))}
+            preview={{ open: true, current: preview, onChange: (current) => setPreview(current), onOpenChange: (open) => (open ? null : setPreview(null)) }}
+          />
+        ) : null}
       </div>
     </ConfigProvider>
   );
