@@ -97,6 +97,26 @@ describe('configuration', () => {
     expect(() => loadConfig({ SHUTDOWN_DRAIN_MS: '-1' })).toThrow(/SHUTDOWN_DRAIN_MS/);
   });
 
+  it("names what PAYMENT_ALIPAY_PROVIDER=alipay lacks: the app id, the private key, Alipay's public key or all three certificates", () => {
+    const key = 'MIIB'.padEnd(120, 'A');
+    expect(() => loadConfig({ PAYMENT_ALIPAY_PROVIDER: 'alipay' })).toThrow(
+      /PAYMENT_ALIPAY_PROVIDER=alipay needs ALIPAY_APP_ID, ALIPAY_APP_PRIVATE_KEY \(or ALIPAY_APP_PRIVATE_KEY_FILE\), ALIPAY_PUBLIC_KEY/,
+    );
+    expect(() =>
+      loadConfig({ PAYMENT_ALIPAY_PROVIDER: 'alipay', ALIPAY_APP_ID: '2021000149612345', ALIPAY_APP_PRIVATE_KEY: key, ALIPAY_APP_CERT_FILE: '/etc/a.crt' }),
+    ).toThrow(/certificate mode needs all three/);
+    expect(() => loadConfig({ PAYMENT_ALIPAY_PROVIDER: 'alipay', ALIPAY_APP_ID: 'app-1', ALIPAY_APP_PRIVATE_KEY: key, ALIPAY_PUBLIC_KEY: key })).toThrow(
+      /ALIPAY_APP_ID/,
+    );
+    const config = loadConfig({
+      PAYMENT_ALIPAY_PROVIDER: 'alipay',
+      ALIPAY_APP_ID: '2021000149612345',
+      ALIPAY_APP_PRIVATE_KEY_FILE: '/etc/visa/k.pem',
+      ALIPAY_PUBLIC_KEY: key,
+    });
+    expect(config).toMatchObject({ ALIPAY_GATEWAY: 'https://openapi.alipay.com/gateway.do', ALIPAY_TIMEOUT_MS: 10_000 });
+  });
+
   it('needs an API client for the web platform', () => {
     expect(() => loadConfig({ API_CLIENTS: '1:app-key:0123456789abcdef' })).toThrow(/WEB_PLATFORM=4/);
   });

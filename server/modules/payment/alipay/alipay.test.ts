@@ -9,11 +9,16 @@
 // fake's checks (signature, app_id, timestamp, amounts…): none is refused
 // unless the test means it.
 import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { adminRefundCreate, adminRefundList } from '../../../../common/contracts/refund.ts';
 import { type AlipayFake, createAlipayFake } from '../../../test-support/fakes/alipay-fake.ts';
 import { type Customer, type PaymentTestContext, paymentTestContext } from '../../../test-support/fixtures/payment.ts';
 import { createRefundWorker } from '../../refund/refund-worker.ts';
+import { alipayKeysFrom } from './alipay-config.ts';
+import { createAlipayProvider } from './alipay-provider.ts';
 import { cents, chinaTime, parseChinaTime, rsa2Sign, signContent, yuan } from './alipay-format.ts';
 
 const APP_ID = '2021000149612345';
@@ -94,6 +99,53 @@ describe('Alipay formats', () => {
   });
 });
 
+describe('Alipay keys', () => {
+  it('reads them from files or inline, names a missing or doubled one, and never shows a key in an error', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'alipay-keys-'));
+    const privatePem = appKeys.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    const publicPem = alipayKeys.publicKey.export({ type: 'spki', format: 'pem' }).toString();
+    writeFileSync(join(dir, 'app.pem'), privatePem);
+    writeFileSync(join(dir, 'alipay.pem'), `${publicPem}\n`);
+    const keys = alipayKeysFrom({ ALIPAY_APP_ID: APP_ID, ALIPAY_APP_PRIVATE_KEY_FILE: join(dir, 'app.pem'), ALIPAY_PUBLIC_KEY_FILE: join(dir, 'alipay.pem') });
+    expect(keys).toMatchObject({
+      appId: APP_ID,
+      privateKey: privatePem.trim(),
+      alipayPublicKey: publicPem.trim(),
+      gateway: 'https://openapi.alipay.com/gateway.do',
+    });
+    expect(() =>
+      alipayKeysFrom({
+        ALIPAY_APP_ID: APP_ID,
+        ALIPAY_APP_PRIVATE_KEY: privatePem,
+        ALIPAY_APP_PRIVATE_KEY_FILE: join(dir, 'app.pem'),
+        ALIPAY_PUBLIC_KEY: publicPem,
+      }),
+    ).toThrow(/set ALIPAY_APP_PRIVATE_KEY or ALIPAY_APP_PRIVATE_KEY_FILE, not both/);
+    expect(() => alipayKeysFrom({ ALIPAY_APP_ID: APP_ID, ALIPAY_APP_PRIVATE_KEY_FILE: join(dir, 'missing.pem'), ALIPAY_PUBLIC_KEY: publicPem })).toThrow(
+      /ALIPAY_APP_PRIVATE_KEY_FILE: cannot read/,
+    );
+    // A key that is not one: the error names the variable, not the text.
+    const broken = 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQ-not-a-key';
+    let message = '';
+    try {
+      createAlipayProvider({
+        appId: APP_ID,
+        privateKey: broken,
+        alipayPublicKey: publicPem,
+        gateway: 'http://127.0.0.1:9/gateway.do',
+        timeoutMs: 500,
+        notifyUrl: 'http://x/pay/notify/alipay',
+        now: Date.now,
+        tradeOfRefund: async () => null,
+      });
+    } catch (error) {
+      message = String(error);
+    }
+    expect(message).toContain('ALIPAY_APP_PRIVATE_KEY');
+    expect(message).not.toContain('MIIEvQ');
+  });
+});
+
 describe('Alipay payment', () => {
   it('pays an order by QR code: precreate, the signed notification answered `success`', async () => {
     const { userOrderId, total } = await ctx.pendingOrder(alice);
@@ -124,7 +176,8 @@ describe('Alipay payment', () => {
     const redirect = new URL(created.body.redirect_url as string);
     expect(`${redirect.origin}${redirect.pathname}`).toBe(fake.gateway);
     expect(redirect.searchParams.get('method')).toBe('alipay.trade.wap.pay');
-    expect(redirect.searchParams.get('return_url')).toContain(`/orders/${userOrderId}`);
+    // Back to the order's page, which asks payment_query for this trade.
+    expect(redirect.searchParams.get('return_url')).toMatch(new RegExp(`/${userOrderId}\\?pay=${created.body.out_trade_no as string}$`));
     // The phone's browser opens it: the gateway checks the signature and shows its cashier.
     const page = await fetch(redirect);
     expect(await page.text()).toContain(`￥${yuan(total)}`);
