@@ -134,14 +134,13 @@ export function ReconciliationPage({ query, list }: { query: ReconciliationQuery
           size="middle"
           dataSource={list.page_data}
           locale={{ emptyText: query.status === 'open' ? '没有未说明的差异' : '暂无对账差异' }}
-          scroll={{ x: 1300 }}
           columns={[
-            { title: '对账单日期', dataIndex: 'bill_date', width: 110 },
-            { title: '服务商', dataIndex: 'provider_label', width: 80 },
+            { title: '对账单日期', dataIndex: 'bill_date', width: 104 },
+            { title: '服务商', dataIndex: 'provider_label', width: 72 },
             {
               title: '差异',
               dataIndex: 'kind',
-              width: 140,
+              width: 132,
               render: (kind: keyof typeof KIND_COLORS, row) => (
                 <>
                   <Tag color={KIND_COLORS[kind]}>{row.kind_label}</Tag>
@@ -152,7 +151,7 @@ export function ReconciliationPage({ query, list }: { query: ReconciliationQuery
             {
               title: '交易号',
               dataIndex: 'out_trade_no',
-              width: 300,
+              width: 250,
               render: (outTradeNo: string, row) => (
                 <div className="rc-mono">
                   {outTradeNo}
@@ -164,16 +163,15 @@ export function ReconciliationPage({ query, list }: { query: ReconciliationQuery
             {
               title: '订单',
               dataIndex: 'user_order_id',
-              width: 80,
+              width: 64,
               render: (id: number | null) => (id ? <Link to={`/admin/orders/${id}`}>{id}</Link> : <span className="aq-muted">—</span>),
             },
-            { title: '我方金额', dataIndex: 'our_amount', width: 110, align: 'right', render: amount },
-            { title: '账单金额', dataIndex: 'their_amount', width: 110, align: 'right', render: amount },
+            { title: '我方金额', dataIndex: 'our_amount', width: 96, align: 'right', render: amount },
+            { title: '账单金额', dataIndex: 'their_amount', width: 96, align: 'right', render: amount },
             { title: '发生时间', dataIndex: 'happened_at', width: 150, render: (at: number | null) => (at ? formatDateTime(at) : '—') },
             {
               title: '说明',
               key: 'explanation',
-              width: 220,
               render: (_: unknown, row) =>
                 row.explained ? (
                   <div>
