@@ -71,6 +71,14 @@ const PROPS: Record<string, Record<string, unknown>> = {
   Popover: { content: 'a', children: <span>a</span> },
   Segmented: { options: ['a', 'b'] },
   Steps: { items: [{ title: 'a' }, { title: 'b' }] },
+  // A table with a row and a second page: its pagination, selection and sorter register their styles too
+  // (an empty table renders none of them, and the back-office queue's 共 N 个订单 pager came out unstyled).
+  Table: {
+    columns: [{ title: 'a', dataIndex: 'a', key: 'a', sorter: true }],
+    dataSource: [{ key: 1, a: 'a' }],
+    rowSelection: {},
+    pagination: { total: 50, pageSize: 10, showSizeChanger: true, showTotal: (total: number) => `${total}` },
+  },
   Tabs: { items: [{ key: 'a', label: 'a', children: 'a' }] },
   Timeline: { items: [{ children: 'a' }] },
   Tooltip: { title: 'a', children: <span>a</span> },
