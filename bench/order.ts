@@ -7,28 +7,12 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import pg from 'pg';
-import { API_VERSION } from '../common/constants.ts';
-import { newRequestId, signRequest } from '../common/signing.ts';
+import { signedHeaders } from './support.ts';
 import { DEV_API_CLIENTS } from '../server/config.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 50);
 const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const [, accessKey, secret] = DEV_API_CLIENTS.split(':') as [string, string, string];
-
-function headers(token: string): Record<string, string> {
-  const date = new Date().toUTCString();
-  const requestId = newRequestId();
-  return {
-    'content-type': 'application/json',
-    'x-version': API_VERSION,
-    'x-date': date,
-    'x-request-id': requestId,
-    platform: '4',
-    'x-token': token,
-    authorization: `Basic ${signRequest({ accessKey, date, version: API_VERSION, requestId }, secret)}`,
-  };
-}
 
 function chinaDatePlus(days: number): string {
   return new Date(Date.now() + 8 * 3_600_000 + days * 86_400_000).toISOString().slice(0, 10);
@@ -53,7 +37,11 @@ async function run(label: string, env: Record<string, string>) {
   const departure = chinaDatePlus(30);
 
   async function post(path: string, token: string, body: object) {
-    const response = await fetch(base + path, { method: 'POST', headers: headers(token), body: JSON.stringify(body) });
+    const response = await fetch(base + path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...signedHeaders(token) },
+      body: JSON.stringify(body),
+    });
     return (await response.json()) as { ret: number; msg: string; body: any };
   }
 

@@ -11,14 +11,13 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { API_VERSION } from '../common/constants.ts';
-import { newRequestId, sha256Hex, signRequest } from '../common/signing.ts';
+import { sha256Hex } from '../common/signing.ts';
 import { DEV_API_CLIENTS } from '../server/config.ts';
 
+import { signedHeaders } from './support.ts';
 const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 10);
 const FILE_BYTES = Number(process.env.BENCH_FILE_BYTES ?? 10 * 1024 * 1024);
 const PASSWORD = 'Bench@123456';
-const [, accessKey, secret] = DEV_API_CLIENTS.split(':') as [string, string, string];
 
 /** The child: the app without pages on a fresh database, 10 enterprises, then its port. */
 async function serve() {
@@ -67,19 +66,6 @@ async function serve() {
   });
 }
 
-function signed(token?: string): Record<string, string> {
-  const date = new Date().toUTCString();
-  const requestId = newRequestId();
-  return {
-    'x-version': API_VERSION,
-    'x-date': date,
-    'x-request-id': requestId,
-    platform: '4',
-    authorization: `Basic ${signRequest({ accessKey, date, version: API_VERSION, requestId }, secret)}`,
-    ...(token ? { 'x-token': token } : {}),
-  };
-}
-
 function rssKb(pid: number): { rss: number; hwm: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0);
@@ -105,7 +91,11 @@ function uploadOnce(port: number, token: string, fields: Record<string, number>,
         method: 'POST',
         path: '/www/order/material_upload',
         agent: false,
-        headers: { ...signed(token), 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(head.length + bytes + tail.length) },
+        headers: {
+          ...signedHeaders(token),
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+          'content-length': String(head.length + bytes + tail.length),
+        },
       },
       (response) => {
         const chunks: Buffer[] = [];
@@ -152,7 +142,7 @@ async function run() {
   const call = async (path: string, payload: object, token?: string) => {
     const response = await fetch(`${base}${path}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...signed(token) },
+      headers: { 'content-type': 'application/json', ...signedHeaders(token) },
       body: JSON.stringify(payload),
     });
     const body = (await response.json()) as { ret: number; msg: string; body: any };

@@ -13,37 +13,20 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { API_VERSION } from '../common/constants.ts';
-import { newRequestId, sha256Hex, signRequest } from '../common/signing.ts';
-import { DEV_API_CLIENTS } from '../server/config.ts';
+import { sha256Hex } from '../common/signing.ts';
 import { openDatabase } from '../server/db/database.ts';
 import { hashPasswordDigest } from '../server/modules/account/password.ts';
 import { createOperatorRepository } from '../server/modules/operator/operator.repository.ts';
 import { createOperatorService } from '../server/modules/operator/operator.service.ts';
 import { insertCustomer, insertProduct, type MaterialOptions } from '../server/test-support/factories.ts';
 import { FIXTURES } from '../tests/fixtures/index.ts';
-import { startProcess } from './support.ts';
+import { startProcess, signedHeaders } from './support.ts';
 
 const APPLICANTS = Number(process.env.BENCH_APPLICANTS ?? 20);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
 const WARM_UP = 20;
 /** Nine scans on the checklist and the photo: ten files per applicant. */
 const SCANS = 9;
-
-const [, ACCESS_KEY, SECRET] = DEV_API_CLIENTS.split(':') as [string, string, string];
-
-function signed(token?: string): Record<string, string> {
-  const date = new Date().toUTCString();
-  const requestId = newRequestId();
-  return {
-    'x-version': API_VERSION,
-    'x-date': date,
-    'x-request-id': requestId,
-    platform: '4',
-    authorization: `Basic ${signRequest({ accessKey: ACCESS_KEY, date, version: API_VERSION, requestId }, SECRET)}`,
-    ...(token ? { 'x-token': token } : {}),
-  };
-}
 
 async function answer<T>(response: Response, path: string): Promise<T> {
   const envelope = (await response.json()) as { ret: number; msg: string; body: T };
@@ -97,7 +80,7 @@ const db = handle.db;
 
 const call = async <T>(path: string, payload: unknown, token?: string): Promise<T> =>
   answer<T>(
-    await fetch(`${base}${path}`, { method: 'POST', headers: { ...signed(token), 'content-type': 'application/json' }, body: JSON.stringify(payload) }),
+    await fetch(`${base}${path}`, { method: 'POST', headers: { ...signedHeaders(token), 'content-type': 'application/json' }, body: JSON.stringify(payload) }),
     path,
   );
 
@@ -132,7 +115,7 @@ async function orderInReview(count: number): Promise<number> {
     if (item.material_id === null) form.append('kind', 'photo');
     else form.append('material_id', String(item.material_id));
     form.append('file', scan, 'scan.jpg');
-    await answer(await fetch(`${base}/www/order/material_upload`, { method: 'POST', headers: signed(token), body: form }), 'material_upload');
+    await answer(await fetch(`${base}/www/order/material_upload`, { method: 'POST', headers: signedHeaders(token), body: form }), 'material_upload');
   }
   const address = await call<{ address_id: number }>(
     '/www/address/address_save',
