@@ -9,13 +9,20 @@
 //   browser to WeChat's H5 cashier (the fake's); 确认支付 there pays and sends it
 //   back to the order detail, which asks for the result and shows 支付成功.
 // Screenshots: screenshots/payment/wechatpay-*.png (looked at by a person).
-import { type ChildProcess, spawn } from 'node:child_process';
-import { expect, type Locator } from '@playwright/test';
-import jpeg from 'jpeg-js';
-import jsQR from 'jsqr';
+import { expect } from '@playwright/test';
 import { configureWechatPay, wechatPayFakeFor, wechatPayTestKeys } from '../../server/test-support/fixtures/wechatpay';
 import type { WechatPayFake } from '../../server/test-support/fakes/wechatpay-fake';
-import { apiCall, apiUpload, createProduct, e2eDatabase, hydrated, loggedInCustomer, loggedInTest, snap } from './support';
+import {
+  confirmedOrder as confirmedOrderOn,
+  hydrated,
+  loggedInCustomer,
+  loggedInTest,
+  ownServerEnv,
+  paymentsOf,
+  scanQrCode,
+  snap,
+  startOwnServer,
+} from './support';
 
 // E2E_PORT + 7: clear of the ports playwright.config.ts derives from any session's E2E_PORT (+500, +1000).
 const PORT = Number(process.env.E2E_PORT ?? 3210) + 7;
@@ -29,18 +36,7 @@ function serverEnv(fakeBase: string): Record<string, string> {
   configureWechatPay(config, keys, fakeBase, 5_000);
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(config)) env[name] = String(value);
-  return {
-    ...(process.env as Record<string, string>),
-    ...env,
-    APP_ENV: 'demo',
-    NODE_ENV: 'production',
-    PORT: String(PORT),
-    HOST: '127.0.0.1',
-    SQLITE_FILE: process.env.E2E_DB_FILE!,
-    LOG_LEVEL: 'warn',
-    PUBLIC_SITE_URL: BASE,
-    NOTICE_OUTBOX_SWEEP_SECONDS: '0',
-  };
+  return ownServerEnv(PORT, env);
 }
 
 /** The fake and this spec's own server, up before any test's fixtures (a worker fixture, set up first). */
@@ -55,31 +51,15 @@ const test = loggedInTest.extend<object, { wechatPayServer: WechatPayFake }>({
     async ({}, provide) => {
       const wechat = wechatPayFakeFor(keys, { now: () => Date.now() });
       const fakeBase = await wechat.listen();
-      const server: ChildProcess = spawn(process.execPath, ['--conditions=production', '--import', 'tsx', 'server/main.ts'], {
-        env: serverEnv(fakeBase),
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      const output: string[] = [];
-      server.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-      server.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-      server.on('exit', (code) => {
-        if (code !== null && code !== 0) console.error(`WeChat Pay e2e server exited ${code}:\n${output.join('').slice(-4000)}`);
-      });
       try {
-        let up = false;
-        for (let i = 0; i < 120 && !up; i += 1) {
-          // Ours must be the one answering (not another server on that port).
-          if (server.exitCode !== null) throw new Error(`the WeChat Pay e2e server exited (${server.exitCode}): is port ${PORT} taken?`);
-          up = await fetch(`${BASE}/`)
-            .then((response) => response.ok)
-            .catch(() => false);
-          if (!up) await new Promise((resolve) => setTimeout(resolve, 500));
+        const stop = await startOwnServer('WeChat Pay', serverEnv(fakeBase));
+        try {
+          fake = wechat;
+          await provide(wechat);
+        } finally {
+          stop();
         }
-        if (!up) throw new Error('the WeChat Pay e2e server did not start');
-        fake = wechat;
-        await provide(wechat);
       } finally {
-        server.kill('SIGTERM');
         await wechat.close();
       }
     },
@@ -89,77 +69,7 @@ const test = loggedInTest.extend<object, { wechatPayServer: WechatPayFake }>({
 
 test.use({ baseURL: BASE });
 
-function scan(): Blob {
-  const width = 40;
-  const height = 50;
-  return new Blob([Buffer.from(jpeg.encode({ data: Buffer.alloc(width * height * 4, 200), width, height }, 80).data)], { type: 'image/jpeg' });
-}
-
-async function scanQrCode(image: Locator): Promise<string | null> {
-  const pixels = await image.evaluate((img: HTMLImageElement) => {
-    const canvas = document.createElement('canvas');
-    canvas.width = img.naturalWidth;
-    canvas.height = img.naturalHeight;
-    const context = canvas.getContext('2d')!;
-    context.drawImage(img, 0, 0);
-    const data = context.getImageData(0, 0, canvas.width, canvas.height);
-    return { width: data.width, height: data.height, data: Array.from(data.data) };
-  });
-  return jsQR(Uint8ClampedArray.from(pixels.data), pixels.width, pixels.height)?.data ?? null;
-}
-
-/** A confirmed (pending_payment) order of the customer, through the real calls; returns its id and total. */
-async function confirmedOrder(token: string): Promise<{ userOrderId: number; total: number }> {
-  const product = await createProduct({ interview: false });
-  const departure = new Date(Date.now() + 40 * 86_400_000 + 8 * 3_600_000).toISOString().slice(0, 10);
-  const { user_order_id: userOrderId } = await apiCall<{ user_order_id: number }>(
-    BASE,
-    '/www/order/order_create',
-    { visa_product_id: product.visa_product_id, departure_date: departure, applicants: [{ name: '周航', identity_id: 0, mobile_phone: '13700137001' }] },
-    token,
-  );
-  const detail = await apiCall<{ missing_materials: Array<{ applicant_id: number; material_id: number | null }> }>(
-    BASE,
-    '/www/order/order_detail_get',
-    { user_order_id: userOrderId },
-    token,
-  );
-  for (const item of detail.missing_materials) {
-    const fields: Record<string, string | number> = { user_order_id: userOrderId, applicant_id: item.applicant_id };
-    if (item.material_id === null) fields.kind = 'photo';
-    else fields.material_id = item.material_id;
-    await apiUpload(BASE, '/www/order/material_upload', fields, scan(), 'scan.jpg', token);
-  }
-  const address = await apiCall<{ address_id: number }>(
-    BASE,
-    '/www/address/address_save',
-    {
-      kind: 'return',
-      name: '周航',
-      mobile_phone: '13700137001',
-      province_code: '440000',
-      city_code: '440300',
-      county_code: '440305',
-      detail: '科技园南区 1 号',
-    },
-    token,
-  );
-  const confirmed = await apiCall<{ total_amount: number }>(
-    BASE,
-    '/www/order/order_confirm',
-    { user_order_id: userOrderId, address_id: address.address_id, insurance_plan_id: null },
-    token,
-  );
-  return { userOrderId, total: confirmed.total_amount };
-}
-
-function paymentsOf(userOrderId: number) {
-  const db = e2eDatabase();
-  const rows = db.prepare(`select out_trade_no, provider, scene, status from payment where user_order_id = ? order by payment_id`).all(userOrderId);
-  const pays = db.prepare(`select count(*) as n from order_event where user_order_id = ? and event = 'pay'`).get(userOrderId) as { n: number };
-  db.close();
-  return { rows: rows as Array<{ out_trade_no: string; provider: string; scene: string; status: string }>, pays: pays.n };
-}
+const confirmedOrder = (token: string) => confirmedOrderOn(BASE, token);
 
 test('WeChat Pay on a desktop (1280 px): the Native QR code, the signed notification, the dialog moves on', async ({ page, customer }) => {
   const { userOrderId, total } = await confirmedOrder(customer.token);

@@ -1,8 +1,11 @@
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Browser, type BrowserContextOptions, expect, type Page, test } from '@playwright/test';
+import { type Browser, type BrowserContextOptions, expect, type Locator, type Page, test } from '@playwright/test';
 import SQLite from 'better-sqlite3';
+import jpeg from 'jpeg-js';
+import jsQR from 'jsqr';
 import { API_VERSION, STORAGE_KEYS } from '../../common/constants';
 import type { LoginInfo } from '../../common/contracts/account';
 import { newRequestId, sha256Hex, signRequest } from '../../common/signing';
@@ -366,4 +369,126 @@ export function watchCsp(page: Page): string[] {
 export async function hydrated(page: Page): Promise<void> {
   await page.waitForFunction(() => (window as unknown as { __appHydrated?: boolean }).__appHydrated === true);
   await page.waitForLoadState('networkidle');
+}
+
+// ---- A spec's own server of the build (the payment journeys' real-provider servers) ----
+
+/** The environment of a spec's own server on `port`: the e2e server's (its database, so the factories work) plus `extra`. */
+export function ownServerEnv(port: number, extra: Record<string, string>): Record<string, string> {
+  return {
+    ...(process.env as Record<string, string>),
+    ...extra,
+    APP_ENV: 'demo',
+    NODE_ENV: 'production',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    SQLITE_FILE: process.env.E2E_DB_FILE!,
+    LOG_LEVEL: 'warn',
+    PUBLIC_SITE_URL: `http://127.0.0.1:${port}`,
+    NOTICE_OUTBOX_SWEEP_SECONDS: '0',
+  };
+}
+
+/** Starts the built server with `env` and waits until it answers on its port; returns how to stop it. */
+export async function startOwnServer(label: string, env: Record<string, string>): Promise<() => void> {
+  const base = env.PUBLIC_SITE_URL!;
+  const server: ChildProcess = spawn(process.execPath, ['--conditions=production', '--import', 'tsx', 'server/main.ts'], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  server.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  server.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  server.on('exit', (code) => {
+    if (code !== null && code !== 0) console.error(`${label} e2e server exited ${code}:\n${output.join('').slice(-4000)}`);
+  });
+  const stop = () => void server.kill('SIGTERM');
+  for (let i = 0; i < 120; i += 1) {
+    // Ours must be the one answering (not another server on that port).
+    if (server.exitCode !== null) throw new Error(`the ${label} e2e server exited (${server.exitCode}): is ${base} taken?`);
+    const up = await fetch(`${base}/`)
+      .then((response) => response.ok)
+      .catch(() => false);
+    if (up) return stop;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  stop();
+  throw new Error(`the ${label} e2e server did not start`);
+}
+
+// ---- Paying an order (the payment journeys) ----
+
+/** A small grey JPEG: a material scan the upload accepts. */
+export function scanJpeg(): Blob {
+  const width = 40;
+  const height = 50;
+  return new Blob([Buffer.from(jpeg.encode({ data: Buffer.alloc(width * height * 4, 200), width, height }, 80).data)], { type: 'image/jpeg' });
+}
+
+/** What the QR code shown in an <img> holds (decoded from its pixels), or null. */
+export async function scanQrCode(image: Locator): Promise<string | null> {
+  const pixels = await image.evaluate((img: HTMLImageElement) => {
+    const canvas = document.createElement('canvas');
+    canvas.width = img.naturalWidth;
+    canvas.height = img.naturalHeight;
+    const context = canvas.getContext('2d')!;
+    context.drawImage(img, 0, 0);
+    const data = context.getImageData(0, 0, canvas.width, canvas.height);
+    return { width: data.width, height: data.height, data: Array.from(data.data) };
+  });
+  return jsQR(Uint8ClampedArray.from(pixels.data), pixels.width, pixels.height)?.data ?? null;
+}
+
+/** A confirmed (pending_payment) order of the customer on `baseURL`, through the real calls; returns its id and total. */
+export async function confirmedOrder(baseURL: string, token: string): Promise<{ userOrderId: number; total: number }> {
+  const product = await createProduct({ interview: false });
+  const departure = new Date(Date.now() + 40 * 86_400_000 + 8 * 3_600_000).toISOString().slice(0, 10);
+  const { user_order_id: userOrderId } = await apiCall<{ user_order_id: number }>(
+    baseURL,
+    '/www/order/order_create',
+    { visa_product_id: product.visa_product_id, departure_date: departure, applicants: [{ name: '周航', identity_id: 0, mobile_phone: '13700137001' }] },
+    token,
+  );
+  const detail = await apiCall<{ missing_materials: Array<{ applicant_id: number; material_id: number | null }> }>(
+    baseURL,
+    '/www/order/order_detail_get',
+    { user_order_id: userOrderId },
+    token,
+  );
+  for (const item of detail.missing_materials) {
+    const fields: Record<string, string | number> = { user_order_id: userOrderId, applicant_id: item.applicant_id };
+    if (item.material_id === null) fields.kind = 'photo';
+    else fields.material_id = item.material_id;
+    await apiUpload(baseURL, '/www/order/material_upload', fields, scanJpeg(), 'scan.jpg', token);
+  }
+  const address = await apiCall<{ address_id: number }>(
+    baseURL,
+    '/www/address/address_save',
+    {
+      kind: 'return',
+      name: '周航',
+      mobile_phone: '13700137001',
+      province_code: '440000',
+      city_code: '440300',
+      county_code: '440305',
+      detail: '科技园南区 1 号',
+    },
+    token,
+  );
+  const confirmed = await apiCall<{ total_amount: number }>(
+    baseURL,
+    '/www/order/order_confirm',
+    { user_order_id: userOrderId, address_id: address.address_id, insurance_plan_id: null },
+    token,
+  );
+  return { userOrderId, total: confirmed.total_amount };
+}
+
+/** The order's payments and how many times it was recorded as paid (the order_event 'pay'). */
+export function paymentsOf(userOrderId: number) {
+  const db = e2eDatabase();
+  const rows = db.prepare(`select out_trade_no, provider, scene, status from payment where user_order_id = ? order by payment_id`).all(userOrderId);
+  const pays = db.prepare(`select count(*) as n from order_event where user_order_id = ? and event = 'pay'`).get(userOrderId) as { n: number };
+  db.close();
+  return { rows: rows as Array<{ out_trade_no: string; provider: string; scene: string; status: string }>, pays: pays.n };
 }
