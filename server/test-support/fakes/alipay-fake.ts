@@ -94,6 +94,13 @@ class Refused extends Error {
 const invalid = (sub_code: string, sub_msg: string) => new Refused('40002', sub_code, sub_msg);
 const business = (sub_code: string, sub_msg: string) => new Refused('40004', sub_code, sub_msg);
 
+/** The shop's Alipay account (2088…, 16 digits) as the fake reports it in seller_id. */
+const SELLER_ID = '2088000000000001';
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
 function readBody(request: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -481,6 +488,50 @@ export function createAlipayFake(options: AlipayFakeOptions) {
     );
   }
 
+  /** The WAP cashier: what Alipay shows the phone; 确认付款 posts to /cashier/pay. */
+  function cashierPage(trade: FakeTrade, returnUrl: string | undefined): string {
+    const action = `/cashier/pay?out_trade_no=${encodeURIComponent(trade.out_trade_no)}${returnUrl ? `&return_url=${encodeURIComponent(returnUrl)}` : ''}`;
+    return `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>支付宝</title>
+<style>body{margin:0;font-family:'Noto Sans CJK SC','PingFang SC',sans-serif;background:#f5f5f5}header{background:#1677ff;color:#fff;padding:14px 16px;font-size:17px}main{padding:24px 16px;text-align:center}.amount{font-size:36px;margin:16px 0}button{width:100%;padding:13px;border:0;border-radius:8px;background:#1677ff;color:#fff;font-size:17px}</style></head>
+<body><header>支付宝收银台（测试替身）</header><main><div>${escapeHtml(trade.subject)}</div><div class="amount" data-testid="alipayfake-amount">￥${yuan(trade.total_amount)}</div>
+${trade.status === 'WAIT_BUYER_PAY' ? `<form method="post" action="${escapeHtml(action)}"><button type="submit" data-testid="alipayfake-pay">确认付款</button></form>` : `<p data-testid="alipayfake-state">${trade.status === 'TRADE_CLOSED' ? '交易已关闭' : '已付款'}</p>`}
+</main></body></html>`;
+  }
+
+  /**
+   * 确认付款 at the cashier: the trade is paid, the notification posted, and the
+   * browser sent back to return_url with Alipay's synchronous return parameters
+   * (signed like the notification; only a hint to the shop — the notification
+   * or a query is what counts).
+   */
+  async function payAtCashier(url: URL, response: ServerResponse): Promise<void> {
+    const trade = trades.get(url.searchParams.get('out_trade_no') ?? '');
+    if (!trade) return void response.writeHead(404, { 'content-type': 'text/html;charset=utf-8' }).end('<p>交易不存在</p>');
+    if (trade.status === 'WAIT_BUYER_PAY') {
+      fake.pay(trade.out_trade_no);
+      await fake.notify(trade.out_trade_no);
+    }
+    const back = url.searchParams.get('return_url');
+    if (!back) return void response.writeHead(303, { location: `${base}/` }).end();
+    const params: Record<string, string> = {
+      charset: 'utf-8',
+      out_trade_no: trade.out_trade_no,
+      method: 'alipay.trade.wap.pay.return',
+      total_amount: yuan(trade.total_amount),
+      trade_no: trade.trade_no,
+      auth_app_id: appId,
+      version: '1.0',
+      app_id: appId,
+      sign_type: 'RSA2',
+      seller_id: SELLER_ID,
+      timestamp: chinaTime(now()),
+    };
+    params.sign = rsa2Sign(signContent(params, ['sign', 'sign_type']), options.alipayPrivateKey);
+    const location = new URL(back);
+    for (const [name, value] of Object.entries(params)) location.searchParams.set(name, value);
+    response.writeHead(303, { location: location.toString() }).end();
+  }
+
   async function onRequest(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? '/', base);
     const billMatch = /^\/bill\/([\w-]+)\.csv\.zip$/.exec(url.pathname);
@@ -490,6 +541,7 @@ export function createAlipayFake(options: AlipayFakeOptions) {
       response.writeHead(200, { 'content-type': 'application/zip' });
       return void response.end(file);
     }
+    if (request.method === 'POST' && url.pathname === '/cashier/pay') return payAtCashier(url, response);
     if (url.pathname !== '/gateway.do') return void response.writeHead(404).end();
     const params: Record<string, string> = Object.fromEntries(url.searchParams);
     if (request.method === 'POST') Object.assign(params, Object.fromEntries(new URLSearchParams(await readBody(request))));
@@ -507,9 +559,7 @@ export function createAlipayFake(options: AlipayFakeOptions) {
       try {
         const trade = openTrade('alipay.trade.wap.pay', params, checked.biz);
         response.writeHead(200, { 'content-type': 'text/html;charset=utf-8' });
-        return void response.end(
-          `<!doctype html><meta charset="utf-8"><title>支付宝（模拟）</title><h1>支付宝收银台（模拟）</h1><p>${trade.subject}</p><p>￥${yuan(trade.total_amount)}</p>`,
-        );
+        return void response.end(cashierPage(trade, params.return_url));
       } catch (error) {
         if (error instanceof Refused) return refuse(response, method, error);
         throw error;
@@ -562,7 +612,7 @@ export function createAlipayFake(options: AlipayFakeOptions) {
     return response.text();
   }
 
-  return {
+  const fake = {
     get gateway(): string {
       return `${base}/gateway.do`;
     },
@@ -636,6 +686,7 @@ export function createAlipayFake(options: AlipayFakeOptions) {
       return { paid: trade?.status === 'TRADE_SUCCESS' ? trade.total_amount : 0, refunded: refundedOf(outTradeNo) };
     },
   };
+  return fake;
 }
 
 export type AlipayFake = ReturnType<typeof createAlipayFake>;
