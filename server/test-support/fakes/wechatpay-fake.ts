@@ -18,13 +18,19 @@
 // - refunds: the trade paid (404 RESOURCE_NOT_EXISTS otherwise), amount.total
 //   the trade's total, the refund ≤ what remains (400 INVALID_REQUEST), and
 //   out_refund_no idempotent (asked again: the same refund; with another
-//   amount: 400 INVALID_REQUEST); refund query by out_refund_no.
+//   amount: 400 INVALID_REQUEST); refund query by out_refund_no;
+// - the trade bill (GET /v3/bill/tradebill?bill_date&bill_type): from its own
+//   ledger, ready from 10:00 China time the next day (400 STATEMENT_CREATING
+//   before), 400 NO_STATEMENT_EXIST for a day with no trade; the signed answer
+//   {hash_type SHA1, hash_value, download_url}; the download URL (a token valid
+//   5 minutes) itself needs a signed request and serves the CSV unsigned, as
+//   WeChat does (the hash vouches for it).
 // Every answer is signed with the platform private key (Wechatpay-Signature,
 // -Timestamp, -Nonce, -Serial); notifications are signed the same way and
 // their resource encrypted with the APIv3 key (AEAD_AES_256_GCM).
 // It can also stall an answer past the caller's time-out (the call itself
 // is done), refuse refunds, and play the payer (pay, the H5 cashier page).
-import { type KeyObject, createCipheriv, createSign, createVerify, randomBytes, randomInt, randomUUID } from 'node:crypto';
+import { type KeyObject, createCipheriv, createHash, createSign, createVerify, randomBytes, randomInt, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -73,6 +79,53 @@ export interface FakeRefund {
   success_time: string | null;
 }
 
+/** One detail row of the fake's trade bill (amounts in cents), before it is written as CSV. */
+export interface FakeBillRow {
+  state: 'SUCCESS' | 'REFUND';
+  /** China wall clock, yyyy-MM-dd HH:mm:ss */
+  time: string;
+  transaction_id: string;
+  out_trade_no: string;
+  refund_id: string;
+  out_refund_no: string;
+  /** The trade's total (cents). */
+  total: number;
+  /** The refund's amount (cents); 0 on a payment row. */
+  refund: number;
+  description: string;
+}
+
+/** The columns of WeChat Pay's trade bill (bill_type ALL), in WeChat's order. */
+export const TRADE_BILL_COLUMNS = [
+  '交易时间',
+  '公众账号ID',
+  '商户号',
+  '特约商户号',
+  '设备号',
+  '微信订单号',
+  '商户订单号',
+  '用户标识',
+  '交易类型',
+  '交易状态',
+  '付款银行',
+  '货币种类',
+  '应结订单金额',
+  '代金券金额',
+  '微信退款单号',
+  '商户退款单号',
+  '退款金额',
+  '充值券退款金额',
+  '退款类型',
+  '退款状态',
+  '商品名称',
+  '商户数据包',
+  '手续费',
+  '费率',
+  '订单金额',
+  '申请退款金额',
+  '费率备注',
+];
+
 export interface FakeRequestLog {
   method: string;
   url: string;
@@ -97,6 +150,10 @@ export function createWechatPayFake(options: WechatPayFakeOptions) {
   /** Answers held back this long after the work is done (the caller times out). */
   let stall: { match: RegExp; ms: number; times: number } | null = null;
   let refuseRefunds: { code: string; message: string; status: number } | null = null;
+  let billEdit: ((rows: FakeBillRow[]) => FakeBillRow[]) | null = null;
+  let tamperNextBill = false;
+  /** download_url tokens: the file and until when the URL is good. */
+  const billFiles = new Map<string, { file: Buffer; until: number }>();
   let server: Server | null = null;
   let base = '';
 
@@ -158,7 +215,7 @@ export function createWechatPayFake(options: WechatPayFakeOptions) {
     };
   }
 
-  type Answer = { status: number; body?: unknown; html?: string; redirect?: string };
+  type Answer = { status: number; body?: unknown; html?: string; redirect?: string; file?: Buffer };
   const fail = (status: number, code: string, message: string): Answer => ({ status, body: { code, message } });
 
   /** The Authorization check; null when it holds. */
@@ -272,6 +329,115 @@ export function createWechatPayFake(options: WechatPayFakeOptions) {
     return { status: 200, body: refundView(created, trade) };
   }
 
+  const yuan = (cents: number): string => (cents / 100).toFixed(2);
+  const wallClock = (rfc3339: string): string => rfc3339.slice(0, 19).replace('T', ' ');
+
+  /** The day's detail rows from the ledger: each payment on the day it was paid, each finished refund on the day it succeeded. */
+  function billRows(billDate: string): FakeBillRow[] {
+    const rows: FakeBillRow[] = [];
+    for (const trade of trades.values()) {
+      if (!trade.transaction_id || !trade.success_time?.startsWith(billDate)) continue;
+      rows.push({
+        state: 'SUCCESS',
+        time: wallClock(trade.success_time),
+        transaction_id: trade.transaction_id,
+        out_trade_no: trade.out_trade_no,
+        refund_id: '0',
+        out_refund_no: '0',
+        total: trade.amount,
+        refund: 0,
+        description: trade.description,
+      });
+    }
+    for (const found of refunds.values()) {
+      if (found.status !== 'SUCCESS' || !found.success_time?.startsWith(billDate)) continue;
+      const trade = trades.get(found.out_trade_no)!;
+      rows.push({
+        state: 'REFUND',
+        time: wallClock(found.success_time),
+        transaction_id: trade.transaction_id ?? '',
+        out_trade_no: trade.out_trade_no,
+        refund_id: found.refund_id,
+        out_refund_no: found.out_refund_no,
+        total: trade.amount,
+        refund: found.amount,
+        description: trade.description,
+      });
+    }
+    return rows.sort((a, b) => a.time.localeCompare(b.time));
+  }
+
+  /** The CSV WeChat serves: header, backticked detail rows, the summary header and line. */
+  function billCsv(rows: FakeBillRow[]): string {
+    const detail = rows.map((row) => {
+      const refund = row.state === 'REFUND';
+      const fields = [
+        row.time,
+        options.appid,
+        options.mchid,
+        '0',
+        '',
+        row.transaction_id,
+        row.out_trade_no,
+        'oUpF8uMuAJO_M2pxb1Q9zNjWeS6o',
+        'NATIVE',
+        row.state,
+        'OTHERS',
+        'CNY',
+        refund ? '0.00' : yuan(row.total),
+        '0.00',
+        row.refund_id,
+        row.out_refund_no,
+        refund ? yuan(row.refund) : '0.00',
+        '0.00',
+        refund ? 'ORIGINAL' : '',
+        refund ? 'SUCCESS' : '',
+        row.description,
+        '',
+        '0.00000',
+        '0.60%',
+        refund ? '0.00' : yuan(row.total),
+        refund ? yuan(row.refund) : '0.00',
+        '',
+      ];
+      return fields.map((field) => `\`${field}`).join(',');
+    });
+    const paid = rows.filter((row) => row.state === 'SUCCESS').reduce((sum, row) => sum + row.total, 0);
+    const refunded = rows.filter((row) => row.state === 'REFUND').reduce((sum, row) => sum + row.refund, 0);
+    const summary = [String(rows.length), yuan(paid), yuan(refunded), '0.00', '0.00000', yuan(paid), yuan(refunded)].map((field) => `\`${field}`).join(',');
+    return [
+      TRADE_BILL_COLUMNS.join(','),
+      ...detail,
+      '总交易单数,应结订单总金额,退款总金额,充值券退款总金额,手续费总金额,订单总金额,申请退款总金额',
+      summary,
+      '',
+    ].join('\r\n');
+  }
+
+  function tradeBill(query: URLSearchParams): Answer {
+    const billDate = query.get('bill_date') ?? '';
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(billDate)) return fail(400, 'PARAM_ERROR', 'bill_date 格式应为 yyyy-MM-dd');
+    const billType = query.get('bill_type') ?? 'ALL';
+    if (!['ALL', 'SUCCESS', 'REFUND'].includes(billType)) return fail(400, 'PARAM_ERROR', 'bill_type 取值错误');
+    // Made after 10:00 China time the next day.
+    if (options.now() < Date.parse(`${billDate}T10:00:00+08:00`) + 86_400_000) return fail(400, 'STATEMENT_CREATING', '账单生成中');
+    let rows = billRows(billDate).filter((row) => billType === 'ALL' || row.state === billType);
+    if (rows.length === 0) return fail(400, 'NO_STATEMENT_EXIST', '账单文件不存在');
+    if (billEdit) rows = billEdit(rows);
+    const file = Buffer.from(billCsv(rows), 'utf8');
+    const hash = createHash('sha1').update(file).digest('hex');
+    // Changed on the way: the file no longer matches the hash WeChat signed.
+    const served = tamperNextBill
+      ? Buffer.from(
+          file.toString('utf8').replace(/`(\d+)\.(\d\d)/, (_m, a: string, b: string) => `\`${a}.${b === '99' ? '98' : String(Number(b) + 1).padStart(2, '0')}`),
+        )
+      : file;
+    tamperNextBill = false;
+    const token = randomBytes(24).toString('base64url');
+    billFiles.set(token, { file: served, until: options.now() + 5 * 60_000 });
+    return { status: 200, body: { hash_type: 'SHA1', hash_value: hash, download_url: `${base}/v3/billdownload/file?token=${token}` } };
+  }
+
   async function route(req: IncomingMessage, url: string, body: string): Promise<Answer> {
     const path = url.split('?')[0] ?? '';
     const query = new URLSearchParams(url.split('?')[1] ?? '');
@@ -307,6 +473,12 @@ export function createWechatPayFake(options: WechatPayFakeOptions) {
       return { status: 204 };
     }
     if (req.method === 'POST' && path === '/v3/refund/domestic/refunds') return refund(input);
+    if (req.method === 'GET' && path === '/v3/bill/tradebill') return tradeBill(query);
+    if (req.method === 'GET' && path === '/v3/billdownload/file') {
+      const found = billFiles.get(query.get('token') ?? '');
+      if (!found || found.until < options.now()) return fail(400, 'INVALID_REQUEST', '下载链接已过期或无效');
+      return { status: 200, file: found.file };
+    }
     m = /^\/v3\/refund\/domestic\/refunds\/([^/]+)$/.exec(path);
     if (m && req.method === 'GET') {
       const found = refunds.get(decodeURIComponent(m[1] ?? ''));
@@ -414,6 +586,11 @@ ${trade.state === 'NOTPAY' ? `<form method="post" action="${escapeHtml(action)}"
       res.writeHead(answer.status, { Location: answer.redirect }).end();
       return;
     }
+    if (answer.file !== undefined) {
+      // The bill file is not signed (its hash is, in the tradebill answer).
+      res.writeHead(answer.status, { 'Content-Type': 'text/plain; charset=utf-8' }).end(answer.file);
+      return;
+    }
     if (answer.html !== undefined) {
       res.writeHead(answer.status, { 'Content-Type': 'text/html; charset=utf-8' }).end(answer.html);
       return;
@@ -473,6 +650,14 @@ ${trade.state === 'NOTPAY' ? `<form method="post" action="${escapeHtml(action)}"
     /** Every refund is refused with this error until cleared (null). */
     refuseRefunds(refusal: { code: string; message: string; status: number } | null) {
       refuseRefunds = refusal;
+    },
+    /** The bills served from now on are the ledger's rows passed through edit (null: as they are). */
+    setBillEdit(edit: ((rows: FakeBillRow[]) => FakeBillRow[]) | null) {
+      billEdit = edit;
+    },
+    /** The next bill file served differs from the hash in the signed answer. */
+    tamperNextBill() {
+      tamperNextBill = true;
     },
     pay,
     payAndNotify,

@@ -9,6 +9,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import type { NotificationAnswer, PaymentProvider, RefundAnswer, RefundInfo, RefundState, TradeInfo, TradeStatus } from '../provider.ts';
 import { type WechatPayClient, type WechatPayKeys, createWechatPayClient } from './client.ts';
+import { billHashMatches, parseTradeBill } from './bill.ts';
 import { decryptResource, verifyWechatpaySignature } from './crypto.ts';
 
 export const WECHATPAY_PROVIDER = 'wechatpay';
@@ -61,6 +62,9 @@ const refundResourceSchema = z
     amount: z.object({ total: z.number().int(), refund: z.number().int().positive() }).passthrough(),
   })
   .passthrough();
+
+/** The signed answer of GET /v3/bill/tradebill. */
+const tradeBillSchema = z.object({ hash_type: z.string(), hash_value: z.string().min(1).max(1024), download_url: z.string().min(1).max(2048) });
 
 const notificationSchema = z.object({
   id: z.string().min(1).max(64),
@@ -258,6 +262,20 @@ export function createWechatPayProvider(options: WechatPayProviderOptions, clien
       if (answer.status === 404) return null;
       if (answer.status !== 200 || !answer.data) throw new Error(`WeChat Pay refused the refund query: ${message(answer.data)}`);
       return refundInfo(answer.data);
+    },
+
+    async downloadBill(billDate) {
+      if (!/^\d{4}-\d{2}-\d{2}$/.test(billDate)) throw new Error(`not a bill date: ${billDate}`);
+      const answer = await client.get(`/v3/bill/tradebill?bill_date=${billDate}&bill_type=ALL`);
+      // No trade that day: WeChat has no bill for it (400 NO_STATEMENT_EXIST).
+      if (answer.status === 400 && answer.data?.code === 'NO_STATEMENT_EXIST') return [];
+      // Anything else (STATEMENT_CREATING before ~10:00 the next day, …) is tried again later.
+      if (answer.status !== 200 || !answer.data) throw new Error(`WeChat Pay gave no bill for ${billDate}: ${message(answer.data)}`);
+      const bill = tradeBillSchema.parse(answer.data);
+      const file = await client.download(bill.download_url);
+      if (!billHashMatches(file, bill.hash_type, bill.hash_value))
+        throw new Error(`WeChat Pay's bill for ${billDate} does not match its ${bill.hash_type} hash: refused`);
+      return parseTradeBill(file.toString('utf8'));
     },
 
     parseRefundNotification(rawBody, headers) {

@@ -287,3 +287,79 @@ describe(`WeChat Pay APIv3 against the fake (${process.env.TEST_DATABASE_URL ? '
     expect(() => loadConfig({ PAYMENT_WECHAT_PROVIDER: 'wechatpay', WECHATPAY_MCHID: keys.mchid })).toThrow(/WECHATPAY_APPID.*WECHATPAY_MERCHANT_SERIAL/);
   });
 });
+
+describe(`WeChat Pay trade bill (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLite'})`, () => {
+  const chinaDay = (ms: number) => new Date(ms + 8 * 3_600_000).toISOString().slice(0, 10);
+  const wechat = () => ctx.t.app.payments.providers.byName('wechatpay')!;
+
+  it('reads the signed tradebill answer and the signed download into payment and refund lines in cents', async () => {
+    // The earlier tests' payments and refunds are this day's ledger at the fake (refunds finished in them).
+    const day = chinaDay(ctx.t.clock.now);
+    // Before 10:00 the next day WeChat is still making it (STATEMENT_CREATING): tried again later, not "nothing".
+    await expect(wechat().downloadBill!(day)).rejects.toThrow(/STATEMENT_CREATING/);
+    ctx.t.clock.now = Date.parse(`${day}T11:00:00+08:00`) + 86_400_000;
+    const lines = await wechat().downloadBill!(day);
+
+    const paid = [...fake.trades.values()].filter((t) => t.transaction_id && t.success_time?.startsWith(day));
+    expect(paid.length).toBeGreaterThan(2);
+    expect(lines.filter((l) => l.kind === 'payment').sort((a, b) => a.out_trade_no.localeCompare(b.out_trade_no))).toEqual(
+      paid
+        .sort((a, b) => a.out_trade_no.localeCompare(b.out_trade_no))
+        .map((t) => ({
+          kind: 'payment',
+          out_trade_no: t.out_trade_no,
+          out_refund_no: null,
+          provider_trade_no: t.transaction_id,
+          provider_refund_no: null,
+          amount: t.amount,
+          at: Math.floor(Date.parse(t.success_time!) / 1000) * 1000,
+        })),
+    );
+    const refunded = [...fake.refunds.values()].filter((r) => r.status === 'SUCCESS');
+    expect(refunded.length).toBeGreaterThan(0);
+    expect(lines.filter((l) => l.kind === 'refund').map((l) => [l.out_trade_no, l.out_refund_no, l.provider_refund_no, l.amount])).toEqual(
+      expect.arrayContaining(refunded.map((r) => [r.out_trade_no, r.out_refund_no, r.refund_id, r.amount])),
+    );
+    expect(lines.filter((l) => l.kind === 'refund')).toHaveLength(refunded.length);
+    // Both calls were signed: the tradebill request and the download itself.
+    const calls = fake.log.filter((l) => l.url.startsWith('/v3/bill'));
+    expect(calls.at(-2)).toMatchObject({ method: 'GET', status: 200 });
+    expect(calls.at(-2)!.url).toBe(`/v3/bill/tradebill?bill_date=${day}&bill_type=ALL`);
+    expect(calls.at(-1)).toMatchObject({ method: 'GET', status: 200 });
+    expect(calls.at(-1)!.url).toMatch(/^\/v3\/billdownload\/file\?token=/);
+  });
+
+  it('refuses a bill file that does not match the SHA1 in the signed answer', async () => {
+    const day = chinaDay(ctx.t.clock.now - 86_400_000);
+    fake.tamperNextBill();
+    await expect(wechat().downloadBill!(day)).rejects.toThrow(/does not match its SHA1 hash/);
+    // The next download is whole again.
+    expect((await wechat().downloadBill!(day)).length).toBeGreaterThan(0);
+  });
+
+  it('a day without trades (400 NO_STATEMENT_EXIST) is an empty bill', async () => {
+    const quiet = chinaDay(ctx.t.clock.now - 7 * 86_400_000);
+    expect(await wechat().downloadBill!(quiet)).toEqual([]);
+    expect(fake.log.at(-1)).toMatchObject({ status: 400, code: 'NO_STATEMENT_EXIST' });
+  });
+
+  it('the daily reconciliation against the fake finds a payment missing from WeChat’s bill, and the one only WeChat booked', async () => {
+    const day = chinaDay(ctx.t.clock.now - 86_400_000);
+    const paid = [...fake.trades.values()].filter((t) => t.transaction_id && t.success_time?.startsWith(day));
+    // The forged-notification test's payer did pay at WeChat, but only forged notifications reached us: pending on our side.
+    const unbooked: typeof paid = [];
+    for (const trade of paid) if ((await ctx.payment(trade.out_trade_no)).status === 'pending') unbooked.push(trade);
+    expect(unbooked).toHaveLength(1);
+    const dropped = paid.find((t) => t !== unbooked[0])!;
+    fake.setBillEdit((rows) => rows.filter((row) => !(row.state === 'SUCCESS' && row.out_trade_no === dropped.out_trade_no)));
+    const outcome = await ctx.t.services.reconciliation.runDay(wechat(), day);
+    fake.setBillEdit(null);
+    expect(outcome!.differences.map((d) => [d.kind, d.line_kind, d.out_trade_no, d.our_amount, d.their_amount])).toEqual(
+      expect.arrayContaining([
+        ['missing_theirs', 'payment', dropped.out_trade_no, dropped.amount, null],
+        ['missing_ours', 'payment', unbooked[0]!.out_trade_no, null, unbooked[0]!.amount],
+      ]),
+    );
+    expect(outcome!.differences).toHaveLength(2);
+  });
+});
