@@ -11,6 +11,7 @@ import { type Customer, type PaymentTestContext, paymentTestContext } from '../.
 import { configureWechatPay, wechatPayFakeFor, wechatPayTestKeys } from '../../../test-support/fixtures/wechatpay.ts';
 import type { WechatPayFake } from '../../../test-support/fakes/wechatpay-fake.ts';
 import { createRefundWorker, providerOfPayment } from '../../refund/refund-worker.ts';
+import { parseTradeBill, yuanToCents } from './bill.ts';
 import { decryptResource } from './crypto.ts';
 
 const keys = wechatPayTestKeys();
@@ -361,5 +362,41 @@ describe(`WeChat Pay trade bill (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' 
       ]),
     );
     expect(outcome!.differences).toHaveLength(2);
+  });
+});
+
+describe('WeChat Pay trade bill file', () => {
+  it('reads columns by name (older bills without 订单金额), keeps a comma in 商品名称 from shifting them, and stops at the summary', () => {
+    const bill = [
+      '交易时间,公众账号ID,商户号,微信订单号,商户订单号,交易状态,应结订单金额,微信退款单号,商户退款单号,退款金额,商品名称',
+      '`2026-11-27 09:30:05,`wx1,`1900009191,`4200001,`YQ1,`SUCCESS,`1200.50,`0,`0,`0.00,`易签通-日本签证,加急',
+      '`2026-11-27 15:00:00,`wx1,`1900009191,`4200001,`YQ1,`REFUND,`0.00,`50001,`RF1,`0.5,`易签通-日本签证,加急',
+      '`2026-11-27 16:00:00,`wx1,`1900009191,`4200002,`YQ2,`REVOKED,`0.00,`0,`0,`0.00,`x',
+      '总交易单数,应结订单总金额,退款总金额',
+      '`3,`1200.50,`0.50',
+    ].join('\r\n');
+    expect(parseTradeBill(bill)).toEqual([
+      {
+        kind: 'payment',
+        out_trade_no: 'YQ1',
+        out_refund_no: null,
+        provider_trade_no: '4200001',
+        provider_refund_no: null,
+        amount: 120_050,
+        at: Date.parse('2026-11-27T09:30:05+08:00'),
+      },
+      {
+        kind: 'refund',
+        out_trade_no: 'YQ1',
+        out_refund_no: 'RF1',
+        provider_trade_no: '4200001',
+        provider_refund_no: '50001',
+        amount: 50,
+        at: Date.parse('2026-11-27T15:00:00+08:00'),
+      },
+    ]);
+    expect(() => parseTradeBill('总交易单数,应结订单总金额\r\n`0,`0.00')).toThrow(/not a trade bill/);
+    expect(yuanToCents('0.01')).toBe(1);
+    expect(() => yuanToCents('1.234')).toThrow(/not an amount/);
   });
 });
