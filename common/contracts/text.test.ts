@@ -155,6 +155,7 @@ describe('multi-line declarations of the contracts', () => {
       '/admin-api/order/mail_missing': ['note'],
       '/admin-api/result/reject': ['note'],
       '/admin-api/order/refund_create': ['reason'],
+      '/admin-api/order/return_record': ['note'],
       '/admin-api/order/close_refund': ['reason'],
       '/admin-api/reconciliation/difference_explain': ['note'],
     });
