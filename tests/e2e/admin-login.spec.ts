@@ -85,6 +85,8 @@ test('a supervisor creates an operator, who logs in with the secret shown once; 
   await snap(page, 'admin-operators');
 
   const newAccount = `e2e_${Date.now().toString(36)}`;
+  // 新建操作员 opens its dialog once React has hydrated the page: a click before that is lost (a CI run lost one).
+  await hydrated(page);
   await page.getByRole('button', { name: '新建操作员' }).click();
   const dialog = page.getByRole('dialog', { name: '新建操作员' });
   await dialog.getByLabel('账号').fill(newAccount);
