@@ -16,8 +16,9 @@ import { expect } from '@playwright/test';
 import { type AlipayFake, createAlipayFake } from '../../server/test-support/fakes/alipay-fake';
 import { confirmedOrder, hydrated, loggedInCustomer, loggedInTest, ownServerEnv, paymentsOf, scanQrCode, snap, startOwnServer } from './support';
 
-// E2E_PORT + 7: clear of the ports playwright.config.ts derives from any session's E2E_PORT (+500, +1000).
-const PORT = Number(process.env.E2E_PORT ?? 3210) + 7;
+// E2E_PORT + 8: clear of the ports playwright.config.ts derives from any session's E2E_PORT (+500, +1000),
+// and of the WeChat Pay spec's own server (+7), which may still be draining when this one starts.
+const PORT = Number(process.env.E2E_PORT ?? 3210) + 8;
 const BASE = `http://127.0.0.1:${PORT}`;
 const APP_ID = '2021000149612345';
 // The app's key pair (its public key "uploaded to Alipay") and Alipay's, made for this run only.
@@ -56,7 +57,7 @@ const test = loggedInTest.extend<object, { alipayServer: AlipayFake }>({
           fake = alipay;
           await provide(alipay);
         } finally {
-          stop();
+          await stop();
         }
       } finally {
         await alipay.close();

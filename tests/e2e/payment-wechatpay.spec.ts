@@ -57,7 +57,7 @@ const test = loggedInTest.extend<object, { wechatPayServer: WechatPayFake }>({
           fake = wechat;
           await provide(wechat);
         } finally {
-          stop();
+          await stop();
         }
       } finally {
         await wechat.close();

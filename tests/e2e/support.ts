@@ -389,8 +389,12 @@ export function ownServerEnv(port: number, extra: Record<string, string>): Recor
   };
 }
 
-/** Starts the built server with `env` and waits until it answers on its port; returns how to stop it. */
-export async function startOwnServer(label: string, env: Record<string, string>): Promise<() => void> {
+/**
+ * Starts the built server with `env` and waits until it answers on its port; returns how to stop it,
+ * which resolves once the process has exited (a server drains for a few seconds after SIGTERM: the
+ * next spec's server must not find the port still answered by this one).
+ */
+export async function startOwnServer(label: string, env: Record<string, string>): Promise<() => Promise<void>> {
   const base = env.PUBLIC_SITE_URL!;
   const server: ChildProcess = spawn(process.execPath, ['--conditions=production', '--import', 'tsx', 'server/main.ts'], {
     env,
@@ -402,7 +406,14 @@ export async function startOwnServer(label: string, env: Record<string, string>)
   server.on('exit', (code) => {
     if (code !== null && code !== 0) console.error(`${label} e2e server exited ${code}:\n${output.join('').slice(-4000)}`);
   });
-  const stop = () => void server.kill('SIGTERM');
+  const stop = async () => {
+    if (server.exitCode !== null || server.signalCode !== null) return;
+    const exited = new Promise((resolve) => server.once('exit', resolve));
+    server.kill('SIGTERM');
+    const late = setTimeout(() => server.kill('SIGKILL'), 15_000);
+    await exited;
+    clearTimeout(late);
+  };
   for (let i = 0; i < 120; i += 1) {
     // Ours must be the one answering (not another server on that port).
     if (server.exitCode !== null) throw new Error(`the ${label} e2e server exited (${server.exitCode}): is ${base} taken?`);
@@ -412,7 +423,7 @@ export async function startOwnServer(label: string, env: Record<string, string>)
     if (up) return stop;
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
-  stop();
+  await stop();
   throw new Error(`the ${label} e2e server did not start`);
 }
 
