@@ -5,25 +5,10 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { API_VERSION } from '../common/constants.ts';
-import { newRequestId, signRequest } from '../common/signing.ts';
-import { DEV_API_CLIENTS } from '../server/config.ts';
+import { devSignedHeaders } from '../server/test-support/signed-headers.ts';
 
-const [, ACCESS_KEY, SECRET] = DEV_API_CLIENTS.split(':') as [string, string, string];
-
-/** Spec §7's signature headers for one call by the development client (platform 4), with the session token if any. */
-export function signedHeaders(token?: string): Record<string, string> {
-  const date = new Date().toUTCString();
-  const requestId = newRequestId();
-  return {
-    'x-version': API_VERSION,
-    'x-date': date,
-    'x-request-id': requestId,
-    platform: '4',
-    authorization: `Basic ${signRequest({ accessKey: ACCESS_KEY, date, version: API_VERSION, requestId }, SECRET)}`,
-    ...(token ? { 'x-token': token } : {}),
-  };
-}
+/** Spec §7's signature headers for one call by the development client, with the session token if any. */
+export const signedHeaders = devSignedHeaders;
 
 export async function startProcess(args: string[], env: Record<string, string> = {}): Promise<{ child: ChildProcess; port: number }> {
   const child = spawn('node', args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });

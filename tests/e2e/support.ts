@@ -6,10 +6,9 @@ import { type Browser, type BrowserContextOptions, expect, type Locator, type Pa
 import SQLite from 'better-sqlite3';
 import jpeg from 'jpeg-js';
 import jsQR from 'jsqr';
-import { API_VERSION, STORAGE_KEYS } from '../../common/constants';
+import { STORAGE_KEYS } from '../../common/constants';
 import type { LoginInfo } from '../../common/contracts/account';
-import { newRequestId, sha256Hex, signRequest } from '../../common/signing';
-import { DEV_API_CLIENTS } from '../../server/config';
+import { sha256Hex } from '../../common/signing';
 import type { OperatorRoleValue } from '../../server/db/schema';
 import { hashPasswordDigest } from '../../server/modules/account/password';
 import { createOperatorRepository } from '../../server/modules/operator/operator.repository';
@@ -18,6 +17,7 @@ import { newTotpSecret, totpCode, totpStep } from '../../server/modules/operator
 import { openDatabase } from '../../server/db/database';
 import type { Operator } from '../../server/platform/principal';
 import { type InsertedCustomer, insertCustomer, insertProduct, type InsertedProduct, type ProductOptions } from '../../server/test-support/factories';
+import { devSignedHeaders } from '../../server/test-support/signed-headers';
 
 /**
  * Waits until every finite animation and transition on the page has ended
@@ -41,22 +41,8 @@ export async function snap(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: `screenshots/${name}.png`, fullPage: false });
 }
 
-// The e2e server signs with the development client pair (no API_CLIENTS set).
-const [, ACCESS_KEY, SECRET] = DEV_API_CLIENTS.split(':') as [string, string, string];
-
-/** Spec §7's signature headers (and the token), for specs that call the API directly to set a case up. */
-export function signedApiHeaders(token?: string): Record<string, string> {
-  const date = new Date().toUTCString();
-  const requestId = newRequestId();
-  return {
-    'x-version': API_VERSION,
-    'x-date': date,
-    'x-request-id': requestId,
-    platform: '4',
-    authorization: `Basic ${signRequest({ accessKey: ACCESS_KEY, date, version: API_VERSION, requestId }, SECRET)}`,
-    ...(token ? { 'x-token': token } : {}),
-  };
-}
+/** Spec §7's signature headers (and the token), for specs that call the API directly to set a case up (the e2e server signs with the development client pair). */
+export const signedApiHeaders = devSignedHeaders;
 
 /** Direct access to the e2e database, for what only the server could do (expire a session). */
 export function e2eDatabase(): SQLite.Database {
