@@ -23,7 +23,7 @@ import type {
 import { IDENTITIES as APPLICANT_IDENTITIES } from '../../../common/constants.ts';
 import { ErrorCode } from '../../../common/error-codes.ts';
 import { MATERIAL_LIMITS, MATERIAL_REVIEW_STATUSES, type MaterialEditMode, PHOTO_CONTENT_TYPES, photoColorName } from '../../../common/material.ts';
-import { isCalendarDate, isCancelled, isDraft, type OrderStatus, type OrderStep, statusLabel, stepLabel } from '../../../common/order.ts';
+import { isCalendarDate, isDraft, type OrderStatus, type OrderStep, statusLabel, stepLabel } from '../../../common/order.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import { allowedEvents, checkAllowed, createOrderLifecycle, eventsFrom, type OrderRow, placeOf } from '../order/lifecycle.ts';
@@ -47,13 +47,6 @@ export type MaterialServiceDeps = StoredFileDeps;
 /** The visa photo: JPEG or PNG only, refused with its own code. */
 const PHOTO = { types: PHOTO_CONTENT_TYPES, refused: () => new AppError(ErrorCode.MATERIAL_PHOTO_TYPE) };
 
-const LOCKED_MESSAGES: Partial<Record<OrderStatus, string>> = {
-  pending_payment: '订单已确认，资料不能再修改',
-  processing: '订单正在办理，资料不能再修改',
-  completed: '订单已完成，资料不能再修改',
-  refunded: '订单已退款，资料不能再修改',
-};
-
 /**
  * Which page edits the files: the table's places of material_upload (a draft,
  * or processing:reupload_needed) — a draft edits everything, a re-upload only
@@ -62,11 +55,6 @@ const LOCKED_MESSAGES: Partial<Record<OrderStatus, string>> = {
 function editMode(order: { status: OrderStatus; step: OrderStep | null }): MaterialEditMode {
   if (!eventsFrom(placeOf(order), 'customer').includes('material_upload')) return 'closed';
   return isDraft(order) ? 'draft' : 'reupload';
-}
-
-function lockedError(order: { status: OrderStatus }): AppError {
-  if (isCancelled(order)) return new AppError(ErrorCode.ORDER_ALREADY_CANCELLED);
-  return new AppError(ErrorCode.MATERIAL_ORDER_LOCKED, LOCKED_MESSAGES[order.status]);
 }
 
 export function fileView(row: MaterialFileRow): MaterialFileView {
@@ -100,9 +88,10 @@ export function createMaterialService(db: Kysely<Database>, deps: MaterialServic
   const storedFiles = createStoredFiles(db, materialFiles, deps);
 
   /** The guards of an upload that depend on the order and its files; throws the refusal. */
-  async function planUpload(order: OrderRow, input: UploadInput): Promise<UploadPlan> {
-    const mode = editMode(order);
-    if (mode === 'closed') throw lockedError(order);
+  async function planUpload(customer: Customer, order: OrderRow, input: UploadInput): Promise<UploadPlan> {
+    // The table's refusal (cancelled, expired, locked in this state) before any input is looked at.
+    checkAllowed(input.replace_file_id ? 'material_replace' : 'material_upload', order, customer, deps.now());
+    const mode = editMode(order) as UploadPlan['mode'];
     const applicant = await repo.applicant(order.user_order_id, input.applicant_id);
     if (!applicant) throw new AppError(ErrorCode.MATERIAL_APPLICANT_NOT_FOUND);
     const isPhoto = input.material_id === null;
@@ -208,7 +197,7 @@ export function createMaterialService(db: Kysely<Database>, deps: MaterialServic
 
     async upload(customer: Customer, input: UploadInput, source: UploadSource): Promise<MaterialUploadResult> {
       const order = await lifecycle.current(customer, input.user_order_id);
-      const { isPhoto } = await planUpload(order, input);
+      const { isPhoto } = await planUpload(customer, order, input);
 
       // The bytes: type from the first ones, then streamed to storage under a new key.
       const upload = await storedFiles.store(source, isPhoto ? PHOTO : undefined);
@@ -217,7 +206,7 @@ export function createMaterialService(db: Kysely<Database>, deps: MaterialServic
       // Decided again on the order as it is now: it may have been confirmed, cancelled or reviewed meanwhile.
       await storedFiles.keep(upload, () =>
         lifecycle.change(customer, order.user_order_id, async (fresh, at) => {
-          const plan = await planUpload(fresh, input);
+          const plan = await planUpload(customer, fresh, input);
           replaced = plan.replacing;
           const content = { ...upload, account_id: customer.accountId, created_at: at };
           return {
@@ -268,8 +257,8 @@ export function createMaterialService(db: Kysely<Database>, deps: MaterialServic
     async remove(customer: Customer, userOrderId: number, fileId: number): Promise<MaterialDeleteResult> {
       let removed: MaterialFileRow | null = null;
       await lifecycle.change(customer, userOrderId, async (order) => {
+        checkAllowed('material_delete', order, customer, deps.now());
         const mode = editMode(order);
-        if (mode === 'closed') throw lockedError(order);
         const file = await repo.file(userOrderId, fileId);
         if (!file) throw new AppError(ErrorCode.MATERIAL_FILE_NOT_FOUND);
         if (mode === 'reupload' && file.review_status !== 'no_pass') throw new AppError(ErrorCode.MATERIAL_ALREADY_REVIEWED);
@@ -298,7 +287,7 @@ export function createMaterialService(db: Kysely<Database>, deps: MaterialServic
     async setEffectDate(customer: Customer, userOrderId: number, value: string | null): Promise<EffectDateResult> {
       const wanted = value === null || value.trim() === '' ? null : value.trim();
       await lifecycle.change(customer, userOrderId, (order) => {
-        if (!isDraft(order)) throw lockedError(order);
+        checkAllowed('effect_date', order, customer, deps.now());
         if (wanted !== null) {
           if (!isCalendarDate(wanted)) throw new AppError(ErrorCode.MATERIAL_EFFECT_DATE_INVALID);
           if (wanted < order.order_date) throw new AppError(ErrorCode.MATERIAL_EFFECT_DATE_INVALID, `生效日期不能早于办理日期（${order.order_date}）`);

@@ -81,6 +81,15 @@ const cancelledError = (order: GuardedOrder) => (order.status === 'cancelled' ? 
 const notExpired = (order: GuardedOrder, at: number) =>
   order.status === 'draft' && order.expires_at !== null && order.expires_at <= at ? new AppError(ErrorCode.ORDER_ALREADY_CANCELLED) : null;
 
+/** Why the customer's files and visa effect date cannot change now (they can in a draft, and a no-pass file while a re-upload is asked). */
+const MATERIALS_LOCKED: Partial<Record<OrderStatus, string>> = {
+  pending_payment: '订单已确认，资料不能再修改',
+  processing: '订单正在办理，资料不能再修改',
+  completed: '订单已完成，资料不能再修改',
+  refunded: '订单已退款，资料不能再修改',
+};
+const materialsLocked = (order: GuardedOrder) => cancelledError(order) ?? new AppError(ErrorCode.MATERIAL_ORDER_LOCKED, MATERIALS_LOCKED[order.status]);
+
 const notProcessing = () => new AppError(ErrorCode.PRICE_DIFFERENCE_ORDER_NOT_PROCESSING);
 
 export const LIFECYCLE: readonly LifecycleRule[] = [
@@ -94,7 +103,7 @@ export const LIFECYCLE: readonly LifecycleRule[] = [
     contentOnly: true,
     rule: 'draft not past its 24 h; in reupload_needed only items holding a no-pass file; ≤ 10 files per item',
     guard: notExpired,
-    refuse: cancelledError,
+    refuse: materialsLocked,
   },
   {
     event: 'material_replace',
@@ -104,7 +113,7 @@ export const LIFECYCLE: readonly LifecycleRule[] = [
     contentOnly: true,
     rule: 'as material_upload; in reupload_needed only a no-pass file',
     guard: notExpired,
-    refuse: cancelledError,
+    refuse: materialsLocked,
   },
   {
     event: 'material_delete',
@@ -114,7 +123,7 @@ export const LIFECYCLE: readonly LifecycleRule[] = [
     contentOnly: true,
     rule: 'as material_upload; in reupload_needed only a no-pass file',
     guard: notExpired,
-    refuse: cancelledError,
+    refuse: materialsLocked,
   },
   {
     event: 'effect_date',
@@ -123,7 +132,7 @@ export const LIFECYCLE: readonly LifecycleRule[] = [
     to: 'same',
     contentOnly: true,
     rule: 'from the order date to the departure date, or none',
-    refuse: cancelledError,
+    refuse: materialsLocked,
   },
   {
     event: 'interview_choose',

@@ -1,6 +1,7 @@
 // The order detail's schedule from the order's events (pure).
 import { describe, expect, it } from 'vitest';
-import { orderSchedule, type ScheduleEvent } from './schedule.ts';
+import { ORDER_STEP_VALUES } from '../../../common/order.ts';
+import { orderSchedule, SCHEDULE_LABELS, schedulePath, type ScheduleEvent } from './schedule.ts';
 
 const at = (n: number) => n * 1000;
 function e(event: string, n: number, from: string | null, to: string | null, fromStep: string | null = null, toStep: string | null = null): ScheduleEvent {
@@ -50,5 +51,11 @@ describe('orderSchedule', () => {
     });
     expect(cancelled.reached.map((s) => s.key)).toEqual(['created', 'cancelled']);
     expect(cancelled.upcoming).toEqual([]);
+  });
+
+  it('takes its steps from ORDER_STEPS, in their order: a new step is on the path without a change here', () => {
+    const path = schedulePath({ mailsPaper: true, needInterview: true });
+    expect(path).toEqual(['created', 'confirmed', 'paid', ...ORDER_STEP_VALUES.filter((step) => step !== 'reupload_needed'), 'completed']);
+    for (const key of path) expect(SCHEDULE_LABELS[key]).toBeTruthy();
   });
 });

@@ -2,7 +2,7 @@
 // reached and when, read from its order_event rows, and the steps still ahead
 // on its usual path. A step reached twice (资料审核 after a re-upload) shows
 // twice. Pure: the detail read passes the events and what decides the path.
-import { ORDER_STATUSES, type OrderStatus, type OrderStep } from '../../../common/order.ts';
+import { ORDER_STATUSES, ORDER_STEP_VALUES, type OrderStatus, type OrderStep } from '../../../common/order.ts';
 
 export type ScheduleKey = 'created' | 'confirmed' | 'paid' | OrderStep | Exclude<OrderStatus, 'draft' | 'pending_payment' | 'processing'>;
 
@@ -37,20 +37,28 @@ export interface Schedule {
   upcoming: Array<{ key: ScheduleKey; label: string }>;
 }
 
+export interface PathOptions {
+  mailsPaper: boolean;
+  needInterview: boolean;
+}
+
+/**
+ * Steps of ORDER_STEPS that are on an order's usual path only under a
+ * condition. Every other step is on every path, in ORDER_STEPS's order, so a
+ * step added there shows in the schedule without a change here (its label is
+ * required by SCHEDULE_LABELS's type).
+ */
+const CONDITIONAL_STEPS: Partial<Record<OrderStep, (options: PathOptions) => boolean>> = {
+  // A re-upload is part of the review: reached, it shows; ahead, it is not announced.
+  reupload_needed: () => false,
+  awaiting_mail: (options) => options.mailsPaper,
+  interview: (options) => options.needInterview,
+};
+
 /** The usual path of an order: mailing only for products with paper materials, the interview only when it needs one. */
-export function schedulePath(options: { mailsPaper: boolean; needInterview: boolean }): ScheduleKey[] {
-  return [
-    'created',
-    'confirmed',
-    'paid',
-    'material_review',
-    ...(options.mailsPaper ? (['awaiting_mail'] as const) : []),
-    'page_check',
-    ...(options.needInterview ? (['interview'] as const) : []),
-    'submitted',
-    'returning',
-    'completed',
-  ];
+export function schedulePath(options: PathOptions): ScheduleKey[] {
+  const steps = ORDER_STEP_VALUES.filter((step) => CONDITIONAL_STEPS[step]?.(options) ?? true);
+  return ['created', 'confirmed', 'paid', ...steps, 'completed'];
 }
 
 /** Where a reached step sits on the path (a re-upload is part of the review). */
@@ -58,7 +66,7 @@ function pathIndex(path: ScheduleKey[], key: ScheduleKey): number {
   return path.indexOf(key === 'reupload_needed' ? 'material_review' : key);
 }
 
-export function orderSchedule(events: readonly ScheduleEvent[], options: { status: OrderStatus; mailsPaper: boolean; needInterview: boolean }): Schedule {
+export function orderSchedule(events: readonly ScheduleEvent[], options: PathOptions & { status: OrderStatus }): Schedule {
   const reached: Schedule['reached'] = [];
   const reach = (key: ScheduleKey, at: number) => reached.push({ key, label: SCHEDULE_LABELS[key], reached_at: at });
   for (const event of events) {
