@@ -12,6 +12,7 @@ import { sha256Hex } from '../../common/signing.ts';
 import type { Database, VisaProductMaterialTable, VisaProductTable } from '../db/schema.ts';
 import { seedNationalDays } from '../db/seed/national-days.ts';
 import { createAccountService } from '../modules/account/account.service.ts';
+import { testPasswordHash } from './password.ts';
 
 export type Db = Kysely<Database>;
 
@@ -307,7 +308,7 @@ export async function insertCustomer(db: Db, options: { password?: string; name?
   const account = `user_${unique}`.slice(0, 50);
   const name = options.name ?? `测试管理员${customers}`;
   const enterpriseName = options.enterpriseName ?? `测试企业${customers}`;
-  const ids = await createAccountService(db, { idleMs: 0, absoluteMs: 0 }).createEnterpriseWithAdmin({
+  const ids = await createAccountService(db, { idleMs: 0, absoluteMs: 0 }, Date.now, testPasswordHash).createEnterpriseWithAdmin({
     enterpriseName,
     enterpriseKind: 'company',
     adminAccount: account,

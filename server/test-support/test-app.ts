@@ -19,10 +19,10 @@ import { seedInsurancePlans } from '../db/seed/insurance-plans.ts';
 import type { Mailer } from '../modules/notification/mailer.ts';
 import type { Kysely } from 'kysely';
 import type { Database, OperatorRoleValue, OperatorStatusValue } from '../db/schema.ts';
-import { hashPasswordDigest } from '../modules/account/password.ts';
 import { createOperatorRepository } from '../modules/operator/operator.repository.ts';
 import { newTotpSecret, totpCode } from '../modules/operator/totp.ts';
 import { insertCustomer, insertProduct, type ProductOptions } from './factories.ts';
+import { testPasswordHashOf } from './password.ts';
 import { databaseUrl, TEST_DATABASE_PREFIX } from './template.ts';
 
 export const TEST_ACCESS_KEY = 'visa-web-test';
@@ -172,7 +172,6 @@ export interface TestOperator {
 }
 
 /** scrypt is slow on purpose: one hash per password per test process. */
-const passwordHashes = new Map<string, Promise<string>>();
 let operatorCount = 0;
 
 /**
@@ -182,11 +181,7 @@ let operatorCount = 0;
 export async function insertOperator(db: Kysely<Database>, input: NewTestOperator = {}): Promise<TestOperator> {
   operatorCount += 1;
   const password = input.password ?? 'Operator@123456';
-  let hash = passwordHashes.get(password);
-  if (!hash) {
-    hash = hashPasswordDigest(sha256Hex(password));
-    passwordHashes.set(password, hash);
-  }
+  const hash = testPasswordHashOf(password);
   const role = input.role ?? 'operator';
   const account = input.account ?? `${role}${operatorCount}_${randomBytes(3).toString('hex')}`;
   const name = input.name ?? `测试${role === 'supervisor' ? '主管' : '操作员'}${operatorCount}`;

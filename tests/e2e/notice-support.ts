@@ -9,6 +9,7 @@ import { sha256Hex } from '../../common/signing';
 import type { OrderEventName } from '../../common/order';
 import { openDatabase } from '../../server/db/database';
 import { createAccountService } from '../../server/modules/account/account.service';
+import { testPasswordHash } from '../../server/test-support/password';
 import { type Change, createOrderLifecycle } from '../../server/modules/order/lifecycle';
 import type { Customer, Principal } from '../../server/platform/principal';
 import { signedApiHeaders } from './support';
@@ -36,7 +37,7 @@ export async function newCustomer(email: string | null): Promise<{ account: stri
   try {
     const account = `notice_${randomBytes(4).toString('hex')}`;
     const password = 'Notice@123456';
-    const ids = await createAccountService(handle.db, { idleMs: 3_600_000, absoluteMs: 86_400_000 }, Date.now).createEnterpriseWithAdmin({
+    const ids = await createAccountService(handle.db, { idleMs: 3_600_000, absoluteMs: 86_400_000 }, Date.now, testPasswordHash).createEnterpriseWithAdmin({
       enterpriseName: `通知测试企业${account.slice(-4)}`,
       enterpriseKind: 'company',
       adminAccount: account,

@@ -10,12 +10,12 @@ import { STORAGE_KEYS } from '../../common/constants';
 import type { LoginInfo } from '../../common/contracts/account';
 import { sha256Hex } from '../../common/signing';
 import type { OperatorRoleValue } from '../../server/db/schema';
-import { hashPasswordDigest } from '../../server/modules/account/password';
 import { createOperatorRepository } from '../../server/modules/operator/operator.repository';
 import { createOperatorService } from '../../server/modules/operator/operator.service';
 import { newTotpSecret, totpCode, totpStep } from '../../server/modules/operator/totp';
 import { openDatabase } from '../../server/db/database';
 import type { Operator } from '../../server/platform/principal';
+import { testPasswordHashOf } from '../../server/test-support/password';
 import { type InsertedCustomer, insertCustomer, insertProduct, type InsertedProduct, type ProductOptions } from '../../server/test-support/factories';
 import { devSignedHeaders } from '../../server/test-support/signed-headers';
 
@@ -128,8 +128,6 @@ export interface Parties {
   operator: StaffMember;
 }
 
-/** scrypt is slow on purpose: one hash per password per test process (as server/test-support/test-app.ts insertOperator). */
-const operatorPasswordHashes = new Map<string, Promise<string>>();
 let operators = 0;
 
 /**
@@ -143,11 +141,7 @@ export async function createOperator(options: { role?: OperatorRoleValue; name?:
   operators += 1;
   const role = options.role ?? 'operator';
   const password = options.password ?? 'Staff@123456';
-  let hash = operatorPasswordHashes.get(password);
-  if (!hash) {
-    hash = hashPasswordDigest(sha256Hex(password));
-    operatorPasswordHashes.set(password, hash);
-  }
+  const hash = testPasswordHashOf(password);
   // 3–50 letters, digits, underscores, dots or hyphens (the operator account's pattern).
   const account = `${role}_${process.pid.toString(36)}${Date.now().toString(36)}${operators}${randomBytes(2).toString('hex')}`;
   // No role word in the name: a spec that checks the role label reads the label.

@@ -46,7 +46,13 @@ function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
-export function createAccountService(db: Kysely<Database>, policy: SessionPolicy, now: () => number = Date.now) {
+/** hashPassword: the slow hash of a new administrator's password (test data passes a cheaper one, server/test-support/password.ts). */
+export function createAccountService(
+  db: Kysely<Database>,
+  policy: SessionPolicy,
+  now: () => number = Date.now,
+  hashPassword: (digest: string) => Promise<string> = hashPasswordDigest,
+) {
   const repo = createAccountRepository(db);
   const throttle = createLoginThrottle(db, 'customer');
 
@@ -65,7 +71,7 @@ export function createAccountService(db: Kysely<Database>, policy: SessionPolicy
         },
         admin: {
           account: input.adminAccount,
-          password_hash: await hashPasswordDigest(input.adminPasswordDigest),
+          password_hash: await hashPassword(input.adminPasswordDigest),
           name: input.adminName,
           mobile_phone: input.adminMobilePhone ?? null,
           email: input.adminEmail ?? null,

@@ -26,7 +26,16 @@ describe(`login (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLite'})`, (
   });
 
   it('stores neither the token nor the digest, only slow hashes', async () => {
-    const { account, password, accountId } = await t.createAccount();
+    // Made by the app's own service, with the production cost (test data uses a cheaper one: server/test-support/password.ts).
+    const account = `slowhash_${Date.now().toString(36)}`;
+    const password = 'Passw0rd!';
+    const { accountId } = await t.services.account.createEnterpriseWithAdmin({
+      enterpriseName: '慢哈希企业',
+      enterpriseKind: 'company',
+      adminAccount: account,
+      adminPasswordDigest: sha256Hex(password),
+      adminName: '慢哈希',
+    });
     const token = await t.login(account, password);
     const row = await t.db.selectFrom('account').select('password_hash').where('id', '=', accountId).executeTakeFirstOrThrow();
     expect(row.password_hash).toMatch(/^scrypt\$131072\$8\$1\$/);

@@ -17,9 +17,19 @@ function derive(secret: string, salt: Buffer, n: number, r: number, p: number): 
 
 /** Stored as scrypt$N$r$p$salt$hash (base64), so parameters can be raised later. */
 export async function hashPasswordDigest(digest: string): Promise<string> {
+  return hashPasswordDigestWithCost(digest, N);
+}
+
+/**
+ * The same with another N. Only test data uses it (server/test-support/password.ts):
+ * a verify reads N from the stored hash, so test accounts log in without spending
+ * the production cost hundreds of times per run; every account the app itself
+ * creates still gets N=2^17.
+ */
+export async function hashPasswordDigestWithCost(digest: string, n: number): Promise<string> {
   const salt = randomBytes(16);
-  const key = await derive(digest, salt, N, R, P);
-  return ['scrypt', N, R, P, salt.toString('base64'), key.toString('base64')].join('$');
+  const key = await derive(digest, salt, n, R, P);
+  return ['scrypt', n, R, P, salt.toString('base64'), key.toString('base64')].join('$');
 }
 
 export async function verifyPasswordDigest(digest: string, stored: string): Promise<boolean> {

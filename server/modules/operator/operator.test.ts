@@ -45,12 +45,25 @@ describe(`operator login (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLi
     // The browser's calls carry the cookie, not X-Token.
     const me = await t.call('/admin-api/operator_me', {}, { headers: { cookie: `admin_token=${token}` } });
     expect(me.body).toMatchObject({ ret: 0, body: { operator_id: op.operatorId, role: 'operator' } });
-    // Only hashes are stored.
+    // Only hashes are stored (test operators at the test cost; the app's own at 2^17, checked below).
     const row = await t.db.selectFrom('operator').select(['password_hash', 'last_login_at']).where('id', '=', op.operatorId).executeTakeFirstOrThrow();
-    expect(row.password_hash).toMatch(/^scrypt\$131072\$8\$1\$/);
+    expect(row.password_hash).toMatch(/^scrypt\$\d+\$8\$1\$/);
+    expect(row.password_hash).not.toContain(sha256Hex(op.password));
     expect(row.last_login_at).toBe(t.clock.now);
     const sessions = await t.db.selectFrom('operator_session').select('token_hash').where('operator_id', '=', op.operatorId).execute();
     expect(sessions.map((s) => s.token_hash)).not.toContain(token);
+  });
+
+  it('hashes the password of an operator the app creates with scrypt N=2^17', async () => {
+    const created = await t.services.operator.create({
+      account: `slowhash_${Date.now().toString(36)}`,
+      name: '慢哈希',
+      role: 'operator',
+      passwordDigest: sha256Hex('Staff@123456'),
+    });
+    const row = await t.db.selectFrom('operator').select('password_hash').where('id', '=', created.operator_id).executeTakeFirstOrThrow();
+    expect(row.password_hash).toMatch(/^scrypt\$131072\$8\$1\$/);
+    expect(row.password_hash).not.toContain(sha256Hex('Staff@123456'));
   });
 
   it('refuses a login without the code, with a wrong code, with a reused code and with a wrong password, all with one message', async () => {
