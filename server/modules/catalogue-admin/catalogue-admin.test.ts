@@ -194,6 +194,80 @@ describe('drafts and publishing', () => {
   });
 });
 
+describe('checklists and the files orders uploaded', () => {
+  it('a material that stays keeps its id; one an order has a file for cannot be removed (2329), others can', async () => {
+    const product = await t.insertProduct();
+    const id = product.visa_product_id;
+    const customer = await newCustomer(t);
+    const order = await draftOrder(t, customer, id, [0]);
+    const materials = await t.db
+      .selectFrom('visa_product_material')
+      .selectAll()
+      .where('visa_product_id', '=', id)
+      .where('identity_id', '=', 0)
+      .orderBy('sort')
+      .execute();
+    const [used, unused] = [materials[0]!, materials[1]!];
+    await t.db
+      .insertInto('order_material_file')
+      .values({
+        user_order_id: order.userOrderId,
+        applicant_id: order.applicants[0]!.applicant_id,
+        material_id: used.material_id,
+        kind: 'material',
+        storage_key: `test/${id}/${used.material_id}`,
+        file_name: 'scan.jpg',
+        content_type: 'image/jpeg',
+        size_bytes: 1000,
+        sha256: 'a'.repeat(64),
+        account_id: customer.accountId,
+        created_at: t.clock.now,
+      })
+      .execute();
+
+    const editor = await editorOf(id);
+    const employed = editor.content.checklists[0]!;
+    const withoutUsed = { ...employed, materials: employed.materials.filter((m) => m.name !== used.name) };
+    const saved = await boss.callContract(adminCatalogueDraftSave, {
+      visa_product_id: id,
+      version: 0,
+      content: { ...editor.content, checklists: [withoutUsed, ...editor.content.checklists.slice(1)] },
+    });
+    expect(saved.body.ret, saved.body.msg).toBe(0);
+    const refused = await boss.callContract(adminCatalogueDraftPublish, { draft_id: saved.result!.draft_id, version: 1 });
+    expect(refused.body).toMatchObject({
+      ret: ErrorCode.CATALOGUE_MATERIAL_IN_USE,
+      msg: `资料「${used.name}」已有订单上传了文件，不能删除（可修改注意事项和样例）`,
+    });
+    // Nothing of the publication was applied; the draft is still there.
+    const employedAfterRefusal = await t.db
+      .selectFrom('visa_product_material')
+      .select('material_id')
+      .where('visa_product_id', '=', id)
+      .where('identity_id', '=', 0)
+      .execute();
+    expect(employedAfterRefusal).toHaveLength(materials.length);
+    expect((await editorOf(id)).draft_id).toBe(saved.result!.draft_id);
+
+    // Removing the unused one and changing the used one's notes publishes; the used one keeps its id.
+    const reworked = {
+      ...employed,
+      materials: employed.materials.filter((m) => m.name !== unused.name).map((m) => (m.name === used.name ? { ...m, attention: '新的注意事项' } : m)),
+    };
+    const again = await boss.callContract(adminCatalogueDraftSave, {
+      draft_id: saved.result!.draft_id,
+      version: 1,
+      content: { ...editor.content, checklists: [reworked, ...editor.content.checklists.slice(1)] },
+    });
+    expect(again.body.ret, again.body.msg).toBe(0);
+    const published = await boss.callContract(adminCatalogueDraftPublish, { draft_id: saved.result!.draft_id, version: 2 });
+    expect(published.body.ret, published.body.msg).toBe(0);
+    const after = await t.db.selectFrom('visa_product_material').selectAll().where('visa_product_id', '=', id).where('identity_id', '=', 0).execute();
+    expect(after.find((m) => m.material_id === used.material_id)).toMatchObject({ attention: '新的注意事项' });
+    expect(after.find((m) => m.material_id === unused.material_id)).toBeUndefined();
+  });
+});
+
 describe('two editors', () => {
   it('the second save of the same product is refused with 2324 and the first one is kept', async () => {
     const product = await t.insertProduct();

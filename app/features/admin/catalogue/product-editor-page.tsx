@@ -53,7 +53,13 @@ function toForm(content: ProductContent): FormValues {
 
 function toContent(values: FormValues): ProductContent {
   const { has_discount, has_photo, ...content } = values;
-  return { ...content, distributor_discount: has_discount ? content.distributor_discount : null, photo: has_photo ? content.photo : null };
+  return {
+    ...content,
+    distributor_discount: has_discount ? content.distributor_discount : null,
+    photo: has_photo ? content.photo : null,
+    // The form's checklists are the five identities in order; a watched value lacks the unregistered identity_id.
+    checklists: content.checklists.map((checklist, index) => ({ ...checklist, identity_id: index })),
+  };
 }
 
 /** Yuan in the form, cents in the content. */
@@ -461,7 +467,7 @@ export function ProductEditorPage({
           <h1 className="cat-title">{title || '新产品'}</h1>
           <Space size={4} wrap>
             {editor.visa_product_id ? <Tag>编号 {editor.visa_product_id}</Tag> : <Tag color="blue">新产品</Tag>}
-            {draftId ? <Tag color="orange">草稿 · 第 {version} 版</Tag> : <Tag color="green">与已发布一致</Tag>}
+            {draftId ? <Tag color="orange">草稿 · 第 {version} 版</Tag> : editor.visa_product_id ? <Tag color="green">与已发布一致</Tag> : null}
             {dirty ? <Tag color="red">有未保存的修改</Tag> : null}
           </Space>
         </div>
