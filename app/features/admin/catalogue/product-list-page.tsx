@@ -79,7 +79,7 @@ export function ProductListPage({ list, keyword, page }: { list: CatalogueProduc
               </Space>
             ),
           },
-          { title: '最近发布', dataIndex: 'updated_at', width: 170, render: (at: number) => formatDateTime(at) },
+          { title: '最近更新', dataIndex: 'updated_at', width: 170, render: (at: number) => formatDateTime(at) },
         ]}
       />
     </div>
