@@ -38,5 +38,7 @@ export default [
     route('access-log', 'routes/admin/access-log.tsx'),
     route('operators', 'routes/admin/operators.tsx'),
     route('reconciliation', 'routes/admin/reconciliation.tsx'),
+    route('catalogue', 'routes/admin/catalogue.tsx'),
+    route('catalogue/edit', 'routes/admin/catalogue-edit.tsx'),
   ]),
 ] satisfies RouteConfig;

@@ -199,6 +199,16 @@ export const ErrorCode = {
   RECONCILIATION_DIFFERENCE_NOT_FOUND: 2282,
   RECONCILIATION_ALREADY_EXPLAINED: 2283,
   RECONCILIATION_NOTE_INVALID: 2284,
+  // 2321–2340 the back office's catalogue (modules/catalogue-admin)
+  CATALOGUE_PRICE_INVALID: 2321,
+  CATALOGUE_PHOTO_SIZE_INVALID: 2322,
+  CATALOGUE_CHECKLIST_EMPTY: 2323,
+  CATALOGUE_DRAFT_CONFLICT: 2324,
+  CATALOGUE_PRODUCT_NOT_FOUND: 2325,
+  CATALOGUE_DRAFT_NOT_FOUND: 2326,
+  CATALOGUE_REFERENCE_INVALID: 2327,
+  CATALOGUE_FIELD_INVALID: 2328,
+  CATALOGUE_MATERIAL_IN_USE: 2329,
 } as const;
 
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -409,6 +419,24 @@ export const ERROR_CATALOGUE: Record<ErrorCodeValue, { msg: string; meaning: str
   2282: { msg: '对账差异不存在', meaning: 'difference_id 不存在', http: 200 },
   2283: { msg: '该差异已标记为已说明', meaning: '每条差异只说明一次；已说明的不能再改（说明人和时间已记录）', http: 200 },
   2284: { msg: '请填写说明（2–500 字）', meaning: 'note 去除首尾空白后须为 2–500 个字', http: 200 },
+  // 2321–2340 the back office's catalogue
+  2321: { msg: '价格须为不小于 0 的整数（单位：分）', meaning: 'sell_price、企业价的 price 须为 0–100000000 的整数（分），不能为负数或带小数', http: 200 },
+  2322: { msg: '照片尺寸须在 20–80 毫米之间', meaning: 'photo 的 width、height 须为 20–80 的整数（毫米）', http: 200 },
+  2323: { msg: '接受的申请人身份须至少有一项资料', meaning: 'checklists 中 offered 为 true 的身份须至少有一项资料，且至少接受一种身份', http: 200 },
+  2324: {
+    msg: '该产品已被他人修改，请刷新后再编辑',
+    meaning: 'version 不是草稿的当前版本，或已有他人的草稿，或产品在草稿开始后已被发布：本次保存或发布未生效',
+    http: 200,
+  },
+  2325: { msg: '产品不存在', meaning: 'visa_product_id 不存在', http: 200 },
+  2326: { msg: '草稿不存在或已发布', meaning: 'draft_id 不存在（已发布或已放弃）', http: 200 },
+  2327: { msg: '国家、签证类型或领区不存在', meaning: 'visa_country_id、visa_type_id 不存在，或 consular_district_id 不是该国的领区', http: 200 },
+  2328: { msg: '产品信息填写不正确', meaning: '其他字段不符合规则（天数、出签率、必填文字、样例地址等），msg 说明是哪一项', http: 200 },
+  2329: {
+    msg: '该资料已有订单上传了文件，不能删除',
+    meaning: '发布时清单去掉的资料已被订单引用（已上传文件）：保留该资料（可改注意事项和样例），msg 说明是哪一项',
+    http: 200,
+  },
   // 2101–2120 mailing paper materials
   2101: { msg: '资料已寄出，请等待我们签收', meaning: '本订单已有寄出（未取消）的快递，且之后没有被标记缺件；缺件后才能再次寄送', http: 200 },
   2102: {

@@ -17,6 +17,7 @@ import type { AdminPageCheckView, PageCheckView } from './contracts/page-check.t
 import type { OperatorInfo, OperatorRow } from './contracts/operator.ts';
 import type { AdminFileAccessLog, AdminQueueFilters, AdminQueueResult, AdminWorkbench, adminFileAccessLog, adminOrderQueue } from './contracts/admin-order.ts';
 import type { PayloadOf } from './contracts/define.ts';
+import type { CatalogueProductList, ProductEditor, Publication, adminCatalogueProductEditor } from './contracts/catalogue-admin.ts';
 import type { AddressKind } from './address.ts';
 import type { OrderListTabKey } from './order.ts';
 
@@ -103,6 +104,10 @@ export interface OperatorReads {
   orderShipBack(userOrderId: number): Promise<ReadAnswer<AdminShipBack>>;
   /** The daily reconciliation's differences and last runs (/admin-api/reconciliation/difference_list, issue 25). */
   reconciliation(query: PayloadOf<typeof adminReconciliationList>): Promise<ReadAnswer<ReconciliationListResult>>;
+  /** 产品管理's list (/admin-api/catalogue/product_list, supervisors). */
+  catalogueProducts(query: { keyword?: string; page: number }): Promise<ReadAnswer<CatalogueProductList>>;
+  /** The product editor (/admin-api/catalogue/product_editor, supervisors) and the product's publications. */
+  catalogueEditor(query: PayloadOf<typeof adminCatalogueProductEditor>): Promise<ReadAnswer<ProductEditor & { publications: Publication[] }>>;
 }
 
 export interface Province {

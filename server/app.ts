@@ -64,6 +64,8 @@ import { createJobRunner, type JobRunner } from './platform/jobs.ts';
 import { AppError } from './platform/errors.ts';
 import { isStaffAuth, type OperationAuth, registerOperation } from './platform/operation.ts';
 import { operatorOperations } from './modules/operator/operator.routes.ts';
+import { catalogueAdminOperations } from './modules/catalogue-admin/catalogue-admin.routes.ts';
+import { type CatalogueAdminService, createCatalogueAdminService } from './modules/catalogue-admin/catalogue-admin.service.ts';
 import { directoryOf } from './modules/operator/directory.ts';
 import { createReviewModule, type ReviewModule } from './modules/review/review.module.ts';
 import { createPageCheckModule } from './modules/page-check/page-check.module.ts';
@@ -121,6 +123,8 @@ export interface Services {
   refunds: RefundService;
   /** The daily reconciliation (issue 25): the back office's 对账差异 page. */
   reconciliation: ReconciliationService;
+  /** 产品管理 (issue 26): product drafts, publishing and its audit. */
+  catalogueAdmin: CatalogueAdminService;
 }
 
 declare module 'fastify' {
@@ -196,6 +200,7 @@ export async function buildApp({
     pageCheck: pageCheck.service,
     // The interview notice and date changes (issue 10).
     interviewNotice: createInterviewNoticeService(database.db, { now }),
+    catalogueAdmin: createCatalogueAdminService(database.db, { now }),
   };
 
   // API answers, the address library and static files; pages compress themselves.
@@ -392,6 +397,7 @@ export async function buildApp({
       ...shipBackOperations(services.shipBack),
       ...refunds.operations,
       ...reconciliation.operations,
+      ...catalogueAdminOperations(services.catalogueAdmin),
     ];
     for (const operation of operations) {
       registerOperation(api, operation);

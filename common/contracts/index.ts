@@ -6,6 +6,7 @@ import { ACCOUNT_CONTRACTS } from './account.ts';
 import { ADDRESS_CONTRACTS } from './address.ts';
 import { ADMIN_ORDER_CONTRACTS } from './admin-order.ts';
 import { CATALOGUE_CONTRACTS } from './catalogue.ts';
+import { CATALOGUE_ADMIN_CONTRACTS } from './catalogue-admin.ts';
 import { defineRegistry } from './define.ts';
 import { INSURANCE_CONTRACTS } from './insurance.ts';
 import { INTERVIEW_CONTRACTS } from './interview.ts';
@@ -56,6 +57,7 @@ export const ADMIN_CONTRACTS = defineRegistry([
   ...ADMIN_SHIP_BACK_CONTRACTS,
   ...REFUND_CONTRACTS,
   ...RECONCILIATION_CONTRACTS,
+  ...CATALOGUE_ADMIN_CONTRACTS,
 ]);
 
 export type AdminRegistry = typeof ADMIN_CONTRACTS;

@@ -80,7 +80,8 @@ export interface Database
     InterviewNoticeTables,
     VisaResultTables,
     RetentionTables,
-    RefundTables {
+    RefundTables,
+    CatalogueDraftTables {
   enterprise: EnterpriseTable;
   account: AccountTable;
   account_session: AccountSessionTable;
@@ -93,6 +94,37 @@ export type Account = Selectable<AccountTable>;
 export type NewAccount = Insertable<AccountTable>;
 export type AccountUpdate = Updateable<AccountTable>;
 export type AccountSession = Selectable<AccountSessionTable>;
+
+// ── Catalogue drafts and publications (migration 043) ─────────────────────
+
+export interface ProductDraftTable {
+  draft_id: Generated<number>;
+  /** null: a product not yet published. */
+  visa_product_id: number | null;
+  /** The editable product (JSON, common/contracts/catalogue-admin.ts ProductContent). */
+  content: string;
+  version: number;
+  /** The product's updated_at when the draft was started (0: a new product). */
+  base_updated_at: number;
+  created_by: number;
+  updated_by: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface ProductPublicationTable {
+  publication_id: Generated<number>;
+  visa_product_id: number;
+  operator_id: number;
+  published_at: number;
+  /** [{field, before, after}] (JSON). */
+  diff: string;
+}
+
+export interface CatalogueDraftTables {
+  product_draft: ProductDraftTable;
+  product_publication: ProductPublicationTable;
+}
 
 // ── Catalogue (migration 002) ────────────────────────────────────────────
 

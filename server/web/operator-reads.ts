@@ -14,6 +14,8 @@ import { adminShipBackGet } from '../../common/contracts/ship-back.ts';
 import type { RefundService } from '../modules/refund/refund.service.ts';
 import { adminReconciliationList } from '../../common/contracts/reconciliation.ts';
 import type { ReconciliationService } from '../modules/reconciliation/reconciliation.service.ts';
+import { adminCatalogueProductEditor, adminCatalogueProductList } from '../../common/contracts/catalogue-admin.ts';
+import type { CatalogueAdminService } from '../modules/catalogue-admin/catalogue-admin.service.ts';
 import type { MailService } from '../modules/mail/mail.service.ts';
 import type { ShipBackService } from '../modules/ship-back/ship-back.service.ts';
 import type { OperatorService } from '../modules/operator/operator.service.ts';
@@ -34,6 +36,7 @@ export interface OperatorReadServices {
   shipBack: ShipBackService;
   refunds: RefundService;
   reconciliation: ReconciliationService;
+  catalogueAdmin: CatalogueAdminService;
 }
 
 /** A read whose payload is read as its call reads it first (a bad page parameter answers 1001, as the call would). */
@@ -82,5 +85,17 @@ export function operatorReads(services: OperatorReadServices, caller: Operator, 
     orderShipBack: (userOrderId) =>
       readParsed(adminShipBackGet, { user_order_id: userOrderId }, (parsed) => services.shipBack.adminGet(caller, parsed.user_order_id)),
     reconciliation: (query) => readParsed(adminReconciliationList, query, (parsed) => services.reconciliation.list(caller, parsed)),
+    catalogueProducts: (query) =>
+      readParsed(adminCatalogueProductList, query, async (parsed) => {
+        supervisorOnly(caller);
+        return services.catalogueAdmin.list(parsed);
+      }),
+    catalogueEditor: (query) =>
+      readParsed(adminCatalogueProductEditor, query, async (parsed) => {
+        supervisorOnly(caller);
+        const editor = await services.catalogueAdmin.editor(parsed);
+        const publications = editor.visa_product_id ? (await services.catalogueAdmin.publications(editor.visa_product_id)).list : [];
+        return { ...editor, publications };
+      }),
   };
 }
