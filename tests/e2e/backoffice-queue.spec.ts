@@ -22,6 +22,8 @@ async function shots(page: Page, name: string) {
 }
 
 test('the queue: 操作 on screen at 1280 px, bulk take with a per-order refusal, the saved view restored', async ({ browser, baseURL, customer, operator }) => {
+  // Two paid orders made through the real calls (uploads, sandbox payment): slow on a busy machine.
+  test.setTimeout(180_000);
   // One phone for both orders' applicants: the queue's search by phone lists exactly these two.
   const phone = `139${String(Date.now()).slice(-8)}`;
   const applicants = [{ name: '沈清和', identity_id: 0, mobile_phone: phone }];
@@ -80,7 +82,7 @@ test('an operator opening 访问日志 gets the 403 page inside the back office,
   await hydrated(page);
   await expect(page.getByTestId('admin-forbidden')).toContainText('没有权限访问此页面');
   await expect(page.getByRole('navigation', { name: '后台菜单' })).toBeVisible();
-  await expect(page.locator('.ant-menu-item-selected')).toHaveCount(0);
+  await expect(page.locator('.admin-sider .ant-menu-item-selected')).toHaveCount(0);
   await shots(page, 'admin-403');
 
   // A phone: the menu opens from the header; the page is not cut off.
@@ -93,8 +95,8 @@ test('an operator opening 访问日志 gets the 403 page inside the back office,
   await page.getByRole('link', { name: '返回工作台' }).click();
   await expect(page).toHaveURL(/\/admin$/);
   await page.setViewportSize({ width: 1280, height: 800 });
-  await expect(page.locator('.ant-menu-item-selected')).toHaveText('工作台');
+  await expect(page.locator('.admin-sider .ant-menu-item-selected')).toHaveText('工作台');
   await page.goto('/admin/orders');
-  await expect(page.locator('.ant-menu-item-selected')).toHaveText('订单队列');
+  await expect(page.locator('.admin-sider .ant-menu-item-selected')).toHaveText('订单队列');
   await page.close();
 });
