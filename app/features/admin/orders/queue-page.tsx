@@ -183,7 +183,7 @@ export function QueuePage({ me, query, result, filters }: { me: OperatorInfo; qu
     {
       title: '签证产品',
       dataIndex: 'product_title',
-      width: 150,
+      width: 130,
       ellipsis: true,
       render: (title: string, row) => (
         <div className="aq-product">
@@ -200,7 +200,7 @@ export function QueuePage({ me, query, result, filters }: { me: OperatorInfo; qu
     {
       title: '申请人',
       dataIndex: 'applicant_names',
-      width: 120,
+      width: 100,
       render: (names: string[], row) => (
         <span>
           {names.join('、')}
@@ -231,7 +231,7 @@ export function QueuePage({ me, query, result, filters }: { me: OperatorInfo; qu
       title: '本步截止时间',
       dataIndex: 'step_due_at',
       key: 'due',
-      width: 150,
+      width: 140,
       sorter: true,
       sortDirections: ['ascend', 'descend', 'ascend'],
       sortOrder: query.sort === 'due_desc' ? 'descend' : 'ascend',
