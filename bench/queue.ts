@@ -146,6 +146,10 @@ async function main() {
       await measure('queue, step material_review, first page', () => queue.queue(operator, { step: 'material_review', assignee: 'all', page: 1 })),
       await measure('queue, each step in turn, first page', (i) => queue.queue(operator, { step: steps[i % steps.length], assignee: 'all', page: 1 })),
       await measure('queue, all steps, first page', () => queue.queue(operator, { assignee: 'all', page: 1 })),
+      // Issue 27: the saved views (我的待办, 即将超时) and the due time sorted latest first.
+      await measure('queue, 我的待办 (assignee me), first page', () => queue.queue(operator, { assignee: 'me', page: 1 })),
+      await measure('queue, 即将超时, first page', () => queue.queue(operator, { assignee: 'all', due_soon: true, page: 1 })),
+      await measure('queue, all steps, due latest first', () => queue.queue(operator, { assignee: 'all', sort: 'due_desc', page: 1 })),
       await measure('queue, search by applicant phone', (i) => {
         const id = ids[(i * 7919) % ids.length]!;
         return queue.queue(operator, { q: `${i % 2 === 0 ? '139' : '137'}${String(id).padStart(8, '0')}`, assignee: 'all', page: 1 });

@@ -56,3 +56,21 @@ export const QUEUE_REFUND_FILTER_VALUES = Object.keys(QUEUE_REFUND_FILTERS) as [
 export const QUEUE_COURIER_FILTERS = { attention: '物流异常' } as const;
 export type QueueCourierFilter = keyof typeof QUEUE_COURIER_FILTERS;
 export const QUEUE_COURIER_FILTER_VALUES = Object.keys(QUEUE_COURIER_FILTERS) as [QueueCourierFilter, ...QueueCourierFilter[]];
+
+/**
+ * The queue's saved views (issue 27): presets of its filters, the operator's last choice kept on
+ * the server (operator_queue_view, migration 040) and restored when the queue opens without a
+ * filter in its URL. 即将超时: the step is due within QUEUE_DUE_SOON_MS, or already overdue.
+ */
+export const QUEUE_VIEWS = { mine: '我的待办', due_soon: '即将超时', all: '全部' } as const;
+export type QueueView = keyof typeof QUEUE_VIEWS;
+export const QUEUE_VIEW_VALUES = Object.keys(QUEUE_VIEWS) as [QueueView, ...QueueView[]];
+export const QUEUE_DUE_SOON_MS = 24 * 60 * 60 * 1000;
+
+/** The queue's order by due time: earliest first (overdue first, the default) or latest first. */
+export const QUEUE_SORTS = { due_asc: '到期时间从早到晚', due_desc: '到期时间从晚到早' } as const;
+export type QueueSort = keyof typeof QUEUE_SORTS;
+export const QUEUE_SORT_VALUES = Object.keys(QUEUE_SORTS) as [QueueSort, ...QueueSort[]];
+
+/** Orders one bulk take or assign may name. */
+export const QUEUE_BULK_MAX = 100;

@@ -20,6 +20,7 @@ import type { PayloadOf } from './contracts/define.ts';
 import type { CatalogueProductList, ProductEditor, Publication, adminCatalogueProductEditor } from './contracts/catalogue-admin.ts';
 import type { AddressKind } from './address.ts';
 import type { OrderListTabKey } from './order.ts';
+import type { QueueView } from './review.ts';
 
 /** Values the browser may see; the web platform's signing pair is a client secret by nature. */
 export interface PublicConfig {
@@ -90,6 +91,8 @@ export interface OperatorReads {
   /** The work queue (/admin-api/order/queue) and its filters. */
   orderQueue(query: PayloadOf<typeof adminOrderQueue>): Promise<ReadAnswer<AdminQueueResult>>;
   queueFilters(): Promise<ReadAnswer<AdminQueueFilters>>;
+  /** The queue view the operator chose last (/admin-api/order/queue_view). */
+  queueView(): Promise<ReadAnswer<{ view: QueueView }>>;
   /** An order's workbench (/admin-api/order/workbench). */
   orderWorkbench(userOrderId: number): Promise<ReadAnswer<AdminWorkbench>>;
   /** An order's page check (/admin-api/page_check/detail). */

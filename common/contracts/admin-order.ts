@@ -7,7 +7,15 @@
 import { z } from 'zod';
 import { MATERIAL_CONTENT_TYPES, MATERIAL_REVIEW_STATUS_VALUES } from '../material.ts';
 import { ORDER_EVENT_VALUES, ORDER_STATUS_VALUES, ORDER_STEP_VALUES } from '../order.ts';
-import { QUEUE_COURIER_FILTER_VALUES, QUEUE_REFUND_FILTER_VALUES, REVIEW_LIMITS, REVIEW_REASON_VALUES } from '../review.ts';
+import {
+  QUEUE_BULK_MAX,
+  QUEUE_COURIER_FILTER_VALUES,
+  QUEUE_REFUND_FILTER_VALUES,
+  QUEUE_SORT_VALUES,
+  QUEUE_VIEW_VALUES,
+  REVIEW_LIMITS,
+  REVIEW_REASON_VALUES,
+} from '../review.ts';
 import { defineContract, type ResultOf } from './define.ts';
 import { pageField, rowId } from './fields.ts';
 import { adminInterviewPanel } from './interview-notice.ts';
@@ -60,11 +68,13 @@ export const adminOrderQueue = defineContract({
       .enum(QUEUE_COURIER_FILTER_VALUES)
       .optional()
       .describe('attention 物流异常：有快递最新轨迹为派送不成功、滞留或退回，或超过 COURIER_ATTENTION_DAYS 天仍未签收的订单（决策 0039）'),
+    due_soon: z.boolean().optional().describe('true 只看即将超时：当前步骤 24 小时内到期或已逾期'),
+    sort: z.enum(QUEUE_SORT_VALUES).default('due_asc').describe('due_asc 到期时间从早到晚（已逾期的在前），due_desc 从晚到早；没有时限的总在最后'),
     page: pageField,
     page_size: z.number().int().min(1).max(REVIEW_LIMITS.queueMaxPageSize).default(REVIEW_LIMITS.queuePageSize),
   }),
   result: z.object({
-    list: z.array(queueRow).describe('已逾期的在前，再按到期时间、订单号'),
+    list: z.array(queueRow).describe('按 sort 排列（默认已逾期的在前），再按订单号'),
     total: z.number().describe('符合条件的订单数，最多计到 1000'),
     total_exact: z.boolean().describe('false 表示超过 1000 个（显示为 1000+）'),
     page: z.number(),
@@ -98,6 +108,56 @@ export const adminOrderAssign = defineContract({
   path: '/admin-api/order/assign',
   payload: z.object({ user_order_id: rowId, operator_id: rowId }),
   result: assigned,
+});
+
+// ── Bulk take and assign (issue 27) ────────────────────────────────────────
+
+const bulkOrderIds = z
+  .array(rowId)
+  .min(1)
+  .max(QUEUE_BULK_MAX)
+  .refine((ids) => new Set(ids).size === ids.length, { message: '订单不能重复' })
+  .describe(`订单 id，1–${QUEUE_BULK_MAX} 个，不重复`);
+
+const bulkResult = z.object({
+  results: z
+    .array(
+      z.object({
+        user_order_id: z.number(),
+        ret: z.number().describe('0 成功；否则为这一单单独调用时的错误码'),
+        msg: z.string().describe('成功为空；否则为这一单的中文原因'),
+        version: z.number().nullable(),
+      }),
+    )
+    .describe('每个订单的结果，顺序同请求'),
+  succeeded: z.number(),
+  failed: z.number(),
+});
+
+export const adminOrderTakeMany = defineContract({
+  path: '/admin-api/order/take_many',
+  payload: z.object({ user_order_ids: bulkOrderIds }),
+  result: bulkResult,
+});
+
+export const adminOrderAssignMany = defineContract({
+  path: '/admin-api/order/assign_many',
+  payload: z.object({ user_order_ids: bulkOrderIds, operator_id: rowId }),
+  result: bulkResult,
+});
+
+// ── Saved views (issue 27) ────────────────────────────────────────────────
+
+export const adminQueueView = defineContract({
+  path: '/admin-api/order/queue_view',
+  payload: z.object({}),
+  result: z.object({ view: z.enum(QUEUE_VIEW_VALUES).describe('本人上次选择的队列视图；从未选择过为 all（全部）') }),
+});
+
+export const adminQueueViewSave = defineContract({
+  path: '/admin-api/order/queue_view_save',
+  payload: z.object({ view: z.enum(QUEUE_VIEW_VALUES) }),
+  result: z.object({ view: z.enum(QUEUE_VIEW_VALUES) }),
 });
 
 // ── Workbench ─────────────────────────────────────────────────────────────
@@ -274,6 +334,10 @@ export const ADMIN_ORDER_CONTRACTS = [
   adminQueueFilters,
   adminOrderTake,
   adminOrderAssign,
+  adminOrderTakeMany,
+  adminOrderAssignMany,
+  adminQueueView,
+  adminQueueViewSave,
   adminOrderWorkbench,
   adminFileReview,
   adminFileAccessLog,
@@ -282,6 +346,7 @@ export const ADMIN_ORDER_CONTRACTS = [
 export type AdminQueueResult = ResultOf<typeof adminOrderQueue>;
 export type AdminQueueRow = AdminQueueResult['list'][number];
 export type AdminQueueFilters = ResultOf<typeof adminQueueFilters>;
+export type AdminBulkResult = ResultOf<typeof adminOrderTakeMany>;
 export type AdminWorkbench = ResultOf<typeof adminOrderWorkbench>;
 export type AdminWorkbenchPanels = AdminWorkbench['panels'];
 export type AdminReviewFile = AdminWorkbench['applicants'][number]['items'][number]['files'][number];

@@ -744,8 +744,16 @@ export interface FileAccessLogTable {
 }
 
 /** Tables of migration 011 (modules/review; the access log is written by modules/stored-file). */
+/** Migration 040: the queue view each operator chose last (common/review.ts QUEUE_VIEWS). */
+export interface OperatorQueueViewTable {
+  operator_id: number;
+  view: string;
+  updated_at: number;
+}
+
 export interface ReviewTables {
   file_access_log: FileAccessLogTable;
+  operator_queue_view: OperatorQueueViewTable;
 }
 
 // ── Page check (migration 013) ───────────────────────────────────────────

@@ -71,6 +71,7 @@ export function operatorReads(services: OperatorReadServices, caller: Operator, 
       }),
     orderQueue: (query) => readParsed(adminOrderQueue, query, (parsed) => services.review.queue.queue(caller, parsed)),
     queueFilters: () => read(() => services.review.queue.filters()),
+    queueView: () => read(() => services.review.queue.view(caller)),
     orderWorkbench: (userOrderId) =>
       readParsed(adminOrderWorkbench, { user_order_id: userOrderId }, (parsed) => services.workbench.workbench(caller, parsed.user_order_id)),
     pageCheck: (userOrderId) =>

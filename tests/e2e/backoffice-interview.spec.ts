@@ -22,7 +22,7 @@ loggedInTest(
     await staff.goto(`/admin/orders/${userOrderId}`);
     const panel = staff.getByTestId('interview-panel');
     await expect(panel).toBeVisible();
-    await expect(panel.locator('input[type="date"]')).toHaveValue(date);
+    await expect(panel.getByLabel('日期', { exact: true })).toHaveValue(date);
     await panel.getByLabel('注意事项（每行一条）').fill('请携带护照原件\n提前 30 分钟到达，勿带大件行李');
     await panel.getByTestId('interview-publish').click();
     await expect(panel.getByText('已发布')).toBeVisible();

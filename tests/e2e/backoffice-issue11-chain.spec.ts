@@ -59,8 +59,11 @@ loggedInTest(
     await expect(issueDialog).toBeVisible();
     await animationsSettled(staff);
     await issueDialog.getByLabel('签证号码').fill('E2026C7788');
+    // antd's date picker (zh-CN): the date typed as the API takes it, Enter picks it.
     await issueDialog.getByLabel('有效期起').fill('2027-02-01');
+    await issueDialog.getByLabel('有效期起').press('Enter');
     await issueDialog.getByLabel('有效期止').fill('2027-04-30');
+    await issueDialog.getByLabel('有效期止').press('Enter');
     await issueDialog.getByText('单次', { exact: true }).click();
     await issueDialog.getByLabel('停留天数').fill('15');
     await issueDialog.locator('input[type=file]').setInputFiles({ name: '电子签证-许清和.png', mimeType: 'image/png', buffer: readFileSync(FIXTURES.png) });

@@ -41,8 +41,11 @@ loggedInTest(
     await expect(issueDialog).toBeVisible();
     await animationsSettled(staff);
     await issueDialog.getByLabel('签证号码').fill('E2026A1234');
+    // antd's date picker (zh-CN): the date typed as the API takes it, Enter picks it.
     await issueDialog.getByLabel('有效期起').fill('2027-01-05');
+    await issueDialog.getByLabel('有效期起').press('Enter');
     await issueDialog.getByLabel('有效期止').fill('2027-07-04');
+    await issueDialog.getByLabel('有效期止').press('Enter');
     await issueDialog.getByText('多次', { exact: true }).click();
     await issueDialog.getByLabel('停留天数').fill('30');
     await issueDialog.locator('input[type=file]').setInputFiles(FIXTURES.renamedText);

@@ -1,13 +1,32 @@
-// The one error boundary of the back-office pages: a refusal the loader threw
-// (app/lib/loaded.ts) shows the server's message; any other failure 加载失败.
-import { Result } from 'antd';
+// The one error boundary of the back-office pages, shown inside the back
+// office's layout: a page the operator's role may not open (HTTP 403, the
+// read's refusal 2003) says so with a way back to 工作台; another refusal the
+// loader threw (app/lib/loaded.ts) shows the server's message; any other
+// failure 加载失败.
+import { Button, Result } from 'antd';
 import type { ReactNode } from 'react';
-import { isRouteErrorResponse, useRouteError } from 'react-router';
+import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
 import { isRefusal } from '../../lib/loaded';
+import { ADMIN_HOME } from './admin-api';
 
 /** `extra`: a way on from the page (the workbench's 返回订单队列). */
 export function AdminLoadError({ extra }: { extra?: ReactNode }) {
   const error = useRouteError();
+  if (isRouteErrorResponse(error) && error.status === 403) {
+    return (
+      <Result
+        status="403"
+        title="没有权限访问此页面"
+        subTitle="此页面仅限主管查看。如需查看，请联系主管为您开通权限。"
+        extra={
+          <Link to={ADMIN_HOME}>
+            <Button type="primary">返回工作台</Button>
+          </Link>
+        }
+        data-testid="admin-forbidden"
+      />
+    );
+  }
   const refusal = isRouteErrorResponse(error) && isRefusal(error.data) ? error.data.msg : null;
   return <Result status={refusal ? 'warning' : 'error'} title={refusal ?? '加载失败，请刷新重试'} extra={extra} />;
 }

@@ -21,7 +21,14 @@ export function menuFor(role: OperatorRole): AdminMenuEntry[] {
   return ADMIN_MENU.filter((entry) => !entry.supervisor || role === 'supervisor');
 }
 
-/** The entry a path belongs to: the longest matching prefix. */
+/**
+ * The entry a path belongs to: the longest matching prefix, among all entries (a page the role may
+ * not open highlights nothing rather than 工作台). 工作台 (/admin) is its own path only: every back-office
+ * path starts with /admin/.
+ */
 export function selectedEntry(pathname: string, entries: AdminMenuEntry[]): string | undefined {
-  return entries.filter((entry) => pathname === entry.path || pathname.startsWith(`${entry.path}/`)).sort((a, b) => b.path.length - a.path.length)[0]?.path;
+  const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+  return entries
+    .filter((entry) => path === entry.path || (entry.path !== '/admin' && path.startsWith(`${entry.path}/`)))
+    .sort((a, b) => b.path.length - a.path.length)[0]?.path;
 }

@@ -6,7 +6,16 @@
 import type { Kysely } from 'kysely';
 import type { AdminQueueFilters, AdminQueueResult } from '../../../common/contracts/admin-order.ts';
 import { isProcessing, ORDER_STATUSES, ORDER_STEP_VALUES, ORDER_STEPS, type OrderStep } from '../../../common/order.ts';
-import { type AssigneeFilter, type QueueCourierFilter, type QueueRefundFilter, REVIEW_LIMITS } from '../../../common/review.ts';
+import {
+  type AssigneeFilter,
+  QUEUE_DUE_SOON_MS,
+  QUEUE_VIEW_VALUES,
+  type QueueCourierFilter,
+  type QueueRefundFilter,
+  type QueueSort,
+  type QueueView,
+  REVIEW_LIMITS,
+} from '../../../common/review.ts';
 import { DEFAULT_ATTENTION_AFTER_MS } from '../courier/courier.service.ts';
 import { ordersNeedingCourierAttention } from '../courier/attention.ts';
 import type { Database } from '../../db/schema.ts';
@@ -23,6 +32,8 @@ export interface QueueInput {
   q?: string;
   refund?: QueueRefundFilter;
   courier?: QueueCourierFilter;
+  due_soon?: boolean;
+  sort?: QueueSort;
   page: number;
   page_size?: number;
 }
@@ -57,6 +68,7 @@ export function createReviewQueue(db: Kysely<Database>, deps: { now: () => numbe
       assignee: input.assignee === 'all' ? undefined : input.assignee === 'none' ? null : input.assignee === 'me' ? operator.operatorId : input.assignee,
       refund: input.refund,
       courierAttention: input.courier === 'attention' ? { at: deps.now(), afterMs: attentionAfterMs } : undefined,
+      dueBy: input.due_soon ? deps.now() + QUEUE_DUE_SOON_MS : undefined,
     };
   }
 
@@ -65,7 +77,10 @@ export function createReviewQueue(db: Kysely<Database>, deps: { now: () => numbe
       const now = deps.now();
       const pageSize = input.page_size ?? REVIEW_LIMITS.queuePageSize;
       const filter = await filterOf(operator, input);
-      const [rows, counted] = await Promise.all([repo.queuePage(filter, pageSize, (input.page - 1) * pageSize), repo.queueCount(filter, QUEUE_COUNT_CAP)]);
+      const [rows, counted] = await Promise.all([
+        repo.queuePage(filter, pageSize, (input.page - 1) * pageSize, input.sort),
+        repo.queueCount(filter, QUEUE_COUNT_CAP),
+      ]);
       const ids = rows.map((row) => row.user_order_id);
       const [names, products, districts, operators, attention] = await Promise.all([
         repo.applicantNames(ids),
@@ -109,6 +124,17 @@ export function createReviewQueue(db: Kysely<Database>, deps: { now: () => numbe
         page_size: pageSize,
         now,
       };
+    },
+
+    /** The view the operator chose last (全部 until they choose one). */
+    async view(operator: Operator): Promise<{ view: QueueView }> {
+      const saved = await repo.queueView(operator.operatorId);
+      return { view: QUEUE_VIEW_VALUES.find((view) => view === saved) ?? 'all' };
+    },
+
+    async saveView(operator: Operator, view: QueueView): Promise<{ view: QueueView }> {
+      await repo.saveQueueView(operator.operatorId, view, deps.now());
+      return { view };
     },
 
     async filters(): Promise<AdminQueueFilters> {

@@ -6,7 +6,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { MaterialReviewStatus } from '../../../common/material.ts';
 import type { OrderStep } from '../../../common/order.ts';
 import type { ReviewReason } from '../../../common/review.ts';
-import type { QueueRefundFilter } from '../../../common/review.ts';
+import type { QueueRefundFilter, QueueSort, QueueView } from '../../../common/review.ts';
 import { type Json, toJson } from '../../db/json.ts';
 import { ordersWithRefundToRedo } from '../refund/failed-refunds.ts';
 import { ordersNeedingCourierAttention } from '../courier/attention.ts';
@@ -26,6 +26,8 @@ export interface QueueFilter {
   refund?: QueueRefundFilter;
   /** Only orders with a parcel needing attention (物流异常) at `at`. */
   courierAttention?: { at: number; afterMs: number };
+  /** 即将超时: only orders whose step is due by this time (overdue ones included). */
+  dueBy?: number;
 }
 
 /** A search finds at most this many orders (a name shared by many applicants). */
@@ -54,13 +56,14 @@ export function createReviewRepository(db: Kysely<Database>) {
       const { at, afterMs } = filter.courierAttention;
       query = query.where('user_order.user_order_id', 'in', ordersNeedingCourierAttention(db, at, afterMs));
     }
+    if (filter.dueBy !== undefined) query = query.where('user_order.step_due_at', '<=', filter.dueBy);
     if (filter.orderIds) query = query.where('user_order.user_order_id', 'in', filter.orderIds.length > 0 ? filter.orderIds : [0]);
     return query;
   }
 
   return {
-    /** One page of the queue: earliest due first (so overdue first), orders without a due time last, then by id. */
-    queuePage(filter: QueueFilter, limit: number, offset: number) {
+    /** One page of the queue: earliest due first (so overdue first; latest first for 'due_desc'), orders without a due time last, then by id. */
+    queuePage(filter: QueueFilter, limit: number, offset: number, sort: QueueSort = 'due_asc') {
       return filtered(filter)
         .select([
           'user_order.user_order_id',
@@ -78,7 +81,7 @@ export function createReviewRepository(db: Kysely<Database>) {
           'user_order.version',
           'user_order.status',
         ])
-        .orderBy('user_order.step_due_at', (ob) => ob.asc().nullsLast())
+        .orderBy('user_order.step_due_at', (ob) => (sort === 'due_desc' ? ob.desc() : ob.asc()).nullsLast())
         .orderBy('user_order.user_order_id')
         .limit(limit)
         .offset(offset)
@@ -109,6 +112,20 @@ export function createReviewRepository(db: Kysely<Database>) {
       const ids = (await query.limit(SEARCH_LIMIT).execute()).map((row) => row.user_order_id);
       if (/^\d{1,10}$/.test(search) && Number(search) <= MAX_ORDER_ID) ids.push(Number(search));
       return [...new Set(ids)];
+    },
+
+    /** The queue view an operator chose last; undefined if never. */
+    async queueView(operatorId: number): Promise<string | undefined> {
+      const row = await db.selectFrom('operator_queue_view').select('view').where('operator_id', '=', operatorId).executeTakeFirst();
+      return row?.view;
+    },
+
+    async saveQueueView(operatorId: number, view: QueueView, at: number): Promise<void> {
+      await db
+        .insertInto('operator_queue_view')
+        .values({ operator_id: operatorId, view, updated_at: at })
+        .onConflict((oc) => oc.column('operator_id').doUpdateSet({ view, updated_at: at }))
+        .execute();
     },
 
     applicantNames(userOrderIds: number[]) {

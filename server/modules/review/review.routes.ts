@@ -6,9 +6,13 @@ import {
   adminFileAccessLog,
   adminFileReview,
   adminOrderAssign,
+  adminOrderAssignMany,
   adminOrderQueue,
   adminOrderTake,
+  adminOrderTakeMany,
   adminQueueFilters,
+  adminQueueView,
+  adminQueueViewSave,
 } from '../../../common/contracts/admin-order.ts';
 import { ErrorCode } from '../../../common/error-codes.ts';
 import { defineOperation } from '../../platform/operation.ts';
@@ -56,6 +60,39 @@ export function reviewOperations(deps: {
       auth: 'supervisor',
       errors: [ErrorCode.ORDER_NOT_FOUND, ErrorCode.ORDER_STATE_INVALID, ErrorCode.REVIEW_OPERATOR_NOT_FOUND, ErrorCode.ORDER_CONFLICT],
       handle: ({ user_order_id, operator_id }, { caller }) => review.assign(caller, user_order_id, operator_id),
+    }),
+    defineOperation({
+      ...adminOrderTakeMany,
+      tag: TAG,
+      summary: '批量领取：逐单领取，每单的结果（成功，或该单单独领取时的错误码和中文原因）分别返回',
+      description: '每单各自一个事务：某单失败（已被他人领取、不存在、不在办理中）不影响其他订单。',
+      auth: 'operator',
+      errors: [],
+      handle: ({ user_order_ids }, { caller }) => review.takeMany(caller, user_order_ids),
+    }),
+    defineOperation({
+      ...adminOrderAssignMany,
+      tag: TAG,
+      summary: '批量分配给一位在职人员（主管）：逐单分配，每单的结果分别返回',
+      auth: 'supervisor',
+      errors: [ErrorCode.REVIEW_ASSIGN_FORBIDDEN, ErrorCode.REVIEW_OPERATOR_NOT_FOUND],
+      handle: ({ user_order_ids, operator_id }, { caller }) => review.assignMany(caller, user_order_ids, operator_id),
+    }),
+    defineOperation({
+      ...adminQueueView,
+      tag: TAG,
+      summary: '本人上次选择的队列视图（我的待办、即将超时、全部）',
+      auth: 'operator',
+      errors: [],
+      handle: (_payload, { caller }) => queue.view(caller),
+    }),
+    defineOperation({
+      ...adminQueueViewSave,
+      tag: TAG,
+      summary: '记住本人选择的队列视图，下次打开队列时恢复',
+      auth: 'operator',
+      errors: [],
+      handle: ({ view }, { caller }) => queue.saveView(caller, view),
     }),
     defineOperation({
       ...adminFileReview,

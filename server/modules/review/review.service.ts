@@ -9,7 +9,7 @@
 // material_review_passed (awaiting_mail when the checklist has paper
 // materials to mail, else page_check). Rules: docs/order-rules.md.
 import type { Kysely } from 'kysely';
-import type { AdminFileReviewResult } from '../../../common/contracts/admin-order.ts';
+import type { AdminBulkResult, AdminFileReviewResult } from '../../../common/contracts/admin-order.ts';
 import { ErrorCode } from '../../../common/error-codes.ts';
 import { MATERIAL_REVIEW_STATUSES } from '../../../common/material.ts';
 import { type OrderStep, stepLabel } from '../../../common/order.ts';
@@ -29,6 +29,21 @@ export interface FileReviewInput {
   result: 'pass' | 'no_pass';
   reasons: ReviewReason[];
   memo?: string | null;
+}
+
+/** Runs one change per order, in order; an order's refusal (AppError) is its row's ret and Chinese msg, anything else fails the call. */
+async function each(userOrderIds: number[], run: (id: number) => Promise<{ version: number }>): Promise<AdminBulkResult> {
+  const results: AdminBulkResult['results'] = [];
+  for (const id of userOrderIds) {
+    try {
+      results.push({ user_order_id: id, ret: 0, msg: '', version: (await run(id)).version });
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      results.push({ user_order_id: id, ret: error.ret, msg: error.message, version: null });
+    }
+  }
+  const succeeded = results.filter((row) => row.ret === 0).length;
+  return { results, succeeded, failed: results.length - succeeded };
 }
 
 export function createReviewService(db: Kysely<Database>, deps: { now: () => number; operators: OperatorDirectory }) {
@@ -63,6 +78,18 @@ export function createReviewService(db: Kysely<Database>, deps: { now: () => num
       if (operator.role !== 'supervisor') throw new AppError(ErrorCode.REVIEW_ASSIGN_FORBIDDEN);
       if (!(await operators.isActive(assignee))) throw new AppError(ErrorCode.REVIEW_OPERATOR_NOT_FOUND);
       return assignTo(operator, userOrderId, assignee, 'assign');
+    },
+
+    /** 领取 for several orders: each taken on its own (its own transaction); a refusal is reported for that order only. */
+    takeMany(operator: Operator, userOrderIds: number[]): Promise<AdminBulkResult> {
+      return each(userOrderIds, (id) => assignTo(operator, id, operator.operatorId, 'take'));
+    },
+
+    /** A supervisor's 分配 of several orders to one active operator; per-order refusals as takeMany. */
+    async assignMany(operator: Operator, userOrderIds: number[], assignee: number): Promise<AdminBulkResult> {
+      if (operator.role !== 'supervisor') throw new AppError(ErrorCode.REVIEW_ASSIGN_FORBIDDEN);
+      if (!(await operators.isActive(assignee))) throw new AppError(ErrorCode.REVIEW_OPERATOR_NOT_FOUND);
+      return each(userOrderIds, (id) => assignTo(operator, id, assignee, 'assign'));
     },
 
     /** The workbench without its panels (order-view builds it; the whole view with panels is order-view's createOperatorWorkbench). */

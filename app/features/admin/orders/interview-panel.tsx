@@ -12,6 +12,7 @@ import type { AdminInterviewPanel, InterviewNoticeFields } from '../../../../com
 import { weekdayLabel } from '../../../../common/interview';
 import { stepIs } from '../../../../common/order';
 import { adminApi } from '../admin-api';
+import { DateField, TimeField } from '../date-fields';
 import { allows, useWorkbenchAction } from './use-workbench-action';
 
 type PanelApplicant = AdminInterviewPanel['applicants'][number];
@@ -34,11 +35,11 @@ function NoticeForm({
     <div className="aw-iv-form" data-testid="interview-publish-form">
       <div className="aw-iv-row">
         <label htmlFor={id('date')}>日期</label>
-        <Input id={id('date')} type="date" value={form.interview_date} onChange={(e) => set('interview_date', e.target.value)} disabled={disabled} />
+        <DateField id={id('date')} value={form.interview_date} onChange={(value) => set('interview_date', value)} disabled={disabled} />
         <label htmlFor={id('start')}>开始</label>
-        <Input id={id('start')} type="time" value={form.start_time} onChange={(e) => set('start_time', e.target.value)} disabled={disabled} />
+        <TimeField id={id('start')} value={form.start_time} onChange={(value) => set('start_time', value)} disabled={disabled} />
         <label htmlFor={id('end')}>结束</label>
-        <Input id={id('end')} type="time" value={form.end_time} onChange={(e) => set('end_time', e.target.value)} disabled={disabled} />
+        <TimeField id={id('end')} value={form.end_time} onChange={(value) => set('end_time', value)} disabled={disabled} />
       </div>
       <label htmlFor={id('consulate')}>领馆</label>
       <Input id={id('consulate')} value={form.consulate_name} onChange={(e) => set('consulate_name', e.target.value)} disabled={disabled} />

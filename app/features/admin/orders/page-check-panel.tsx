@@ -6,12 +6,13 @@
 // (a prop); every change carries the order version shown and goes through
 // useWorkbenchAction, which reads the workbench again (a 2032 too).
 import { DeleteOutlined, FilePdfOutlined, UploadOutlined } from '@ant-design/icons';
-import { Alert, Button, Input, Popconfirm, Tag, Upload } from 'antd';
+import { Alert, Button, Popconfirm, Tag, Upload } from 'antd';
 import { useState } from 'react';
 import type { AdminWorkbench } from '../../../../common/contracts/admin-order';
 import type { AdminPageCheckView } from '../../../../common/contracts/page-check';
 import { formatDateTime } from '../../../../common/format';
 import { chinaDate, eventAllowed, PAGE_CHECK_SHOWN_STEPS, stepIs } from '../../../../common/order';
+import { DateField } from '../date-fields';
 import { adminApi, adminUpload } from '../admin-api';
 import { allows, useWorkbenchAction } from './use-workbench-action';
 import './orders.css';
@@ -140,13 +141,12 @@ export function PageCheckPanel({ view, bench }: { view: AdminPageCheckView | nul
       {view.can_submit && allows(bench, 'submit') && !view.submitted_date ? (
         <div className="pcp-submit" data-testid="page-check-submit-form">
           <label htmlFor="pcp-submit-date">递交使馆日期</label>
-          <Input
+          <DateField
             id="pcp-submit-date"
-            type="date"
             value={date}
             min={view.paid_date ?? undefined}
             max={chinaDate(Date.now())}
-            onChange={(event) => setDate(event.target.value)}
+            onChange={setDate}
             style={{ width: 180 }}
           />
           <Popconfirm

@@ -15,6 +15,7 @@ import { stepIs } from '../../../../common/order';
 import { REJECT_REASONS, VISA_ENTRIES, VISA_RESULT_LIMITS, type VisaResultFileKind } from '../../../../common/visa-result';
 import { ApiError } from '../../../lib/api-client';
 import { toast } from '../../../lib/toast';
+import { DateField } from '../date-fields';
 import { adminApi, adminUpload } from '../admin-api';
 import { allows, useWorkbenchAction } from './use-workbench-action';
 import './orders.css';
@@ -235,7 +236,7 @@ function ResultDialog({
           </Form.Item>
           <div className="aw-result-dates">
             <Form.Item name="valid_from" label="有效期起" rules={[{ required: true, message: '请选择日期' }]}>
-              <Input type="date" data-testid="result-valid-from" />
+              <DateField data-testid="result-valid-from" />
             </Form.Item>
             <Form.Item
               name="valid_to"
@@ -251,7 +252,7 @@ function ResultDialog({
                 }),
               ]}
             >
-              <Input type="date" data-testid="result-valid-to" />
+              <DateField data-testid="result-valid-to" />
             </Form.Item>
           </div>
           <Form.Item name="entries" label="入境次数" rules={[{ required: true, message: '请选择入境次数' }]}>
