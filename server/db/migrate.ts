@@ -21,6 +21,7 @@ import * as shipBack from './migrations/2026-11-24-018-ship-back.ts';
 import * as partialQueueIndexes from './migrations/2026-11-24-019-partial-queue-indexes.ts';
 import * as paymentScene from './migrations/2026-11-28-036-payment-scene.ts';
 import * as reconciliation from './migrations/2026-11-28-038-reconciliation.ts';
+import * as orderNumber from './migrations/2026-11-28-041-order-number.ts';
 
 const migrations: Record<string, Migration> = {
   '2026-11-21-001-accounts': accounts,
@@ -43,6 +44,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-24-019-partial-queue-indexes': partialQueueIndexes,
   '2026-11-28-036-payment-scene': paymentScene,
   '2026-11-28-038-reconciliation': reconciliation,
+  '2026-11-28-041-order-number': orderNumber,
 };
 
 /** The migrations this code knows, oldest first (a backup names the last one its database had). */
