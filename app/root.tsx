@@ -134,5 +134,15 @@ export default function App({ loaderData }: Route.ComponentProps) {
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const { pathname } = useLocation();
-  return <ErrorPage error={error} pathname={pathname} />;
+  // The site's pages fail inside the site's layout (header, footer: ways back); the back office keeps its bare page.
+  if (pathname === '/admin' || pathname.startsWith('/admin/')) return <ErrorPage error={error} pathname={pathname} />;
+  return (
+    <div className="site">
+      <SiteHeader transparent={false} />
+      <main className="site-main">
+        <ErrorPage error={error} pathname={pathname} />
+      </main>
+      <SiteFooter />
+    </div>
+  );
 }

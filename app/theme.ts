@@ -22,6 +22,10 @@ export const TEXT_COLORS = {
   placeholder: 'rgba(0, 0, 0, 0.56)',
 } as const;
 
+const FOCUS_HOVER = '#4a90d9';
+const FOCUS_SHADOW_COLOR = 'rgba(36, 113, 190, 0.2)';
+const FOCUS_RING = { activeBorderColor: TEXT_COLORS.info, hoverBorderColor: FOCUS_HOVER, activeShadow: `0 0 0 2px ${FOCUS_SHADOW_COLOR}` };
+
 export const theme: ThemeConfig = {
   // A fixed name for antd's CSS-variable scope: the static stylesheets made
   // before the build (scripts/antd-styles.tsx) and the pages must agree on it.
@@ -74,5 +78,11 @@ export const theme: ThemeConfig = {
     },
     // The selected item of a menu (the back office's side menu) is small text on a light brand tint.
     Menu: { itemSelectedColor: TEXT_COLORS.primary },
+    // A focused field is ringed in the info blue: the brand red is also the error colour,
+    // so a red ring made every focused field look wrong (issue 27).
+    Input: FOCUS_RING,
+    InputNumber: FOCUS_RING,
+    DatePicker: FOCUS_RING,
+    Select: { activeBorderColor: TEXT_COLORS.info, hoverBorderColor: FOCUS_HOVER, activeOutlineColor: FOCUS_SHADOW_COLOR },
   },
 };

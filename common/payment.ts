@@ -1,7 +1,7 @@
 // Payment rules shared by the payment dialog and the server (modules/payment);
 // the calls are common/contracts/payment.ts.
 // The rules are in docs/order-rules.md, section "Payment".
-import { PAYMENT_CHANNELS, PAYMENT_STATUSES, type PaymentChannel } from './ordering.ts';
+import { PAYMENT_CHANNELS, PAYMENT_STATUSES, type PaymentChannel, type PaymentStatus } from './ordering.ts';
 
 export const PAYMENT_LIMITS = {
   /** A QR code (payment) is valid this long, and never past the order's own expiry. */
@@ -42,4 +42,15 @@ export function paymentStatusLabel(status: string): string {
 /** Cents → '￥1299.00': a payment always shows two decimals, like the providers do. */
 export function formatPayAmount(cents: number): string {
   return `￥${(cents / 100).toFixed(2)}`;
+}
+
+/**
+ * The payments as a person should read them: a pending attempt whose order (or
+ * price difference) another attempt has paid — the WeChat QR left open when
+ * the customer paid by Alipay — is shown 已关闭, not 待支付: nobody can or
+ * need pay it (the provider closes or refunds it on its own).
+ */
+export function withAbandonedClosed<T extends { status: PaymentStatus; price_difference_id: number | null }>(payments: readonly T[]): T[] {
+  const paidTargets = new Set(payments.filter((p) => p.status === 'paid' || p.status === 'refund_pending').map((p) => p.price_difference_id));
+  return payments.map((p) => (p.status === 'pending' && paidTargets.has(p.price_difference_id) ? ({ ...p, status: 'closed' } as T) : p));
 }

@@ -8,8 +8,6 @@ import { requireCustomer } from '../lib/require-user';
 import { requireNumericParam } from '../lib/route-params';
 import type { Route } from './+types/order-interview-notification';
 
-export const handle = { hideFooter: true };
-
 export const meta: Route.MetaFunction = () => [{ title: '面试/录指纹通知 - 易签通' }];
 
 export async function loader({ params, context }: Route.LoaderArgs) {

@@ -1,10 +1,10 @@
 // Personal centre: the administrator's own account and enterprise
 // ("admin-info") and how to reach customer service.
 import { Card, Descriptions, Skeleton } from 'antd';
-import dayjs from 'dayjs';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import type { CustomerService } from '../../common/contracts/account';
+import { formatDateTime } from '../../common/format';
 import { api } from '../lib/api-client';
 import { requireUser } from '../lib/require-user';
 import type { Route } from './+types/personal-center';
@@ -35,7 +35,7 @@ export default function PersonalCenter({ loaderData }: Route.ComponentProps) {
           <Descriptions.Item label="所属企业">{user.enterprise.name}</Descriptions.Item>
           <Descriptions.Item label="企业类型">{user.enterprise.kind_label}</Descriptions.Item>
           <Descriptions.Item label="角色">{user.role === 'admin' ? '企业管理员' : user.role}</Descriptions.Item>
-          <Descriptions.Item label="上次登录">{user.last_login_at ? dayjs(user.last_login_at).format('YYYY-MM-DD HH:mm') : '—'}</Descriptions.Item>
+          <Descriptions.Item label="上次登录">{user.last_login_at ? formatDateTime(user.last_login_at) : '—'}</Descriptions.Item>
         </Descriptions>
       </Card>
       <Card title="联系客服">

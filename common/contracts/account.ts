@@ -22,7 +22,7 @@ const userInfo = z.object({
   mobile_phone: z.string().nullable().describe('中间四位已隐藏'),
   email: z.string().nullable(),
   role: z.string().describe('admin：企业管理员'),
-  last_login_at: z.number().nullable().describe('毫秒时间戳'),
+  last_login_at: z.number().nullable().describe('上次登录（本次之前的一次登录），毫秒时间戳；首次登录为 null'),
   enterprise: z.object({
     enterprise_id: z.number(),
     name: z.string(),

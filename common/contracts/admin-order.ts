@@ -30,6 +30,7 @@ import { adminResultDetail } from './visa-result.ts';
 
 const queueRow = z.object({
   user_order_id: z.number(),
+  order_no: z.string().describe('订单号（给人看的）'),
   step: z.enum(ORDER_STEP_VALUES).nullable().describe('办理步骤；已完成的订单（只在“退款失败”筛选中出现）为 null'),
   step_label: z.string().describe('步骤名称；没有步骤时为订单状态（如“已完成”）'),
   product_title: z.string(),
@@ -193,6 +194,7 @@ export const adminOrderWorkbench = defineContract({
   result: z.object({
     order: z.object({
       user_order_id: z.number(),
+      order_no: z.string().describe('订单号（给人看的）'),
       status: z.enum(ORDER_STATUS_VALUES),
       status_label: z.string(),
       step: z.enum(ORDER_STEP_VALUES).nullable(),

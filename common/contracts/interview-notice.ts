@@ -48,6 +48,7 @@ export const interviewNoticeDetail = defineContract({
   payload: z.object({ user_order_id: rowId }),
   result: z.object({
     user_order_id: z.number(),
+    order_no: z.string().describe('订单号（给人看的）'),
     product_title: z.string(),
     country: z.string(),
     status: z.string(),

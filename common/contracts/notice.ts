@@ -13,6 +13,7 @@ export const noticeView = z.object({
   notice_id: z.number(),
   kind: z.string().describe('通知类型，如 material_review_failed（需要重新上传资料）'),
   user_order_id: z.number().nullable(),
+  order_no: z.string().nullable().describe('订单号（给人看的）'),
   title: z.string(),
   body: z.string(),
   link: z.string().describe('站内路径：去处理的页面，如 /order/order-reupload/12'),

@@ -22,6 +22,7 @@ import * as partialQueueIndexes from './migrations/2026-11-24-019-partial-queue-
 import * as paymentScene from './migrations/2026-11-28-036-payment-scene.ts';
 import * as reconciliation from './migrations/2026-11-28-038-reconciliation.ts';
 import * as queueViews from './migrations/2026-11-28-040-queue-views.ts';
+import * as orderNumber from './migrations/2026-11-28-041-order-number.ts';
 import * as catalogueDrafts from './migrations/2026-11-28-043-catalogue-drafts.ts';
 
 const migrations: Record<string, Migration> = {
@@ -46,6 +47,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-28-036-payment-scene': paymentScene,
   '2026-11-28-038-reconciliation': reconciliation,
   '2026-11-28-040-queue-views': queueViews,
+  '2026-11-28-041-order-number': orderNumber,
   '2026-11-28-043-catalogue-drafts': catalogueDrafts,
 };
 

@@ -367,6 +367,9 @@ export interface UserOrderTable {
   price_difference_due: Generated<number>;
   /** cents: the sum of the paid price differences. */
   price_difference_paid: Generated<number>;
+  // Migration 041.
+  /** The readable order number people see (common/order-number.ts); written right after the insert. */
+  order_no: string | null;
 }
 
 export interface OrderApplicantTable {

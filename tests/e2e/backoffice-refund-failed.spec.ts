@@ -104,7 +104,7 @@ test('the provider refuses a refund → the 工作台 warns, its link lists the 
   await expect(page).toHaveURL(/\/admin\/orders\?refund=failed$/);
   const queue = page.getByTestId('admin-queue');
   await expect(queue.getByTestId('queue-refund-filter')).toContainText('退款失败');
-  const link = queue.getByTestId('queue-order-link').filter({ hasText: new RegExp(`^${userOrderId}$`) });
+  const link = queue.getByTestId('queue-order-link').filter({ hasText: new RegExp(`^YD\\d{8}0*${userOrderId}$`) });
   await expect(link).toBeVisible();
   await animationsSettled(page);
   await snap(page, 'refund-failed/queue-filtered-1440');
@@ -124,6 +124,6 @@ test('the provider refuses a refund → the 工作台 warns, its link lists the 
     page
       .getByTestId('admin-queue')
       .getByTestId('queue-order-link')
-      .filter({ hasText: new RegExp(`^${userOrderId}$`) }),
+      .filter({ hasText: new RegExp(`^YD\\d{8}0*${userOrderId}$`) }),
   ).toHaveCount(0);
 });

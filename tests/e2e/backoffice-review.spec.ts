@@ -126,7 +126,7 @@ loggedInTest(
     await staff.getByTestId('queue-search').locator('input').fill(String(userOrderId));
     await staff.getByTestId('queue-search').locator('input').press('Enter');
     await expect(staff).toHaveURL(new RegExp(`q=${userOrderId}`));
-    const row = staff.locator('tr', { has: staff.getByRole('link', { name: String(userOrderId), exact: true }) });
+    const row = staff.locator('tr', { has: staff.getByRole('link', { name: new RegExp(`^YD\\d{8}0*${userOrderId}$`) }) });
     await expect(row).toContainText('资料审核中');
     await expect(row).toContainText('未分配');
     await staff.goto('/admin/orders');
@@ -184,6 +184,9 @@ loggedInTest(
     const reupload = page.getByTestId('reupload-page');
     await expect(reupload.getByTestId('upload-file')).toHaveCount(1);
     await expect(reupload).toContainText('模糊不清；请上传清晰的彩色扫描件');
+    // Issue 27: the failed item says so (not a green 已上传), its reason in full width under the name.
+    await expect(reupload.getByTestId('upload-item-failed')).toHaveText(/未通过 · 请替换/);
+    await expect(reupload.getByTestId('upload-item-review')).toContainText('审核意见：模糊不清；请上传清晰的彩色扫描件');
     await expect(page.getByTestId('reupload-submit')).toBeDisabled();
     await snap(page, 'backoffice/reupload');
     const tile = reupload.locator(`[data-testid="upload-file"][data-file-id="${failedId}"]`);
@@ -191,6 +194,10 @@ loggedInTest(
     await expect(tile).toContainText('visa-photo.jpg');
     await expect(tile).not.toContainText('未通过');
     await expect(page.getByTestId('reupload-left')).toContainText('已全部处理');
+    // The reason stays after the replacement (the server keeps it until the operator reviews again).
+    await expect(reupload.getByTestId('upload-item-review')).toContainText('模糊不清；请上传清晰的彩色扫描件');
+    await expect(reupload.getByTestId('upload-item-review')).toContainText('已替换，待重新审核');
+    await expect(reupload.getByTestId('upload-item-failed')).toHaveCount(0);
     await snap(page, 'backoffice/reupload-replaced');
     await page.getByTestId('reupload-submit').click();
     await expect(page).toHaveURL(new RegExp(`/order/order-detail/${userOrderId}$`));

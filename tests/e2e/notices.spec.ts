@@ -56,7 +56,8 @@ test('a failed review reaches the customer: bell, list, link, e-mail once, mark 
   const item = page.getByTestId('notice-item');
   await expect(item).toHaveCount(1);
   await expect(item).toContainText('需要重新上传资料');
-  await expect(item).toContainText(`订单号 ${userOrderId}`);
+  // The readable order number (YD + date + id), not the raw id.
+  await expect(item).toContainText(new RegExp(`订单号 YD\\d{8}0*${userOrderId}\\b`));
   await expect(item).toHaveClass(/notice-item--unread/);
   await snap(page, 'notices-list');
 

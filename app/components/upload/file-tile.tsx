@@ -50,7 +50,6 @@ export function FileTile({ file, gallery, editable, accept, onReplace, onDelete 
           </Tag>
         ) : null}
       </div>
-      {file.no_pass_memo ? <div className="up-file-memo">{file.no_pass_memo}</div> : null}
       {editable ? (
         <div className="up-file-actions">
           <Upload

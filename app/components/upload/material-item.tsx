@@ -1,7 +1,7 @@
 // One electronic item of an applicant's checklist: name (required ones
 // starred), what to pay attention to, the sample, the files, and the upload
 // button (several files at once; JPG, PNG or PDF).
-import { CheckCircleFilled, UploadOutlined } from '@ant-design/icons';
+import { CheckCircleFilled, CloseCircleFilled, UploadOutlined } from '@ant-design/icons';
 import { Button, Upload } from 'antd';
 import type { ReactNode } from 'react';
 import type { MaterialFileView } from '../../../common/contracts/material';
@@ -84,6 +84,40 @@ export interface MaterialItemProps extends Omit<UploadSlotProps, 'accept' | 'mul
   extra?: ReactNode;
 }
 
+/** A failed item reads 未通过 · 请替换, not 已上传 (issue 27). */
+export function hasNoPass(files: readonly MaterialFileView[]): boolean {
+  return files.some((file) => file.review_status === 'no_pass');
+}
+
+export function ItemFailed() {
+  return (
+    <span className="up-item-failed" data-testid="upload-item-failed">
+      <CloseCircleFilled /> 未通过 · 请替换
+    </span>
+  );
+}
+
+/**
+ * The reviewer's memos of an item, full width under its name: the server keeps
+ * a memo on a replaced file until the operator reviews it again, so the reason
+ * stays readable after the replacement.
+ */
+export function ReviewMemos({ files }: { files: readonly MaterialFileView[] }) {
+  const memos = files.filter((file) => file.no_pass_memo && file.review_status !== 'passed');
+  if (memos.length === 0) return null;
+  return (
+    <div className="up-item-review" data-testid="upload-item-review">
+      {memos.map((file) => (
+        <p key={file.file_id}>
+          <strong>审核意见{memos.length > 1 ? `（${file.file_name}）` : ''}：</strong>
+          {file.no_pass_memo}
+          {file.review_status === 'pending' ? <span className="up-item-review-state">已替换，待重新审核</span> : null}
+        </p>
+      ))}
+    </div>
+  );
+}
+
 export function MaterialItem({ name, required, attention, sample, ...slot }: MaterialItemProps) {
   const done = slot.files.length > 0;
   return (
@@ -98,7 +132,9 @@ export function MaterialItem({ name, required, attention, sample, ...slot }: Mat
             ) : null}
             {name}
           </span>
-          {done ? (
+          {hasNoPass(slot.files) ? (
+            <ItemFailed />
+          ) : done ? (
             <span className="up-item-done">
               <CheckCircleFilled /> 已上传 {slot.files.length} 个
             </span>
@@ -109,6 +145,7 @@ export function MaterialItem({ name, required, attention, sample, ...slot }: Mat
           )}
         </div>
         {attention.trim() ? <div className="up-item-attention">{attention.trim()}</div> : null}
+        <ReviewMemos files={slot.files} />
       </div>
       {sample ? (
         <div className="up-item-sample">

@@ -2,7 +2,7 @@
 // mm), how to take it, and one photo (a new one replaces it).
 import { CameraOutlined } from '@ant-design/icons';
 import type { PhotoSpec } from '../../../common/contracts/material';
-import { UploadSlot, type UploadSlotProps } from './material-item';
+import { hasNoPass, ItemFailed, ReviewMemos, UploadSlot, type UploadSlotProps } from './material-item';
 
 export const PHOTO_ACCEPT = '.jpg,.jpeg,.png,image/jpeg,image/png';
 const PHOTO_GUIDANCE = '光线均匀、不戴眼镜、露出双耳、纯色墙面背景且与衣服颜色不同';
@@ -22,7 +22,13 @@ export function PhotoItem({ spec, ...slot }: { spec: PhotoSpec | null } & Omit<U
             </span>
             签证照片
           </span>
-          {slot.files.length > 0 ? <span className="up-item-done">已上传</span> : <span className="up-item-todo">待上传</span>}
+          {hasNoPass(slot.files) ? (
+            <ItemFailed />
+          ) : slot.files.length > 0 ? (
+            <span className="up-item-done">已上传</span>
+          ) : (
+            <span className="up-item-todo">待上传</span>
+          )}
         </div>
         {spec ? (
           <div className="up-photo-spec" data-testid="upload-photo-spec">
@@ -37,6 +43,7 @@ export function PhotoItem({ spec, ...slot }: { spec: PhotoSpec | null } & Omit<U
           </div>
         ) : null}
         <div className="up-item-attention">拍摄要求：{PHOTO_GUIDANCE}。手机拍摄的照片会自动检测并处理。</div>
+        <ReviewMemos files={slot.files} />
       </div>
       <div className="up-item-slot">
         <UploadSlot {...slot} accept={PHOTO_ACCEPT} multiple={false} maxFiles={1} buttonText="上传照片" />

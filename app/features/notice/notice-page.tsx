@@ -66,7 +66,7 @@ export function NoticePage({ page, list }: { page: number; list: NoticeListResul
                   <p className="notice-item-body">{notice.body}</p>
                   <div className="notice-item-meta">
                     <time dateTime={new Date(notice.created_at).toISOString()}>{formatDateTime(notice.created_at)}</time>
-                    {notice.user_order_id ? <span>订单号 {notice.user_order_id}</span> : null}
+                    {notice.order_no ? <span>订单号 {notice.order_no}</span> : null}
                   </div>
                 </div>
                 <div className="notice-item-actions">

@@ -25,7 +25,7 @@ const DESCRIPTION_COLUMNS = { xs: 1, sm: 2, lg: 3 } as const;
 
 export function BasicInfoSection({ order }: { order: OrderDetail }) {
   const items: Array<{ key: string; label: string; children: ReactNode; span?: number | 'filled' }> = [
-    { key: 'no', label: '订单号', children: order.user_order_id },
+    { key: 'no', label: '订单号', children: order.order_no },
     { key: 'status', label: '订单状态', children: <OrderStatusTag status={order.status} statusLabel={order.status_label} stepLabel={order.step_label} /> },
     { key: 'product', label: '签证产品', children: order.product_title, span: 'filled' },
     { key: 'country', label: '国家', children: order.country },

@@ -16,6 +16,7 @@ import { PriceText } from './price-text';
 /** The payment dialog, handed in by the route (features do not import each other). */
 export interface PriceDifferencePaymentSlot {
   userOrderId: number;
+  orderNo: string;
   amount: number;
   open: boolean;
   onClose: () => void;
@@ -59,6 +60,7 @@ export function PriceDifferenceSection({
             </Button>
             <PaymentDialog
               userOrderId={order.user_order_id}
+              orderNo={order.order_no}
               amount={open.amount}
               priceDifferenceId={open.price_difference_id}
               open={paying}

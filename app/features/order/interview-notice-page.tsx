@@ -41,7 +41,7 @@ export function InterviewNoticePage({ notice }: { notice: InterviewNoticeDetail 
         <h1 className="order-page-title">面试/录指纹通知</h1>
         <div className="order-detail-head-title">{notice.product_title}</div>
         <p className="iv-muted">
-          订单号 {notice.user_order_id} · 出发日期 {notice.departure_date}
+          订单号 {notice.order_no} · 出发日期 {notice.departure_date}
           {notice.consulate ? ` · ${notice.consulate.name}` : ''}
         </p>
         <Button icon={<PlayCircleOutlined />} onClick={() => setVideoOpen(true)} data-testid="interview-video-open">

@@ -17,7 +17,7 @@ export function OrderCard({ order, now, onChanged }: { order: OrderSummary; now:
   return (
     <article className="order-card" data-testid="order-card" data-order-id={order.user_order_id}>
       <header className="order-card-head">
-        <span className="order-card-no">订单号 {order.user_order_id}</span>
+        <span className="order-card-no">订单号 {order.order_no}</span>
         <span className="order-card-created">下单时间 {formatDateTime(order.created_at)}</span>
         <span className="order-card-status">
           {unpaid && order.expires_at !== null && now !== null ? (

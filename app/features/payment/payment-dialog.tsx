@@ -18,6 +18,8 @@ import './payment-dialog.css';
 
 export interface PaymentDialogProps {
   userOrderId: number;
+  /** The readable order number shown to the customer (calls take userOrderId). */
+  orderNo: string;
   /** cents: what the order costs, shown until the payment itself says. */
   amount: number;
   open: boolean;
@@ -87,7 +89,7 @@ function Outcome({ icon, tone, title, text, action }: { icon: ReactNode; tone: '
   );
 }
 
-export function PaymentDialog({ userOrderId, amount, open, onClose, onPaid, priceDifferenceId }: PaymentDialogProps) {
+export function PaymentDialog({ userOrderId, orderNo, amount, open, onClose, onPaid, priceDifferenceId }: PaymentDialogProps) {
   const [scene] = useState(detectScene);
   const { channel, phase, checking, chooseChannel, refresh, checkNow, expire, openWallet } = usePayment(userOrderId, open, priceDifferenceId, scene);
   const payment = phase.kind === 'waiting' || phase.kind === 'expired' ? phase.payment : null;
@@ -228,7 +230,7 @@ export function PaymentDialog({ userOrderId, amount, open, onClose, onPaid, pric
       open={open}
       onClose={onClose}
       title={priceDifferenceId === undefined ? '支付订单' : '支付补差价'}
-      subtitle={`订单号 ${userOrderId}`}
+      subtitle={`订单号 ${orderNo}`}
       width={440}
       className="payment-dialog"
       bodyScroll={false}

@@ -56,6 +56,20 @@ export function createAccountRepository(db: Kysely<Database>) {
       });
     },
 
+    /** When the account logged in before its latest login: the second newest session's start. */
+    async previousLoginAt(accountId: number): Promise<number | null> {
+      const row = await db
+        .selectFrom('account_session')
+        .select('created_at')
+        .where('account_id', '=', accountId)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(1)
+        .offset(1)
+        .executeTakeFirst();
+      return row ? Number(row.created_at) : null;
+    },
+
     setLastLogin(accountId: number, at: number) {
       return db.updateTable('account').set({ last_login_at: at }).where('id', '=', accountId).execute();
     },

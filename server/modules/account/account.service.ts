@@ -142,6 +142,8 @@ export function createAccountService(
     async userInfo(accountId: number) {
       const profile = await repo.findProfile(accountId);
       if (!profile) throw new AppError(ErrorCode.NOT_LOGGED_IN);
+      // 上次登录 is the login before this one: the latest login is the caller's own session.
+      const previousLoginAt = await repo.previousLoginAt(accountId);
       return {
         account_id: profile.account_id,
         account: profile.account,
@@ -149,7 +151,7 @@ export function createAccountService(
         mobile_phone: profile.mobile_phone ? maskMobilePhone(profile.mobile_phone) : null,
         email: profile.email,
         role: profile.role,
-        last_login_at: profile.last_login_at,
+        last_login_at: previousLoginAt,
         enterprise: {
           enterprise_id: profile.enterprise_id,
           name: profile.enterprise_name,

@@ -205,6 +205,16 @@ describe('sessions', () => {
     expect(info).not.toHaveProperty('password_hash');
   });
 
+  it('says 上次登录 is the login before this one, and null on the first login', async () => {
+    const { account, password } = await t.createAccount();
+    const firstToken = await t.login(account, password);
+    expect((await t.call('/www/user/user_info_query', {}, { token: firstToken })).body.body.last_login_at).toBeNull();
+    const firstAt = t.clock.now;
+    t.clock.now += 2 * HOUR;
+    const token = await t.login(account, password);
+    expect((await t.call('/www/user/user_info_query', {}, { token })).body.body.last_login_at).toBe(firstAt);
+  });
+
   it('answers the customer-service contact for a logged-in account only', async () => {
     expect((await t.call('/www/user/user_cs_query')).status).toBe(401);
     const { account, password } = await t.createAccount();

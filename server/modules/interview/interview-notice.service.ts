@@ -124,6 +124,7 @@ export function createInterviewNoticeService(db: Kysely<Database>, deps: { now: 
       const [applicants, notices, requests] = await Promise.all([repo.applicants(userOrderId), repo.notices(userOrderId), repo.requests(userOrderId)]);
       return {
         user_order_id: order.user_order_id,
+        order_no: order.order_no,
         product_title: order.product_title,
         country: order.country,
         status: order.status,

@@ -122,8 +122,9 @@ export function createMaterialRepository(db: Kysely<Database>) {
     ): Promise<boolean> {
       const result = await trx
         .updateTable('order_material_file')
-        // New content is reviewed afresh.
-        .set({ ...content, review_status: 'pending', no_pass_memo: null, review_reasons: null, reviewed_by: null, reviewed_at: null, review_round: null })
+        // New content is reviewed afresh. The reviewer's memo stays until the next review writes its own:
+        // the customer (re-upload page) and the operator still read why the file was replaced.
+        .set({ ...content, review_status: 'pending', reviewed_by: null, reviewed_at: null, review_round: null })
         .where('file_id', '=', fileId)
         .where('storage_key', '=', expectedKey)
         .executeTakeFirst();

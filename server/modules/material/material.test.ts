@@ -439,10 +439,11 @@ describe(`uploaded materials (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : '
     );
     expect(replaced.body.body).toMatchObject({
       replaced: true,
-      file: { file_id: fileId, file_name: 'new.pdf', content_type: 'application/pdf', review_status: 'pending', no_pass_memo: null },
+      file: { file_id: fileId, file_name: 'new.pdf', content_type: 'application/pdf', review_status: 'pending', no_pass_memo: '模糊' },
     });
     const [row] = await fileRows(userOrderId);
-    expect(row).toMatchObject({ file_id: fileId, sha256: sha(fixture('pdf')), review_status: 'pending', no_pass_memo: null });
+    // The memo stays until the operator reviews the new content (issue 27).
+    expect(row).toMatchObject({ file_id: fileId, sha256: sha(fixture('pdf')), review_status: 'pending', no_pass_memo: '模糊' });
     expect(existsSync(join(ctx.uploadDir, old!.storage_key))).toBe(false);
     const [event] = await events(userOrderId, 'material_replace');
     expect(JSON.parse(event!.detail!)).toMatchObject({
@@ -560,7 +561,7 @@ describe(`uploaded materials (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : '
       ErrorCode.MATERIAL_ALREADY_REVIEWED,
     );
     const replaced = await put({ material_id: a.material_id, replace_file_id: fileA });
-    expect(replaced.body.body.file).toMatchObject({ file_id: fileA, review_status: 'pending', no_pass_memo: null });
+    expect(replaced.body.body.file).toMatchObject({ file_id: fileA, review_status: 'pending', no_pass_memo: '照片模糊，请重新上传' });
     // Once re-uploaded it is pending again, so no longer changeable.
     expect((await ctx.t.call('/www/order/material_delete', { user_order_id: userOrderId, file_id: fileA }, { token: alice.token })).body.ret).toBe(
       ErrorCode.MATERIAL_ALREADY_REVIEWED,

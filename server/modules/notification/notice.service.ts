@@ -5,6 +5,7 @@
 import type { Kysely } from 'kysely';
 import { NOTICE_PAGE_SIZE, type NoticeListResult, type NoticeView } from '../../../common/contracts/notice.ts';
 import { ErrorCode } from '../../../common/error-codes.ts';
+import { orderNumber } from '../../../common/order-number.ts';
 import type { Database, NoticeRecipientKind } from '../../db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { Customer } from '../../platform/principal.ts';
@@ -42,11 +43,17 @@ export function createNoticeService(db: Kysely<Database>, deps: { now: () => num
           .executeTakeFirstOrThrow(),
         unreadCount(recipient),
       ]);
+      const orderIds = [...new Set(rows.flatMap((row) => (row.user_order_id === null ? [] : [row.user_order_id])))];
+      const orders = orderIds.length
+        ? await db.selectFrom('user_order').select(['user_order_id', 'order_no', 'created_at']).where('user_order_id', 'in', orderIds).execute()
+        : [];
+      const orderNoOf = new Map(orders.map((o) => [o.user_order_id, o.order_no ?? orderNumber(o.user_order_id, o.created_at)]));
       return {
         page_data: rows.map((row): NoticeView => ({
           notice_id: row.notice_id,
           kind: row.kind,
           user_order_id: row.user_order_id,
+          order_no: row.user_order_id === null ? null : (orderNoOf.get(row.user_order_id) ?? null),
           title: row.title,
           body: row.body,
           link: row.link,

@@ -116,7 +116,7 @@ function subjectOf(raw: string): string {
 
 describe('the map (pure)', () => {
   const event = { event_id: 9, event: 'material_review_failed' as const, to_step: 'reupload_needed' as const, created_at: 1 };
-  const order = { user_order_id: 12, account_id: 3, product_title: '日本 <单次> 旅游签证' };
+  const order = { user_order_id: 12, order_no: 'YD20261128000012', account_id: 3, product_title: '日本 <单次> 旅游签证' };
 
   it('tells the customer to re-upload, with the re-upload page and an e-mail whose HTML is escaped', () => {
     const [notice, ...rest] = noticesOf(event, order);
@@ -133,6 +133,9 @@ describe('the map (pure)', () => {
     expect(notice!.email!.text).toContain('{{site}}/order/order-reupload/12');
     expect(notice!.email!.html).toContain('日本 &lt;单次&gt; 旅游签证');
     expect(notice!.email!.html).not.toContain('<单次>');
+    // People read the order number; the link keeps the id the calls take.
+    expect(notice!.body).toContain('订单 YD20261128000012（');
+    expect(notice!.email!.text).toContain('订单 YD20261128000012（');
   });
 
   it('sends a passed review to the next step: the mail list when paper materials are due, else the detail page', () => {

@@ -23,6 +23,8 @@ export type NoticeRecipient = 'customer' | 'assignee';
 /** What a template may use of the order (the lifecycle passes the order row). */
 export interface NoticeOrder {
   user_order_id: number;
+  /** The readable order number people see (migration 041); links keep the id. */
+  order_no: string;
   /** The customer account that placed the order: the customer recipient. */
   account_id: number;
   product_title: string;
@@ -68,7 +70,7 @@ export const NOTICE_TEMPLATES = {
     email: true,
     render: (order) => ({
       title: '需要重新上传资料',
-      body: `订单 ${order.user_order_id}（${order.product_title}）有资料未通过审核，请查看审核意见并重新上传，提交后我们会尽快再次审核。`,
+      body: `订单 ${order.order_no}（${order.product_title}）有资料未通过审核，请查看审核意见并重新上传，提交后我们会尽快再次审核。`,
       link: reupload(order.user_order_id),
     }),
   },
@@ -79,12 +81,12 @@ export const NOTICE_TEMPLATES = {
       stepIs({ step: event.to_step }, 'awaiting_mail')
         ? {
             title: '资料审核通过，请邮寄纸质资料',
-            body: `订单 ${order.user_order_id}（${order.product_title}）的电子资料已全部审核通过。下一步：请按邮寄清单寄出纸质资料。`,
+            body: `订单 ${order.order_no}（${order.product_title}）的电子资料已全部审核通过。下一步：请按邮寄清单寄出纸质资料。`,
             link: mailList(order.user_order_id),
           }
         : {
             title: '资料审核通过',
-            body: `订单 ${order.user_order_id}（${order.product_title}）的资料已全部审核通过。下一步：我们为您填写申请表，核对页发布后会通知您确认。`,
+            body: `订单 ${order.order_no}（${order.product_title}）的资料已全部审核通过。下一步：我们为您填写申请表，核对页发布后会通知您确认。`,
             link: detail(order.user_order_id),
           },
   },
@@ -93,7 +95,7 @@ export const NOTICE_TEMPLATES = {
     email: false,
     render: (order) => ({
       title: '客户已重新上传资料',
-      body: `订单 ${order.user_order_id}（${order.product_title}）的客户已重新提交资料，请审核。`,
+      body: `订单 ${order.order_no}（${order.product_title}）的客户已重新提交资料，请审核。`,
       link: workbench(order.user_order_id),
     }),
   },
@@ -103,7 +105,7 @@ export const NOTICE_TEMPLATES = {
     email: true,
     render: (order) => ({
       title: '纸质资料缺件，请补寄',
-      body: `订单 ${order.user_order_id}（${order.product_title}）收到的纸质资料有缺件，请查看缺少的资料并补寄。`,
+      body: `订单 ${order.order_no}（${order.product_title}）收到的纸质资料有缺件，请查看缺少的资料并补寄。`,
       link: mailList(order.user_order_id),
     }),
   },
@@ -113,7 +115,7 @@ export const NOTICE_TEMPLATES = {
     email: false,
     render: (order) => ({
       title: '客户已寄出纸质资料',
-      body: `订单 ${order.user_order_id}（${order.product_title}）的客户已寄出纸质资料，收到后请核对并标记已收到或缺少资料。`,
+      body: `订单 ${order.order_no}（${order.product_title}）的客户已寄出纸质资料，收到后请核对并标记已收到或缺少资料。`,
       link: workbench(order.user_order_id),
     }),
   },
@@ -122,7 +124,7 @@ export const NOTICE_TEMPLATES = {
     email: true,
     render: (order) => ({
       title: '纸质资料已收到',
-      body: `订单 ${order.user_order_id}（${order.product_title}）的纸质资料已收到并核对无误。下一步：我们为您填写申请表，核对页发布后会通知您确认。`,
+      body: `订单 ${order.order_no}（${order.product_title}）的纸质资料已收到并核对无误。下一步：我们为您填写申请表，核对页发布后会通知您确认。`,
       link: detail(order.user_order_id),
     }),
   },
@@ -131,7 +133,7 @@ export const NOTICE_TEMPLATES = {
     email: true,
     render: (order) => ({
       title: '请确认核对页',
-      body: `订单 ${order.user_order_id}（${order.product_title}）的申请表核对页已发布，请逐页核对并确认，有误可提出修改。`,
+      body: `订单 ${order.order_no}（${order.product_title}）的申请表核对页已发布，请逐页核对并确认，有误可提出修改。`,
       link: pageCheck(order.user_order_id),
     }),
   },
@@ -141,7 +143,7 @@ export const NOTICE_TEMPLATES = {
     email: false,
     render: (order) => ({
       title: '客户申请修改核对页',
-      body: `订单 ${order.user_order_id}（${order.product_title}）的客户对核对页提出了修改意见，请修改后重新发布。`,
+      body: `订单 ${order.order_no}（${order.product_title}）的客户对核对页提出了修改意见，请修改后重新发布。`,
       link: workbench(order.user_order_id),
     }),
   },
@@ -151,8 +153,8 @@ export const NOTICE_TEMPLATES = {
     render: (order, event) => ({
       title: '核对页已全部确认',
       body: stepIs({ step: event.to_step }, 'interview')
-        ? `订单 ${order.user_order_id}（${order.product_title}）的核对页已全部确认，请发布面试/录指纹通知。`
-        : `订单 ${order.user_order_id}（${order.product_title}）的核对页已全部确认，可以递交使馆。`,
+        ? `订单 ${order.order_no}（${order.product_title}）的核对页已全部确认，请发布面试/录指纹通知。`
+        : `订单 ${order.order_no}（${order.product_title}）的核对页已全部确认，可以递交使馆。`,
       link: workbench(order.user_order_id),
     }),
   },
@@ -161,7 +163,7 @@ export const NOTICE_TEMPLATES = {
     email: true,
     render: (order) => ({
       title: '已递交使馆',
-      body: `订单 ${order.user_order_id}（${order.product_title}）的申请已递交使馆，请耐心等待审理结果。`,
+      body: `订单 ${order.order_no}（${order.product_title}）的申请已递交使馆，请耐心等待审理结果。`,
       link: detail(order.user_order_id),
     }),
   },
@@ -170,7 +172,7 @@ export const NOTICE_TEMPLATES = {
     email: true,
     render: (order) => ({
       title: '面试/录指纹通知',
-      body: `订单 ${order.user_order_id}（${order.product_title}）的面试/录指纹通知已发布，请查看时间、地点和需携带的资料。`,
+      body: `订单 ${order.order_no}（${order.product_title}）的面试/录指纹通知已发布，请查看时间、地点和需携带的资料。`,
       link: interviewNotice(order.user_order_id),
     }),
   },
@@ -180,7 +182,7 @@ export const NOTICE_TEMPLATES = {
     email: false,
     render: (order) => ({
       title: '客户申请修改面试时间',
-      body: `订单 ${order.user_order_id}（${order.product_title}）的客户申请修改面试/录指纹时间，请在工作台接受或拒绝。`,
+      body: `订单 ${order.order_no}（${order.product_title}）的客户申请修改面试/录指纹时间，请在工作台接受或拒绝。`,
       link: workbench(order.user_order_id),
     }),
   },
@@ -189,7 +191,7 @@ export const NOTICE_TEMPLATES = {
     email: true,
     render: (order) => ({
       title: '面试时间已修改',
-      body: `订单 ${order.user_order_id}（${order.product_title}）的改期申请已接受，请查看新的面试/录指纹时间。`,
+      body: `订单 ${order.order_no}（${order.product_title}）的改期申请已接受，请查看新的面试/录指纹时间。`,
       link: interviewNotice(order.user_order_id),
     }),
   },
@@ -198,7 +200,7 @@ export const NOTICE_TEMPLATES = {
     email: true,
     render: (order) => ({
       title: '改期申请未通过',
-      body: `订单 ${order.user_order_id}（${order.product_title}）的面试改期申请未通过，面试/录指纹时间不变，请查看原因。`,
+      body: `订单 ${order.order_no}（${order.product_title}）的面试改期申请未通过，面试/录指纹时间不变，请查看原因。`,
       link: interviewNotice(order.user_order_id),
     }),
   },
@@ -207,7 +209,7 @@ export const NOTICE_TEMPLATES = {
     email: true,
     render: (order) => ({
       title: '请补差价',
-      body: `订单 ${order.user_order_id}（${order.product_title}）需要补差价，请查看金额和原因并支付。`,
+      body: `订单 ${order.order_no}（${order.product_title}）需要补差价，请查看金额和原因并支付。`,
       link: `${detail(order.user_order_id)}#${PRICE_DIFFERENCE_ANCHOR}`,
     }),
   },
@@ -216,7 +218,7 @@ export const NOTICE_TEMPLATES = {
     email: false,
     render: (order) => ({
       title: '客户已补差价',
-      body: `订单 ${order.user_order_id}（${order.product_title}）的客户已支付补差价，可以继续办理。`,
+      body: `订单 ${order.order_no}（${order.product_title}）的客户已支付补差价，可以继续办理。`,
       link: workbench(order.user_order_id),
     }),
   },
@@ -225,7 +227,7 @@ export const NOTICE_TEMPLATES = {
     email: true,
     render: (order) => ({
       title: '已出签',
-      body: `订单 ${order.user_order_id}（${order.product_title}）有申请人已出签，请查看签证信息。`,
+      body: `订单 ${order.order_no}（${order.product_title}）有申请人已出签，请查看签证信息。`,
       link: `${detail(order.user_order_id)}#${VISA_INFOS_ANCHOR}`,
     }),
   },
@@ -234,7 +236,7 @@ export const NOTICE_TEMPLATES = {
     email: true,
     render: (order) => ({
       title: '签证结果：拒签',
-      body: `订单 ${order.user_order_id}（${order.product_title}）有申请人被拒签，请在签证信息中查看拒签原因。`,
+      body: `订单 ${order.order_no}（${order.product_title}）有申请人被拒签，请在签证信息中查看拒签原因。`,
       link: `${detail(order.user_order_id)}#${VISA_INFOS_ANCHOR}`,
     }),
   },
@@ -247,7 +249,7 @@ export const NOTICE_TEMPLATES = {
       const company = typeof event.detail?.courier_company_name === 'string' ? event.detail.courier_company_name : '快递';
       return {
         title: '护照已寄回',
-        body: `订单 ${order.user_order_id}（${order.product_title}）的护照已寄回${waybill ? `，${company}运单号 ${waybill}` : ''}。您可以在订单详情中查看物流。`,
+        body: `订单 ${order.order_no}（${order.product_title}）的护照已寄回${waybill ? `，${company}运单号 ${waybill}` : ''}。您可以在订单详情中查看物流。`,
         link: detail(order.user_order_id),
       };
     },
@@ -258,8 +260,8 @@ export const NOTICE_TEMPLATES = {
     render: (order, event) => ({
       title: isRefunded({ status: event.to_status ?? '' }) ? '护照已签收，订单已退款' : '护照已签收，订单已完成',
       body: isRefunded({ status: event.to_status ?? '' })
-        ? `订单 ${order.user_order_id}（${order.product_title}）寄回的护照已签收。申请人均被拒签，费用已按拒签退全款退回，订单已结束。`
-        : `订单 ${order.user_order_id}（${order.product_title}）寄回的护照已签收，订单已完成。感谢您的信任，祝您旅途愉快！`,
+        ? `订单 ${order.order_no}（${order.product_title}）寄回的护照已签收。申请人均被拒签，费用已按拒签退全款退回，订单已结束。`
+        : `订单 ${order.order_no}（${order.product_title}）寄回的护照已签收，订单已完成。感谢您的信任，祝您旅途愉快！`,
       link: detail(order.user_order_id),
     }),
   },
@@ -268,7 +270,7 @@ export const NOTICE_TEMPLATES = {
     email: true,
     render: (order) => ({
       title: '寄回的护照快件已退回',
-      body: `订单 ${order.user_order_id}（${order.product_title}）寄回护照的快件未能送达，已退回易签通。我们会与您核对回寄地址后重新寄出。`,
+      body: `订单 ${order.order_no}（${order.product_title}）寄回护照的快件未能送达，已退回易签通。我们会与您核对回寄地址后重新寄出。`,
       link: detail(order.user_order_id),
     }),
   },
@@ -278,8 +280,8 @@ export const NOTICE_TEMPLATES = {
     render: (order, event) => ({
       title: isRefunded({ status: event.to_status ?? '' }) ? '订单已结束（已退款）' : '订单已完成',
       body: isRefunded({ status: event.to_status ?? '' })
-        ? `订单 ${order.user_order_id}（${order.product_title}）的申请人均被拒签，费用已按拒签退全款退回，订单已结束。`
-        : `订单 ${order.user_order_id}（${order.product_title}）已办理完成，请在订单详情中查看签证信息。祝您旅途愉快！`,
+        ? `订单 ${order.order_no}（${order.product_title}）的申请人均被拒签，费用已按拒签退全款退回，订单已结束。`
+        : `订单 ${order.order_no}（${order.product_title}）已办理完成，请在订单详情中查看签证信息。祝您旅途愉快！`,
       link: detail(order.user_order_id),
     }),
   },
@@ -289,7 +291,7 @@ export const NOTICE_TEMPLATES = {
     email: true,
     render: (order) => ({
       title: '退款已发起',
-      body: `订单 ${order.user_order_id}（${order.product_title}）有一笔退款已发起，款项将原路退回您的支付账户，请在订单详情中查看金额和进度。`,
+      body: `订单 ${order.order_no}（${order.product_title}）有一笔退款已发起，款项将原路退回您的支付账户，请在订单详情中查看金额和进度。`,
       link: `${detail(order.user_order_id)}#${REFUND_ANCHOR}`,
     }),
   },
@@ -298,7 +300,7 @@ export const NOTICE_TEMPLATES = {
     email: true,
     render: (order) => ({
       title: '退款已到账',
-      body: `订单 ${order.user_order_id}（${order.product_title}）的一笔退款已原路退回您的支付账户，请查收。`,
+      body: `订单 ${order.order_no}（${order.product_title}）的一笔退款已原路退回您的支付账户，请查收。`,
       link: `${detail(order.user_order_id)}#${REFUND_ANCHOR}`,
     }),
   },
@@ -307,7 +309,7 @@ export const NOTICE_TEMPLATES = {
     email: true,
     render: (order) => ({
       title: '订单已全额退款并关闭',
-      body: `订单 ${order.user_order_id}（${order.product_title}）已关闭，已支付的款项将全额原路退回，请在订单详情中查看退款进度。`,
+      body: `订单 ${order.order_no}（${order.product_title}）已关闭，已支付的款项将全额原路退回，请在订单详情中查看退款进度。`,
       link: `${detail(order.user_order_id)}#${REFUND_ANCHOR}`,
     }),
   },

@@ -36,6 +36,7 @@ export function applicantSummary(
 export function summaryOf(row: OrderRow, today: string): Omit<OrderSummary, 'applicants'> {
   return {
     user_order_id: row.user_order_id,
+    order_no: row.order_no,
     status: row.status,
     status_label: statusLabel(row.status),
     step: row.step,

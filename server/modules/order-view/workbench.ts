@@ -139,6 +139,7 @@ export function createWorkbenchView(db: Kysely<Database>, deps: { now: () => num
     return {
       order: {
         user_order_id: order.user_order_id,
+        order_no: order.order_no,
         status: order.status,
         status_label: statusLabel(order.status),
         step: order.step,

@@ -34,6 +34,7 @@ import { AppError } from '../../platform/errors.ts';
 import { actorOf, type Principal, SYSTEM } from '../../platform/principal.ts';
 import { giveBackInterviewSlots, heldInterviewSlots } from './interview-places.ts';
 import { STEP_SLA, stepDueAt } from './sla.ts';
+import { orderNumber } from '../../../common/order-number.ts';
 import { notifies, noticesOf, type NoticeOrder } from '../order-notices/notice-kinds.ts';
 import { storeNotices } from '../order-notices/notice-store.ts';
 import { announceAfterCommit } from './after-commit.ts';
@@ -922,8 +923,16 @@ async function insertEvent(
 }
 
 /** What the notices' templates use of the order row (the assignee is told of a re-upload). */
-function noticeOrder(row: Pick<NoticeOrder, 'user_order_id' | 'account_id' | 'product_title' | 'assignee_operator_id'>): NoticeOrder {
-  return { user_order_id: row.user_order_id, account_id: row.account_id, product_title: row.product_title, assignee_operator_id: row.assignee_operator_id };
+function noticeOrder(
+  row: Pick<NoticeOrder, 'user_order_id' | 'account_id' | 'product_title' | 'assignee_operator_id'> & { order_no: string | null; created_at: number },
+): NoticeOrder {
+  return {
+    user_order_id: row.user_order_id,
+    order_no: row.order_no ?? orderNumber(row.user_order_id, row.created_at),
+    account_id: row.account_id,
+    product_title: row.product_title,
+    assignee_operator_id: row.assignee_operator_id,
+  };
 }
 
 function detailOf(change: Change): Json<Record<string, unknown>> | null {

@@ -5,6 +5,8 @@
 import { type ExpressionBuilder, type Kysely, PostgresAdapter, sql } from 'kysely';
 import { CUSTOMER_ACTION_STEPS, type OrderListTab, type OrderStatus, type OrderStep, PRE_SUBMISSION_STEPS, UNPAID_STATUSES } from '../../../common/order.ts';
 import { type Flag, fromJson, type Json } from '../../db/json.ts';
+import { orderNumber, orderNumberPrefix } from '../../../common/order-number.ts';
+import { withAbandonedClosed } from '../../../common/payment.ts';
 import type { Database } from '../../db/schema.ts';
 
 /** Whose orders a read may see: one enterprise's, or (operators, the system) every one. */
@@ -110,6 +112,7 @@ const ORDER_COLUMNS = [
   'user_order.submitted_date',
   'user_order.price_difference_due',
   'user_order.price_difference_paid',
+  'user_order.order_no',
   'consular_district.name as consular_district_name',
   'visa_product.visa_country_id',
   'visa_product.visa_photo_id',
@@ -130,6 +133,8 @@ type RawOrderRow = Awaited<ReturnType<ReturnType<typeof orderQuery>['executeTake
 function toOrderRow(raw: RawOrderRow) {
   return {
     ...raw,
+    // Rows written outside order_create (a benchmark's bulk insert) may lack it; the rule is one.
+    order_no: raw.order_no ?? orderNumber(raw.user_order_id, raw.created_at),
     need_interview: raw.need_interview === 1,
     reject_refund: raw.reject_refund === 1,
     insurance_snapshot: raw.insurance_snapshot === null ? null : fromJson(raw.insurance_snapshot),
@@ -193,9 +198,16 @@ export function createOrderRepository(db: Kysely<Database>) {
     async insertCreated(order: NewOrder, applicants: NewApplicant[], event: NewCreateEvent): Promise<{ user_order_id: number; event_id: number }> {
       const row = { step: null, ...order, updated_at: order.created_at, cancelled_at: null, cancel_reason: null, version: 0 };
       if (db.getExecutor().adapter instanceof PostgresAdapter) {
-        const insertOrder = db.insertInto('user_order').values(row).returning('user_order_id');
+        // The id is drawn first so that the order number (common/order-number.ts) goes in with the row.
+        const id = sql<number>`(select id from new_id)`;
+        const orderNo = sql<string>`${orderNumberPrefix(order.created_at)} || lpad(${id}::text, greatest(6, length(${id}::text)), '0')`;
+        const insertOrder = db
+          .insertInto('user_order')
+          .values({ ...row, user_order_id: id, order_no: orderNo })
+          .returning('user_order_id');
         const { rows } = await sql<{ user_order_id: number; event_id: number }>`
-          with new_order as (${insertOrder}),
+          with new_id as (select nextval(pg_get_serial_sequence('user_order', 'user_order_id'))::integer as id),
+          new_order as (${insertOrder}),
           new_applicants as (
             insert into order_applicant (user_order_id, name, identity_id, mobile_phone, email, passport_no, status, sort)
             select new_order.user_order_id, a.name, a.identity_id, a.mobile_phone, a.email, null, 'pending', a.sort
@@ -220,6 +232,11 @@ export function createOrderRepository(db: Kysely<Database>) {
       }
       return db.transaction().execute(async (trx) => {
         const { user_order_id } = await trx.insertInto('user_order').values(row).returning('user_order_id').executeTakeFirstOrThrow();
+        await trx
+          .updateTable('user_order')
+          .set({ order_no: orderNumber(user_order_id, order.created_at) })
+          .where('user_order_id', '=', user_order_id)
+          .execute();
         await trx
           .insertInto('order_applicant')
           .values(applicants.map((applicant, sort) => ({ ...applicant, user_order_id, passport_no: null, status: 'pending' as const, sort })))
@@ -280,13 +297,15 @@ export function createOrderRepository(db: Kysely<Database>) {
         .execute();
     },
 
-    payments(userOrderId: number) {
-      return db
+    /** The order's payments as people read them: an attempt left open beside a paid one reads 已关闭. */
+    async payments(userOrderId: number) {
+      const rows = await db
         .selectFrom('payment')
         .select(['out_trade_no', 'channel', 'amount', 'status', 'created_at', 'paid_at', 'price_difference_id'])
         .where('user_order_id', '=', userOrderId)
         .orderBy('payment_id')
         .execute();
+      return withAbandonedClosed(rows);
     },
 
     /** Does the product ask any of these identities for mailed paper materials (checklist attr 1)? */

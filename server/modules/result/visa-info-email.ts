@@ -13,9 +13,13 @@ export interface VisaInfoEmail {
   html: string;
 }
 
-export function renderVisaInfoEmail(order: { user_order_id: number; product_title: string }, visas: VisaResultView[], siteUrl: string): VisaInfoEmail {
+export function renderVisaInfoEmail(
+  order: { user_order_id: number; order_no: string; product_title: string },
+  visas: VisaResultView[],
+  siteUrl: string,
+): VisaInfoEmail {
   const title = order.product_title.replace(/[\r\n]+/g, ' ').trim();
-  const subject = `【${BRAND}】签证信息：${title}（订单 ${order.user_order_id}）`;
+  const subject = `【${BRAND}】签证信息：${title}（订单 ${order.order_no}）`;
   const link = `${siteUrl.replace(/\/+$/, '')}/order/order-detail/${order.user_order_id}`;
   const lines = (v: VisaResultView) => [
     ['签证号码', v.visa_no ?? ''],
@@ -25,7 +29,7 @@ export function renderVisaInfoEmail(order: { user_order_id: number; product_titl
     ...(v.evisa ? [['电子签证', `见附件 ${v.evisa.file_name}`]] : []),
   ];
 
-  const text: string[] = ['您好：', '', `以下是订单 ${order.user_order_id}（${title}）的签证信息：`, ''];
+  const text: string[] = ['您好：', '', `以下是订单 ${order.order_no}（${title}）的签证信息：`, ''];
   for (const v of visas) {
     text.push(`【${v.applicant_name}】`);
     for (const [label, value] of lines(v)) text.push(`${label}：${value}`);
@@ -38,7 +42,7 @@ export function renderVisaInfoEmail(order: { user_order_id: number; product_titl
     `<html lang="zh-CN"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>`,
     "<body style=\"font-family:-apple-system,'PingFang SC','Microsoft YaHei',sans-serif;color:#333;line-height:1.6\">",
     '<p>您好：</p>',
-    `<p>以下是订单 ${order.user_order_id}（${escapeHtml(title)}）的签证信息：</p>`,
+    `<p>以下是订单 ${order.order_no}（${escapeHtml(title)}）的签证信息：</p>`,
   ];
   for (const v of visas) {
     html.push(

@@ -3,6 +3,7 @@
 // columns and the server's clock, never in the browser. Overdue first: the
 // order is by due time, so every overdue order (due before now) comes before
 // the others; steps without a due time come last.
+import { orderNumber } from '../../../common/order-number.ts';
 import type { Kysely } from 'kysely';
 import type { AdminQueueFilters, AdminQueueResult } from '../../../common/contracts/admin-order.ts';
 import { isProcessing, ORDER_STATUSES, ORDER_STEP_VALUES, ORDER_STEPS, type OrderStep } from '../../../common/order.ts';
@@ -99,6 +100,7 @@ export function createReviewQueue(db: Kysely<Database>, deps: { now: () => numbe
           const step = isProcessing(row) ? (row.step ?? 'material_review') : null;
           return {
             user_order_id: row.user_order_id,
+            order_no: row.order_no ?? orderNumber(row.user_order_id, row.created_at),
             step,
             step_label: step ? ORDER_STEPS[step] : ORDER_STATUSES[row.status],
             product_title: row.product_title,

@@ -67,6 +67,8 @@ export function createReviewRepository(db: Kysely<Database>) {
       return filtered(filter)
         .select([
           'user_order.user_order_id',
+          'user_order.order_no',
+          'user_order.created_at',
           'user_order.step',
           'user_order.product_title',
           'user_order.country',
@@ -107,6 +109,11 @@ export function createReviewRepository(db: Kysely<Database>) {
 
     /** The orders a search names: an order id, or an applicant's phone (digits); else an applicant's name. */
     async searchIds(search: string): Promise<number[]> {
+      // An order number (YD…) names one order.
+      if (/^YD\d{14,}$/i.test(search)) {
+        const found = await db.selectFrom('user_order').select('user_order_id').where('order_no', '=', search.toUpperCase()).executeTakeFirst();
+        return found ? [found.user_order_id] : [];
+      }
       let query = db.selectFrom('order_applicant').select('user_order_id').distinct();
       query = /^\d+$/.test(search) ? query.where('mobile_phone', '=', search) : query.where('name', '=', search);
       const ids = (await query.limit(SEARCH_LIMIT).execute()).map((row) => row.user_order_id);

@@ -171,7 +171,12 @@ describe(`review (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLite'})`, 
     expect((await ctx.t.call('/www/order/reupload_submit', { user_order_id: id }, { token: bob.token })).body.ret).toBe(ErrorCode.ORDER_NOT_FOUND);
     const replaced = await upload(ctx.t, alice.token, target(failed), { name: 'clear.jpg', content: fixture('photo') });
     expect(replaced.body.ret).toBe(0);
-    expect(replaced.body.body.file).toMatchObject({ file_id: failed.file_id, review_status: 'pending', no_pass_memo: null });
+    // The reviewer's memo is kept until the next review (issue 27).
+    expect(replaced.body.body.file).toMatchObject({
+      file_id: failed.file_id,
+      review_status: 'pending',
+      no_pass_memo: '模糊不清；未拍全/有裁切；请上传彩色扫描件',
+    });
     const submitted = await ctx.t.call('/www/order/reupload_submit', { user_order_id: id }, { token: alice.token });
     expect(submitted.body).toMatchObject({ ret: 0, body: { step: 'material_review', review_round: 2 } });
     expect((await ctx.events(id)).at(-1)).toMatchObject({

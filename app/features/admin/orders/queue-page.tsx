@@ -158,10 +158,10 @@ export function QueuePage({ me, query, result, filters }: { me: OperatorInfo; qu
     {
       title: '订单号',
       dataIndex: 'user_order_id',
-      width: 80,
-      render: (id: number) => (
+      width: 136,
+      render: (id: number, row) => (
         <Link to={`/admin/orders/${id}`} data-testid="queue-order-link">
-          {id}
+          {row.order_no}
         </Link>
       ),
     },

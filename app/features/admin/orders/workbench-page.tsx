@@ -83,7 +83,7 @@ export function WorkbenchPage({ bench, supervisor }: { bench: AdminWorkbench; su
       <div data-testid="admin-workbench">
         <div className="aw-head">
           <h1 className="admin-page-title">
-            订单 {order.user_order_id}
+            订单 {order.order_no}
             <Tag color="blue" data-testid="workbench-step">
               {order.step_label ?? order.status_label}
             </Tag>

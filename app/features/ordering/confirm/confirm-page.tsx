@@ -49,6 +49,7 @@ function defaultAddress(list: AddressView[]): AddressView | null {
 /** What the confirm page needs of a payment dialog; the route hands in the payment feature's (features do not import each other). */
 export interface PaymentDialogSlot {
   userOrderId: number;
+  orderNo: string;
   /** cents */
   amount: number;
   open: boolean;
@@ -249,6 +250,7 @@ export function ConfirmPage({ order, offer, returnAddresses, PaymentDialog }: Co
             />
             <PaymentDialog
               userOrderId={order.user_order_id}
+              orderNo={order.order_no}
               amount={payment?.amount ?? order.total_amount}
               open={payment !== null}
               onClose={() => setPayment(null)}

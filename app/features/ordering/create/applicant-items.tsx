@@ -70,7 +70,7 @@ export function ApplicantItems({ form }: { form: FormInstance }) {
                   </Form.Item>
                   <Form.Item name={[field.name, 'email']} label="邮箱（选填）" validateTrigger="onBlur" rules={[checkRule(emailError)]}>
                     <TrimmedInput
-                      placeholder="用于接收办理通知"
+                      placeholder="申请人的联系邮箱（办理通知发往您的账号邮箱）"
                       inputMode="email"
                       autoComplete="off"
                       maxLength={EMAIL_MAX_LENGTH}
