@@ -169,9 +169,11 @@ export async function workbookValues(bytes: Buffer): Promise<Record<string, Arra
   const out: Record<string, Array<Array<string | number | null>>> = {};
   workbook.eachSheet((sheet) => {
     const rows: Array<Array<string | number | null>> = [];
+    // columnCount walks every row: read it once per sheet.
+    const columns = sheet.columnCount;
     sheet.eachRow({ includeEmpty: true }, (row) => {
       const cells: Array<string | number | null> = [];
-      for (let c = 1; c <= sheet.columnCount; c++) cells.push(plain(row.getCell(c).value));
+      for (let c = 1; c <= columns; c++) cells.push(plain(row.getCell(c).value));
       rows.push(cells);
     });
     out[sheet.name] = rows;
