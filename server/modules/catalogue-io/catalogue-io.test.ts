@@ -50,14 +50,11 @@ beforeAll(async () => {
   demo = demoDb.open();
   target = emptyDb.open();
   small = smallDb.open();
-  console.log('dbs open');
   await seedCatalogue(demo.db, NOW);
-  console.log('seeded');
   exported = await exportWorkbook(demo.db);
   const seeded = await importWorkbook(small.db, await writeWorkbook(smallBook()), NOW);
   if (!seeded.applied) throw new Error(JSON.stringify(seeded.problems.slice(0, 3)));
   smallExport = await exportWorkbook(small.db);
-  console.log('small ready');
 }, 300_000);
 
 afterAll(async () => {
