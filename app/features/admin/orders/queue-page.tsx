@@ -94,7 +94,7 @@ function BulkOutcome({ outcome, onClose }: { outcome: { action: string; result: 
   );
 }
 
-/** Makes the table's scrolling boxes reachable by Tab (axe scrollable-region-focusable: an empty table has nothing else to focus). */
+/** Makes the table's scrolling boxes reachable by Tab (axe scrollable-region-focusable: an empty table has nothing else to focus), and its measuring row unreachable. */
 function useKeyboardScroll(box: React.RefObject<HTMLDivElement | null>, deps: unknown[]) {
   useEffect(() => {
     for (const region of box.current?.querySelectorAll<HTMLElement>('.ant-table-content, .ant-table-body') ?? []) {
@@ -102,6 +102,9 @@ function useKeyboardScroll(box: React.RefObject<HTMLDivElement | null>, deps: un
       region.setAttribute('role', 'region');
       region.setAttribute('aria-label', '订单列表（可用方向键滚动）');
     }
+    // antd's hidden row that measures the fixed columns' widths (aria-hidden) holds copies of focusable cells
+    // (axe aria-hidden-focus): inert takes them out of the tab order.
+    for (const row of box.current?.querySelectorAll<HTMLElement>('.ant-table-measure-row') ?? []) row.setAttribute('inert', '');
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, deps);
 }
