@@ -53,8 +53,9 @@ test('an operator logs in with password and TOTP code, sees the admin layout, lo
   await expect(page.getByRole('heading', { name: '工作台' })).toBeVisible();
   // An operator's menu has no supervisor entries, and the page refuses them.
   await expect(page.getByRole('link', { name: '操作员管理' })).toHaveCount(0);
-  await page.goto('/admin/operators');
-  await expect(page.getByText('仅主管可以执行此操作')).toBeVisible();
+  const refused = await page.goto('/admin/operators');
+  expect(refused?.status()).toBe(403);
+  await expect(page.getByText('没有权限访问此页面')).toBeVisible();
   await page.goto('/admin');
   await snap(page, 'admin-home');
 
