@@ -75,8 +75,9 @@ export function openDatabase(config: AppConfig['database'], options: DatabaseOpt
  * The app's queries are a few hundred distinct texts, so each prepared
  * statement is kept and reused (the most recently used STATEMENT_CACHE_SIZE).
  * A statement still being iterated is busy: that caller gets a fresh one
- * (Kysely's one connection runs one query at a time, so this is defensive). SQLite re-prepares a kept statement by itself when the
- * schema changed (a migration), so a kept statement never runs stale.
+ * (Kysely's one connection runs one query at a time, so this is defensive).
+ * SQLite re-prepares a kept statement by itself when the schema changed (a
+ * migration), so a kept statement never runs stale.
  */
 const STATEMENT_CACHE_SIZE = 500;
 
