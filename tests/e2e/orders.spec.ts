@@ -271,11 +271,12 @@ loggedInTest.describe('ordering', () => {
     // A copy of it that belongs to another enterprise.
     const other = await createCustomer();
     const columns = query<{ name: string }>(
-      "SELECT name FROM pragma_table_info('user_order') WHERE name NOT IN ('user_order_id', 'enterprise_id', 'account_id')",
+      "SELECT name FROM pragma_table_info('user_order') WHERE name NOT IN ('user_order_id', 'enterprise_id', 'account_id', 'order_no')",
     ).map((c) => c.name);
     run(
-      `INSERT INTO user_order (enterprise_id, account_id, ${columns.join(', ')})
-       SELECT a.enterprise_id, a.id, ${columns.map((c) => `o.${c}`).join(', ')} FROM user_order o, account a WHERE o.user_order_id = ? AND a.account = ?`,
+      // order_no is unique: the copy gets its own (the id is not known before the insert).
+      `INSERT INTO user_order (enterprise_id, account_id, order_no, ${columns.join(', ')})
+       SELECT a.enterprise_id, a.id, o.order_no || 'X', ${columns.map((c) => `o.${c}`).join(', ')} FROM user_order o, account a WHERE o.user_order_id = ? AND a.account = ?`,
       id,
       other.account,
     );
