@@ -17,8 +17,26 @@ const SMTP_PORT = Number(process.env.E2E_SMTP_PORT ?? PORT + 1000);
 process.env.E2E_SMTP_PORT = String(SMTP_PORT);
 process.env.E2E_MAILBOX_DIR ??= join(E2E_DIR, 'mailbox');
 
+// `npm test` runs the journeys in two parts (docs/decisions/0042-e2e-in-two-parts.md):
+// E2E_PART=early in the browser lane, E2E_PART=late in the api lane once its
+// Vitest runs are done, each with its own servers (its own E2E_PORT) and
+// reports. Without E2E_PART every spec runs. The late part is mostly the guest
+// pages' specs; its size balances the two lanes (the decision has the figures).
+const PART = process.env.E2E_PART;
+export const LATE_SPECS = [
+  '**/product-page.spec.ts',
+  '**/shared-elements.spec.ts',
+  '**/pages.spec.ts',
+  '**/paint-first.spec.ts',
+  '**/security.spec.ts',
+  '**/browse.spec.ts',
+];
+const part = PART === 'early' ? { testIgnore: LATE_SPECS } : PART === 'late' ? { testMatch: LATE_SPECS } : {};
+const suffix = PART ? `-${PART}` : '';
+
 export default defineConfig({
   testDir: 'tests/e2e',
+  ...part,
   globalSetup: './tests/e2e/global-setup.ts',
   fullyParallel: false,
   workers: 1,
@@ -27,10 +45,10 @@ export default defineConfig({
   retries: process.env.CI ? 1 : 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  reporter: [['list'], ['json', { outputFile: 'test-results/e2e.json' }]],
+  reporter: [['list'], ['json', { outputFile: `test-results/e2e${suffix}.json` }]],
   // Its own folder: Playwright empties outputDir when it starts, and the Vitest lane writes
   // its reports to test-results/ at the same time (scripts/run-tests.mjs).
-  outputDir: 'test-results/e2e-artifacts',
+  outputDir: `test-results/e2e-artifacts${suffix}`,
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
     locale: 'zh-CN',

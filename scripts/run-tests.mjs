@@ -6,6 +6,9 @@
 //                   on PostgreSQL when TEST_DATABASE_URL is set (CI sets it);
 //   lane "browser": a fresh build, then the end-to-end journeys (Playwright) in
 //                   Debian's Chromium.
+// The journeys outlast the API tests, so the api lane, once its Vitest runs are
+// done, runs the late part of them (playwright.config.ts LATE_SPECS, decision
+// 0042) on the same build with servers of its own; the browser lane runs the rest.
 // Each lane writes its output to test-results/<lane>.log, printed whole when the
 // lane ends (never interleaved). TEST_LANES=serial runs them one after the other.
 // Without Chromium the end-to-end part cannot run: that is said loudly, the run
@@ -25,12 +28,12 @@ const timings = [];
 const minutes = (since) => ((Date.now() - since) / 60000).toFixed(1);
 
 /** Runs one command with its output appended to the lane's log; resolves true when it passed. */
-function step(log, label, command, args) {
+function step(log, label, command, args, env = {}) {
   const started = Date.now();
   appendFileSync(log, `\n━━━ ${label} ━━━\n$ ${[command, ...args].join(' ')}\n`);
   const fd = openSync(log, 'a');
   return new Promise((resolve) => {
-    const child = spawn(command, args, { stdio: ['ignore', fd, fd], env: process.env });
+    const child = spawn(command, args, { stdio: ['ignore', fd, fd], env: { ...process.env, ...env } });
     child.on('exit', (code, signal) => {
       closeSync(fd);
       timings.push(`${label}: ${minutes(started)} min`);
@@ -76,6 +79,13 @@ rmSync('test-results', { recursive: true, force: true });
 mkdirSync('test-results', { recursive: true });
 const started = Date.now();
 
+let incomplete = false;
+/** Split the journeys between the lanes only when both lanes run at once and there is a browser. */
+const split = !serial && existsSync(CHROMIUM);
+const E2E_PORT = Number(process.env.E2E_PORT ?? 3210);
+/** Resolves once the browser lane's build is done: true when it succeeded. */
+let buildDone;
+const built = new Promise((resolve) => (buildDone = resolve));
 const apiLane = () =>
   lane('api', async (log) => {
     const vitest = (out, ...only) => ['vitest', 'run', ...only, '--reporter=default', '--reporter=json', `--outputFile=${out}`];
@@ -87,12 +97,18 @@ const apiLane = () =>
     } else {
       console.log('\n(API tests on PostgreSQL not run: set TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test to include them)');
     }
+    if (split && (await built)) {
+      // Its own ports: 50 above the browser lane's (each part also uses +7, +8, +500 and +1000).
+      const env = { E2E_PART: 'late', E2E_PORT: String(E2E_PORT + 50) };
+      await step(log, 'end-to-end tests in Chromium, late part', 'npx', ['playwright', 'test'], env);
+      countPlaywright('test-results/e2e-late.json');
+    }
   });
 
-let incomplete = false;
 const browserLane = () =>
   lane('browser', async (log) => {
     if (!existsSync(CHROMIUM)) {
+      buildDone(false);
       incomplete = true;
       const banner = '!'.repeat(78);
       console.error(
@@ -101,9 +117,12 @@ const browserLane = () =>
       if (isCI) problems.push('Chromium is missing under CI');
       return;
     }
-    if (await step(log, 'build the app for end-to-end tests', 'npm', ['run', 'build'])) {
-      await step(log, 'end-to-end tests in Chromium', 'npx', ['playwright', 'test']);
-      countPlaywright('test-results/e2e.json');
+    const ok = await step(log, 'build the app for end-to-end tests', 'npm', ['run', 'build']);
+    buildDone(ok);
+    if (ok) {
+      const part = split ? 'early' : undefined;
+      await step(log, `end-to-end tests in Chromium${part ? ', early part' : ''}`, 'npx', ['playwright', 'test'], part ? { E2E_PART: part } : {});
+      countPlaywright(`test-results/e2e${part ? `-${part}` : ''}.json`);
     }
   });
 
