@@ -45,7 +45,7 @@ export function createInterviewService(db: Kysely<Database>, deps: InterviewServ
     const districtId = order.consular_district_id ?? order.product_district_id;
     const district = districtId === null ? undefined : await repo.district(districtId);
     if (!district) throw new AppError(ErrorCode.INTERVIEW_NO_DISTRICT);
-    return { district, nationalDays: await repo.nationalDays(district.visa_country_id) };
+    return { district, nationalDays: await repo.closedDays(district) };
   }
 
   return {
