@@ -449,7 +449,11 @@ export const ERROR_CATALOGUE: Record<ErrorCodeValue, { msg: string; meaning: str
   },
   // 2331–2339 interview / biometrics slots
   2331: { msg: '领区不存在', meaning: 'consular_district_id 不存在', http: 200 },
-  2332: { msg: '时段设置不正确', meaning: '日期、时间、星期或容量不符合规则（容量为 0–999 的整数，结束不早于开始，范围不超过 366 天等），msg 说明是哪一项', http: 200 },
+  2332: {
+    msg: '时段设置不正确',
+    meaning: '日期、时间、星期或容量不符合规则（容量为 0–999 的整数，结束不早于开始，范围不超过 366 天等），msg 说明是哪一项',
+    http: 200,
+  },
   2333: { msg: '容量不能少于已预约人数', meaning: '该时段已有预约，新容量小于已预约人数：容量未改，msg 给出已预约人数', http: 200 },
   2334: { msg: '该时段已有预约，不能删除', meaning: '已有申请人预约的时段不能删除（可把容量减到已预约人数）', http: 200 },
   2335: { msg: '时段不存在', meaning: 'interview_slot_id 不存在', http: 200 },

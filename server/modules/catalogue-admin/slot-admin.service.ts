@@ -25,7 +25,7 @@ import type { Database, InterviewSlotAuditTable } from '../../db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { Operator } from '../../platform/principal.ts';
 import { consulateDay } from '../interview/calendar.ts';
-import { createInterviewRepository } from '../interview/interview.repository.ts';
+import { consulateClosedDays } from '../interview/interview.service.ts';
 
 export interface SlotAdminDeps {
   now: () => number;
@@ -89,11 +89,23 @@ function checkTimes(times: Array<{ start: string; end: string }>): Array<{ start
 }
 
 export function createSlotAdminService(db: Kysely<Database>, deps: SlotAdminDeps) {
-  const calendar = createInterviewRepository(db);
   const today = () => chinaDate(deps.now());
+  const calendar = {
+    closedDays: (district: { consular_district_id: number; visa_country_id: number }) => consulateClosedDays(db, district),
+    slotsBetween: (consularDistrictId: number, from: string, to: string) =>
+      db
+        .selectFrom('interview_slot')
+        .selectAll()
+        .where('consular_district_id', '=', consularDistrictId)
+        .where('slot_date', '>=', from)
+        .where('slot_date', '<=', to)
+        .orderBy('slot_date')
+        .orderBy('start_time')
+        .execute(),
+  };
 
   async function districtOf(consularDistrictId: number) {
-    const district = await calendar.district(consularDistrictId);
+    const district = await db.selectFrom('consular_district').selectAll().where('consular_district_id', '=', consularDistrictId).executeTakeFirst();
     if (!district) throw new AppError(ErrorCode.SLOT_DISTRICT_NOT_FOUND);
     return district;
   }
@@ -258,7 +270,11 @@ export function createSlotAdminService(db: Kysely<Database>, deps: SlotAdminDeps
         const summary =
           `生成 ${from} 至 ${to}（${weekdayText}）${times.map((t) => `${t.start}–${t.end}`).join('、')}，每个时段 ${capacity} 人：` +
           `新建 ${created} 个${rows.length - created > 0 ? `，已有 ${rows.length - created} 个未改动` : ''}${skipped.length > 0 ? `，跳过 ${skipped.length} 天` : ''}`;
-        await audit(trx, caller, district.consular_district_id, 'generate', summary, { input: { from, to, weekdays: [...weekdays], times, capacity }, created, skipped });
+        await audit(trx, caller, district.consular_district_id, 'generate', summary, {
+          input: { from, to, weekdays: [...weekdays], times, capacity },
+          created,
+          skipped,
+        });
         return { created, existing: rows.length - created };
       });
       return { ...result, days: dates.length, skipped };
@@ -279,17 +295,21 @@ export function createSlotAdminService(db: Kysely<Database>, deps: SlotAdminDeps
             .executeTakeFirst();
           if (!updated) {
             const now = await slotById(trx, input.interview_slot_id);
-            throw new AppError(
-              ErrorCode.SLOT_BELOW_BOOKED,
-              `${slotText(now)} 已有 ${now.booked} 人预约，容量不能少于 ${now.booked}（想改为 ${capacity}）`,
-            );
+            throw new AppError(ErrorCode.SLOT_BELOW_BOOKED, `${slotText(now)} 已有 ${now.booked} 人预约，容量不能少于 ${now.booked}（想改为 ${capacity}）`);
           }
-          await audit(trx, caller, updated.consular_district_id, 'capacity', `${slotText(updated)} 容量 ${before.capacity} → ${capacity}（已约 ${updated.booked}）`, {
-            interview_slot_id: updated.interview_slot_id,
-            before: before.capacity,
-            after: capacity,
-            booked: updated.booked,
-          });
+          await audit(
+            trx,
+            caller,
+            updated.consular_district_id,
+            'capacity',
+            `${slotText(updated)} 容量 ${before.capacity} → ${capacity}（已约 ${updated.booked}）`,
+            {
+              interview_slot_id: updated.interview_slot_id,
+              before: before.capacity,
+              after: capacity,
+              booked: updated.booked,
+            },
+          );
           return {
             interview_slot_id: updated.interview_slot_id,
             start_time: updated.start_time,
@@ -318,7 +338,11 @@ export function createSlotAdminService(db: Kysely<Database>, deps: SlotAdminDeps
             .executeTakeFirstOrThrow();
           if (Number(sameDay.n) <= 1) throw new AppError(ErrorCode.SLOT_LAST_OF_DAY);
           // booked = 0 again in the statement: a booking that came in meanwhile keeps its slot.
-          const deleted = await trx.deleteFrom('interview_slot').where('interview_slot_id', '=', slot.interview_slot_id).where('booked', '=', 0).executeTakeFirst();
+          const deleted = await trx
+            .deleteFrom('interview_slot')
+            .where('interview_slot_id', '=', slot.interview_slot_id)
+            .where('booked', '=', 0)
+            .executeTakeFirst();
           if (Number(deleted.numDeletedRows) !== 1) {
             const now = await slotById(trx, slot.interview_slot_id);
             throw new AppError(ErrorCode.SLOT_BOOKED, `${slotText(now)} 已有 ${now.booked} 人预约，不能删除`);
@@ -378,7 +402,10 @@ export function createSlotAdminService(db: Kysely<Database>, deps: SlotAdminDeps
           .returning('reason')
           .executeTakeFirst();
         if (!closure) throw new AppError(ErrorCode.SLOT_CLOSURE_NOT_FOUND, `${date} 不是闭馆日`);
-        await audit(trx, caller, district.consular_district_id, 'reopen', `取消 ${date}（${weekdayLabel(date)}）的闭馆日（${closure.reason}）`, { date, reason: closure.reason });
+        await audit(trx, caller, district.consular_district_id, 'reopen', `取消 ${date}（${weekdayLabel(date)}）的闭馆日（${closure.reason}）`, {
+          date,
+          reason: closure.reason,
+        });
       });
     },
   };

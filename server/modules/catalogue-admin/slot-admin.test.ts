@@ -124,7 +124,10 @@ describe('interview slots from the back office', () => {
 
     await ok(boss.callContract(adminSlotClosureAdd, { consular_district_id: districtId, date: '2026-12-09', reason: '领馆内部活动' }));
     expect((await customerDates(order)).some((d) => d.date === '2026-12-09')).toBe(false);
-    await refused(boss.callContract(adminSlotClosureAdd, { consular_district_id: districtId, date: '2026-12-09', reason: '再次' }), ErrorCode.SLOT_CLOSURE_EXISTS);
+    await refused(
+      boss.callContract(adminSlotClosureAdd, { consular_district_id: districtId, date: '2026-12-09', reason: '再次' }),
+      ErrorCode.SLOT_CLOSURE_EXISTS,
+    );
 
     const again = await ok(generate({ from: '2026-12-09', to: '2026-12-10', times: [{ start: '16:00', end: '16:30' }] }));
     expect(again.skipped).toEqual([{ date: '2026-12-09', reason: '领馆内部活动' }]);
@@ -156,7 +159,10 @@ describe('interview slots from the back office', () => {
     expect(msg).toBe('2026-12-14（周一）08:15–08:45 已有 2 人预约，容量不能少于 2（想改为 1）');
     expect((await slotOf('2026-12-14', '08:15')).capacity).toBe(2);
 
-    expect(await ok(boss.callContract(adminSlotCapacity, { interview_slot_id: slot.interview_slot_id, capacity: 5 }))).toMatchObject({ capacity: 5, booked: 2 });
+    expect(await ok(boss.callContract(adminSlotCapacity, { interview_slot_id: slot.interview_slot_id, capacity: 5 }))).toMatchObject({
+      capacity: 5,
+      booked: 2,
+    });
     const other = await customerOrder(1);
     const seen = (await customerDates(other)).find((d) => d.date === '2026-12-14')!.slots.find((s) => s.start_time === '08:15')!;
     expect(seen).toMatchObject({ capacity: 5, remaining: 3, full: false });
@@ -166,7 +172,10 @@ describe('interview slots from the back office', () => {
 
     expect(await refused(boss.callContract(adminSlotDelete, { interview_slot_id: slot.interview_slot_id }), ErrorCode.SLOT_BOOKED)).toContain('已有 2 人预约');
     expect(
-      await refused(boss.callContract(adminSlotClosureAdd, { consular_district_id: districtId, date: '2026-12-14', reason: '临时闭馆' }), ErrorCode.SLOT_DAY_BOOKED),
+      await refused(
+        boss.callContract(adminSlotClosureAdd, { consular_district_id: districtId, date: '2026-12-14', reason: '临时闭馆' }),
+        ErrorCode.SLOT_DAY_BOOKED,
+      ),
     ).toContain('已有 2 人预约');
     expect(await slotOf('2026-12-14', '08:15')).toMatchObject({ booked: 2, capacity: 2 });
   });
@@ -189,18 +198,25 @@ describe('interview slots from the back office', () => {
     expect(summaries).toContain('2026-12-14（周一）08:15–08:45 容量 2 → 5（已约 2）');
     expect(summaries).toContain('设 2026-12-09（周三）为闭馆日：领馆内部活动');
     expect(summaries).toContain('取消 2026-12-09（周三）的闭馆日（领馆内部活动）');
-    expect(summaries.some((s) => s.startsWith('生成 2026-12-07 至 2026-12-20（周一、周二、周三、周四、周五）08:15–08:45、13:00–13:40，每个时段 2 人：新建 20 个'))).toBe(true);
+    expect(
+      summaries.some((s) => s.startsWith('生成 2026-12-07 至 2026-12-20（周一、周二、周三、周四、周五）08:15–08:45、13:00–13:40，每个时段 2 人：新建 20 个')),
+    ).toBe(true);
     // A refused change leaves no audit row.
     const rows = await t.db.selectFrom('interview_slot_audit').select('action').where('consular_district_id', '=', districtId).execute();
     expect(rows.filter((r) => r.action === 'capacity')).toHaveLength(2);
   });
 
   it('refuses bad input with a Chinese message and changes nothing', async () => {
-    const before = await t.db.selectFrom('interview_slot').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const before = await t.db
+      .selectFrom('interview_slot')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(await refused(generate({ capacity: -1 }), ErrorCode.SLOT_INPUT_INVALID)).toBe('容量须为 0–999 的整数（收到 -1）');
     await refused(generate({ capacity: 1.5 }), ErrorCode.SLOT_INPUT_INVALID);
     await refused(generate({ capacity: 1000 }), ErrorCode.SLOT_INPUT_INVALID);
-    expect(await refused(generate({ from: '2026-12-20', to: '2026-12-07' }), ErrorCode.SLOT_INPUT_INVALID)).toBe('结束日期（2026-12-07）不能早于开始日期（2026-12-20）');
+    expect(await refused(generate({ from: '2026-12-20', to: '2026-12-07' }), ErrorCode.SLOT_INPUT_INVALID)).toBe(
+      '结束日期（2026-12-07）不能早于开始日期（2026-12-20）',
+    );
     expect(await refused(generate({ from: '2026-12-02', to: '2027-12-03' }), ErrorCode.SLOT_INPUT_INVALID)).toBe('一次最多生成 366 天的时段（所选为 367 天）');
     await refused(generate({ from: '2026-11-30' }), ErrorCode.SLOT_INPUT_INVALID);
     await refused(generate({ from: '2026-02-30' }), ErrorCode.SLOT_INPUT_INVALID);
@@ -220,18 +236,30 @@ describe('interview slots from the back office', () => {
     );
     await refused(generate({ consular_district_id: 999_999 }), ErrorCode.SLOT_DISTRICT_NOT_FOUND);
     await refused(boss.callContract(adminSlotCalendar, { consular_district_id: 999_999 }), ErrorCode.SLOT_DISTRICT_NOT_FOUND);
-    await refused(boss.callContract(adminSlotCalendar, { consular_district_id: districtId, from: '2026-12-01', to: '2027-03-01' }), ErrorCode.SLOT_INPUT_INVALID);
+    await refused(
+      boss.callContract(adminSlotCalendar, { consular_district_id: districtId, from: '2026-12-01', to: '2027-03-01' }),
+      ErrorCode.SLOT_INPUT_INVALID,
+    );
 
     const slot = await slotOf('2026-12-16', '08:15');
     await refused(boss.callContract(adminSlotCapacity, { interview_slot_id: slot.interview_slot_id, capacity: -3 }), ErrorCode.SLOT_INPUT_INVALID);
     await refused(boss.callContract(adminSlotCapacity, { interview_slot_id: 999_999, capacity: 3 }), ErrorCode.SLOT_NOT_FOUND);
     await refused(boss.callContract(adminSlotClosureAdd, { consular_district_id: districtId, date: '2026-12-17', reason: '  ' }), ErrorCode.SLOT_INPUT_INVALID);
-    await refused(boss.callContract(adminSlotClosureAdd, { consular_district_id: districtId, date: '2026-11-30', reason: '过去' }), ErrorCode.SLOT_INPUT_INVALID);
-    await refused(boss.callContract(adminSlotClosureAdd, { consular_district_id: 999_999, date: '2026-12-17', reason: '闭馆' }), ErrorCode.SLOT_DISTRICT_NOT_FOUND);
+    await refused(
+      boss.callContract(adminSlotClosureAdd, { consular_district_id: districtId, date: '2026-11-30', reason: '过去' }),
+      ErrorCode.SLOT_INPUT_INVALID,
+    );
+    await refused(
+      boss.callContract(adminSlotClosureAdd, { consular_district_id: 999_999, date: '2026-12-17', reason: '闭馆' }),
+      ErrorCode.SLOT_DISTRICT_NOT_FOUND,
+    );
     // Shapes the contract refuses.
     expect((await boss.call(adminSlotGenerate.path, { consular_district_id: districtId, capacity: '2' })).body.ret).toBe(ErrorCode.INVALID_PARAMS);
 
-    const after = await t.db.selectFrom('interview_slot').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const after = await t.db
+      .selectFrom('interview_slot')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n));
     expect((await slotOf('2026-12-16', '08:15')).capacity).toBe(2);
   });
@@ -241,7 +269,10 @@ describe('interview slots from the back office', () => {
     const slot = await slotOf('2026-12-16', '08:15');
     const calls: Array<[string, unknown]> = [
       [adminSlotCalendar.path, { consular_district_id: districtId }],
-      [adminSlotGenerate.path, { consular_district_id: districtId, from: '2026-12-21', to: '2026-12-22', weekdays: [1], times: [{ start: '08:00', end: '08:30' }], capacity: 1 }],
+      [
+        adminSlotGenerate.path,
+        { consular_district_id: districtId, from: '2026-12-21', to: '2026-12-22', weekdays: [1], times: [{ start: '08:00', end: '08:30' }], capacity: 1 },
+      ],
       [adminSlotCapacity.path, { interview_slot_id: slot.interview_slot_id, capacity: 9 }],
       [adminSlotDelete.path, { interview_slot_id: slot.interview_slot_id }],
       [adminSlotClosureAdd.path, { consular_district_id: districtId, date: '2026-12-22', reason: '闭馆' }],
@@ -256,7 +287,22 @@ describe('interview slots from the back office', () => {
   it('random bodies to every call answer an envelope, never 5xx', async () => {
     let seed = 2331;
     const random = () => (seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32;
-    const values = (): unknown[] => [null, -1, 0, 1.5, 2 ** 40, '', '中文', 'x'.repeat(300), [], {}, [{ start: '08:00', end: '07:00' }], true, '2026-12-22', '12:00'];
+    const values = (): unknown[] => [
+      null,
+      -1,
+      0,
+      1.5,
+      2 ** 40,
+      '',
+      '中文',
+      'x'.repeat(300),
+      [],
+      {},
+      [{ start: '08:00', end: '07:00' }],
+      true,
+      '2026-12-22',
+      '12:00',
+    ];
     const pick = <T>(list: T[]) => list[Math.floor(random() * list.length)]!;
     const paths = [adminSlotCalendar, adminSlotGenerate, adminSlotCapacity, adminSlotDelete, adminSlotClosureAdd, adminSlotClosureRemove].map((c) => c.path);
     const keys = ['consular_district_id', 'interview_slot_id', 'from', 'to', 'date', 'weekdays', 'times', 'capacity', 'reason'];

@@ -119,7 +119,11 @@ export function SlotsPage({ calendar }: { calendar: SlotCalendar }) {
               title: '状态',
               width: 170,
               render: (_: unknown, day: Day) =>
-                day.closed_for ? <Tag color={day.closure ? 'red' : 'default'}>{day.closure ? `闭馆：${day.closed_for}` : day.closed_for}</Tag> : <Tag color="green">办公</Tag>,
+                day.closed_for ? (
+                  <Tag color={day.closure ? 'red' : 'default'}>{day.closure ? `闭馆：${day.closed_for}` : day.closed_for}</Tag>
+                ) : (
+                  <Tag color="green">办公</Tag>
+                ),
             },
             {
               title: '时段（已约 / 容量）',
@@ -306,7 +310,14 @@ function ClosuresPanel({ districtId, today, closures, onDone }: { districtId: nu
         <label htmlFor="slots-closure-date">日期</label>
         <DateField id="slots-closure-date" value={date} onChange={setDate} min={today} data-testid="slots-closure-date" />
         <label htmlFor="slots-closure-reason">原因</label>
-        <Input id="slots-closure-reason" value={reason} maxLength={50} onChange={(e) => setReason(e.target.value)} style={{ width: 180 }} placeholder="如：领馆内部活动" />
+        <Input
+          id="slots-closure-reason"
+          value={reason}
+          maxLength={50}
+          onChange={(e) => setReason(e.target.value)}
+          style={{ width: 180 }}
+          placeholder="如：领馆内部活动"
+        />
         <Button onClick={add} loading={busy} data-testid="slots-closure-add">
           设为闭馆日
         </Button>
