@@ -40,5 +40,6 @@ export default [
     route('reconciliation', 'routes/admin/reconciliation.tsx'),
     route('catalogue', 'routes/admin/catalogue.tsx'),
     route('catalogue/edit', 'routes/admin/catalogue-edit.tsx'),
+    route('catalogue/slots', 'routes/admin/catalogue-slots.tsx'),
   ]),
 ] satisfies RouteConfig;

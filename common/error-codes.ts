@@ -209,6 +209,16 @@ export const ErrorCode = {
   CATALOGUE_REFERENCE_INVALID: 2327,
   CATALOGUE_FIELD_INVALID: 2328,
   CATALOGUE_MATERIAL_IN_USE: 2329,
+  // 2331–2339 interview / biometrics slots (modules/catalogue-admin, slot-admin)
+  SLOT_DISTRICT_NOT_FOUND: 2331,
+  SLOT_INPUT_INVALID: 2332,
+  SLOT_BELOW_BOOKED: 2333,
+  SLOT_BOOKED: 2334,
+  SLOT_NOT_FOUND: 2335,
+  SLOT_DAY_BOOKED: 2336,
+  SLOT_CLOSURE_NOT_FOUND: 2337,
+  SLOT_LAST_OF_DAY: 2338,
+  SLOT_CLOSURE_EXISTS: 2339,
 } as const;
 
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -437,6 +447,20 @@ export const ERROR_CATALOGUE: Record<ErrorCodeValue, { msg: string; meaning: str
     meaning: '发布时清单去掉的资料已被订单引用（已上传文件）：保留该资料（可改注意事项和样例），msg 说明是哪一项',
     http: 200,
   },
+  // 2331–2339 interview / biometrics slots
+  2331: { msg: '领区不存在', meaning: 'consular_district_id 不存在', http: 200 },
+  2332: {
+    msg: '时段设置不正确',
+    meaning: '日期、时间、星期或容量不符合规则（容量为 0–999 的整数，结束不早于开始，范围不超过 366 天等），msg 说明是哪一项',
+    http: 200,
+  },
+  2333: { msg: '容量不能少于已预约人数', meaning: '该时段已有预约，新容量小于已预约人数：容量未改，msg 给出已预约人数', http: 200 },
+  2334: { msg: '该时段已有预约，不能删除', meaning: '已有申请人预约的时段不能删除（可把容量减到已预约人数）', http: 200 },
+  2335: { msg: '时段不存在', meaning: 'interview_slot_id 不存在', http: 200 },
+  2336: { msg: '该日已有预约，不能设为闭馆日', meaning: '当天的时段已有申请人预约：闭馆日未设置，msg 给出预约人数', http: 200 },
+  2337: { msg: '该日不是闭馆日', meaning: '要取消的闭馆日不存在', http: 200 },
+  2338: { msg: '这是当天最后一个时段，不能删除；当天不办理请设为闭馆日', meaning: '没有时段的日子会按标准时段重新生成，所以最后一个时段不能删除', http: 200 },
+  2339: { msg: '该日已是闭馆日', meaning: '同一领区同一天只能有一个闭馆日', http: 200 },
   // 2101–2120 mailing paper materials
   2101: { msg: '资料已寄出，请等待我们签收', meaning: '本订单已有寄出（未取消）的快递，且之后没有被标记缺件；缺件后才能再次寄送', http: 200 },
   2102: {

@@ -18,6 +18,7 @@ import type { OperatorInfo, OperatorRow } from './contracts/operator.ts';
 import type { AdminFileAccessLog, AdminQueueFilters, AdminQueueResult, AdminWorkbench, adminFileAccessLog, adminOrderQueue } from './contracts/admin-order.ts';
 import type { PayloadOf } from './contracts/define.ts';
 import type { CatalogueProductList, ProductEditor, Publication, adminCatalogueProductEditor } from './contracts/catalogue-admin.ts';
+import type { SlotCalendar, adminSlotCalendar } from './contracts/interview-slot-admin.ts';
 import type { AddressKind } from './address.ts';
 import type { OrderListTabKey } from './order.ts';
 import type { QueueView } from './review.ts';
@@ -111,6 +112,8 @@ export interface OperatorReads {
   catalogueProducts(query: { keyword?: string; page: number }): Promise<ReadAnswer<CatalogueProductList>>;
   /** The product editor (/admin-api/catalogue/product_editor, supervisors) and the product's publications. */
   catalogueEditor(query: PayloadOf<typeof adminCatalogueProductEditor>): Promise<ReadAnswer<ProductEditor & { publications: Publication[] }>>;
+  /** 面试时段's calendar (/admin-api/catalogue/slot_calendar, supervisors). */
+  catalogueSlots(query: PayloadOf<typeof adminSlotCalendar>): Promise<ReadAnswer<SlotCalendar>>;
 }
 
 export interface Province {

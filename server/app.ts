@@ -66,6 +66,8 @@ import { isStaffAuth, type OperationAuth, registerOperation } from './platform/o
 import { operatorOperations } from './modules/operator/operator.routes.ts';
 import { catalogueAdminOperations } from './modules/catalogue-admin/catalogue-admin.routes.ts';
 import { type CatalogueAdminService, createCatalogueAdminService } from './modules/catalogue-admin/catalogue-admin.service.ts';
+import { slotAdminOperations } from './modules/catalogue-admin/slot-admin.routes.ts';
+import { createSlotAdminService, type SlotAdminService } from './modules/catalogue-admin/slot-admin.service.ts';
 import { directoryOf } from './modules/operator/directory.ts';
 import { createReviewModule, type ReviewModule } from './modules/review/review.module.ts';
 import { createPageCheckModule } from './modules/page-check/page-check.module.ts';
@@ -125,6 +127,8 @@ export interface Services {
   reconciliation: ReconciliationService;
   /** 产品管理 (issue 26): product drafts, publishing and its audit. */
   catalogueAdmin: CatalogueAdminService;
+  /** 产品管理 · 面试时段 (issue 26): slots, closures and their audit. */
+  slotAdmin: SlotAdminService;
 }
 
 declare module 'fastify' {
@@ -201,6 +205,7 @@ export async function buildApp({
     // The interview notice and date changes (issue 10).
     interviewNotice: createInterviewNoticeService(database.db, { now }),
     catalogueAdmin: createCatalogueAdminService(database.db, { now }),
+    slotAdmin: createSlotAdminService(database.db, { now }),
   };
 
   // API answers, the address library and static files; pages compress themselves.
@@ -398,6 +403,7 @@ export async function buildApp({
       ...refunds.operations,
       ...reconciliation.operations,
       ...catalogueAdminOperations(services.catalogueAdmin),
+      ...slotAdminOperations(services.slotAdmin),
     ];
     for (const operation of operations) {
       registerOperation(api, operation);

@@ -10,6 +10,7 @@ import { CATALOGUE_ADMIN_CONTRACTS } from './catalogue-admin.ts';
 import { defineRegistry } from './define.ts';
 import { INSURANCE_CONTRACTS } from './insurance.ts';
 import { INTERVIEW_CONTRACTS } from './interview.ts';
+import { INTERVIEW_SLOT_ADMIN_CONTRACTS } from './interview-slot-admin.ts';
 import { ADMIN_INTERVIEW_CONTRACTS, INTERVIEW_NOTICE_CONTRACTS } from './interview-notice.ts';
 import { MATERIAL_CONTRACTS } from './material.ts';
 import { ADMIN_MAIL_CONTRACTS, MAIL_CONTRACTS } from './mail.ts';
@@ -58,6 +59,7 @@ export const ADMIN_CONTRACTS = defineRegistry([
   ...REFUND_CONTRACTS,
   ...RECONCILIATION_CONTRACTS,
   ...CATALOGUE_ADMIN_CONTRACTS,
+  ...INTERVIEW_SLOT_ADMIN_CONTRACTS,
 ]);
 
 export type AdminRegistry = typeof ADMIN_CONTRACTS;

@@ -81,7 +81,8 @@ export interface Database
     VisaResultTables,
     RetentionTables,
     RefundTables,
-    CatalogueDraftTables {
+    CatalogueDraftTables,
+    InterviewSlotAdminTables {
   enterprise: EnterpriseTable;
   account: AccountTable;
   account_session: AccountSessionTable;
@@ -950,4 +951,33 @@ export interface RefundTable {
 /** Tables of migration 017 (modules/refund). */
 export interface RefundTables {
   refund: RefundTable;
+}
+
+// ── Interview slots from the back office (migration 045) ────────────────
+
+export interface InterviewClosureTable {
+  consular_district_id: number;
+  /** 'YYYY-MM-DD': the consulate receives no one that day. */
+  closure_date: string;
+  reason: string;
+  created_by: number;
+  created_at: number;
+}
+
+export interface InterviewSlotAuditTable {
+  audit_id: Generated<number>;
+  consular_district_id: number;
+  operator_id: number;
+  changed_at: number;
+  action: 'generate' | 'capacity' | 'delete' | 'close' | 'reopen';
+  /** What changed, in Chinese (the page's history). */
+  summary: string;
+  /** The call's input and what it did (JSON). */
+  detail: string;
+}
+
+/** Tables of migration 045 (modules/catalogue-admin, slot-admin). */
+export interface InterviewSlotAdminTables {
+  interview_closure: InterviewClosureTable;
+  interview_slot_audit: InterviewSlotAuditTable;
 }

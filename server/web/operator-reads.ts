@@ -16,6 +16,8 @@ import { adminReconciliationList } from '../../common/contracts/reconciliation.t
 import type { ReconciliationService } from '../modules/reconciliation/reconciliation.service.ts';
 import { adminCatalogueProductEditor, adminCatalogueProductList } from '../../common/contracts/catalogue-admin.ts';
 import type { CatalogueAdminService } from '../modules/catalogue-admin/catalogue-admin.service.ts';
+import { adminSlotCalendar } from '../../common/contracts/interview-slot-admin.ts';
+import type { SlotAdminService } from '../modules/catalogue-admin/slot-admin.service.ts';
 import type { MailService } from '../modules/mail/mail.service.ts';
 import type { ShipBackService } from '../modules/ship-back/ship-back.service.ts';
 import type { OperatorService } from '../modules/operator/operator.service.ts';
@@ -37,6 +39,7 @@ export interface OperatorReadServices {
   refunds: RefundService;
   reconciliation: ReconciliationService;
   catalogueAdmin: CatalogueAdminService;
+  slotAdmin: SlotAdminService;
 }
 
 /** A read whose payload is read as its call reads it first (a bad page parameter answers 1001, as the call would). */
@@ -97,6 +100,11 @@ export function operatorReads(services: OperatorReadServices, caller: Operator, 
         const editor = await services.catalogueAdmin.editor(parsed);
         const publications = editor.visa_product_id ? (await services.catalogueAdmin.publications(editor.visa_product_id)).list : [];
         return { ...editor, publications };
+      }),
+    catalogueSlots: (query) =>
+      readParsed(adminSlotCalendar, query, async (parsed) => {
+        supervisorOnly(caller);
+        return services.slotAdmin.calendar(parsed);
       }),
   };
 }

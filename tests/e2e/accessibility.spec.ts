@@ -17,6 +17,7 @@ import { expect, type Page, test } from '@playwright/test';
 import type { OperatorRoleValue } from '../../server/db/schema';
 import type { ProductOptions } from '../../server/test-support/factories';
 import { type OrderParties, type OrderStage, orderAt, requestPriceDifference, reuploadAndPass } from './order-factories';
+import { addDays, chinaDate } from '../../common/order';
 import {
   animationsSettled,
   apiCall,
@@ -155,6 +156,31 @@ export const SCREENS: Screen[] = [
     widths: [1280],
   },
   { name: 'admin access log', path: '/admin/access-log', operator: 'supervisor', widths: [1280] },
+  {
+    name: 'admin interview slots (slot dialog)',
+    path: async () => {
+      // A consulate of the row's own with a booked-out and an open slot a week ahead.
+      const { consular_district_id: district } = await createProduct({ interview: true, district: 'own' });
+      const day = addDays(chinaDate(Date.now()), 7);
+      const db = e2eDatabase();
+      try {
+        const insert = db.prepare(
+          'insert into interview_slot (consular_district_id, slot_date, start_time, end_time, capacity, booked) values (?, ?, ?, ?, ?, ?)',
+        );
+        insert.run(district, day, '08:15', '08:45', 2, 2);
+        insert.run(district, day, '13:00', '13:40', 2, 0);
+      } finally {
+        db.close();
+      }
+      return `/admin/catalogue/slots?district=${district}`;
+    },
+    operator: 'supervisor',
+    widths: [1280],
+    open: async (page) => {
+      await page.getByTestId('slots-chip').first().click();
+      await page.getByRole('dialog').waitFor();
+    },
+  },
 ];
 
 /** Checks one screen; `customer` is the logged-in row's. */

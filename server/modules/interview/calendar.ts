@@ -21,7 +21,8 @@ export interface ConsulateDay {
 /**
  * A consulate day: open Monday–Friday unless China has a holiday (or a day in
  * lieu) or the destination its national day. `nationalDays` maps 'MM-DD' to
- * the day's name (country_national_day of the destination).
+ * the day's name (country_national_day of the destination); a 'YYYY-MM-DD' key
+ * is a closure of this consulate that one day (interview_closure, migration 045).
  */
 export function consulateDay(date: string, nationalDays: ReadonlyMap<string, string>): ConsulateDay {
   const china = chinaDay(date);
@@ -29,7 +30,7 @@ export function consulateDay(date: string, nationalDays: ReadonlyMap<string, str
   if (china.kind === 'makeup_workday') return closed('调休上班日');
   if (china.kind === 'weekend') return closed('周末');
   if (china.kind === 'holiday') return closed(china.name ?? '节假日');
-  const national = nationalDays.get(date.slice(5));
+  const national = nationalDays.get(date) ?? nationalDays.get(date.slice(5));
   if (national) return closed(national);
   return { date, open: true, closedFor: null, provisional: china.provisional };
 }

@@ -71,7 +71,7 @@ export function createInterviewNoticeService(db: Kysely<Database>, deps: { now: 
     const districtId = order.consular_district_id ?? order.product_district_id;
     const district = districtId === null ? undefined : await slots.district(districtId);
     if (!district) throw new AppError(ErrorCode.INTERVIEW_NO_DISTRICT);
-    return { district, nationalDays: await slots.nationalDays(district.visa_country_id) };
+    return { district, nationalDays: await slots.closedDays(district) };
   }
 
   function requestView(row: Awaited<ReturnType<typeof repo.requests>>[number]): InterviewChangeView {

@@ -26,6 +26,22 @@ export function createInterviewRepository(db: Kysely<Database>) {
       return new Map(rows.map((row) => [row.month_day, row.name]));
     },
 
+    /**
+     * The days the district's consulate is closed: the country's national days
+     * ('MM-DD', every year) and the district's own closures ('YYYY-MM-DD',
+     * set in the back office), as consulateDay reads them.
+     */
+    async closedDays(district: { consular_district_id: number; visa_country_id: number }): Promise<Map<string, string>> {
+      const days = await this.nationalDays(district.visa_country_id);
+      const closures = await db
+        .selectFrom('interview_closure')
+        .select(['closure_date', 'reason'])
+        .where('consular_district_id', '=', district.consular_district_id)
+        .execute();
+      for (const row of closures) days.set(row.closure_date, row.reason);
+      return days;
+    },
+
     /** The order's applicants with their current slot (if any). */
     applicants(userOrderId: number) {
       return db

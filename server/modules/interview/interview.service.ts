@@ -34,6 +34,16 @@ function slotText(slot: { slot_date: string; start_time: string; end_time: strin
   return `${slot.slot_date}（${weekdayLabel(slot.slot_date)}）${slot.start_time}–${slot.end_time}`;
 }
 
+/**
+ * The days a consulate is closed besides weekends and China's holidays: its
+ * country's national days ('MM-DD') and its own closures ('YYYY-MM-DD'), as
+ * consulateDay reads them — for the back office's slot calendar, which must
+ * skip exactly the days the customer's picker skips.
+ */
+export function consulateClosedDays(db: Kysely<Database>, district: { consular_district_id: number; visa_country_id: number }): Promise<Map<string, string>> {
+  return createInterviewRepository(db).closedDays(district);
+}
+
 export function createInterviewService(db: Kysely<Database>, deps: InterviewServiceDeps) {
   const repo = createInterviewRepository(db);
   const lifecycle = createOrderLifecycle(db, deps);
@@ -45,7 +55,7 @@ export function createInterviewService(db: Kysely<Database>, deps: InterviewServ
     const districtId = order.consular_district_id ?? order.product_district_id;
     const district = districtId === null ? undefined : await repo.district(districtId);
     if (!district) throw new AppError(ErrorCode.INTERVIEW_NO_DISTRICT);
-    return { district, nationalDays: await repo.nationalDays(district.visa_country_id) };
+    return { district, nationalDays: await repo.closedDays(district) };
   }
 
   return {

@@ -1,7 +1,8 @@
-// Which days an order may book, and what a consulate offers on a day. Slots
-// are not configured by anyone: they are generated the first time a district's
-// day is asked for, the same every time (capacity from the district id), so
-// that two instances generating the same day insert the same rows.
+// Which days an order may book, and what a consulate offers on a day. A day
+// no supervisor has given slots to (产品管理 · 面试时段, catalogue-admin's
+// slot-admin) gets the standard plan the first time it is asked for, the same
+// every time (capacity from the district id), so that two instances
+// generating the same day insert the same rows.
 import { INTERVIEW_LIMITS, INTERVIEW_TIMES } from '../../../common/interview.ts';
 import { addDays } from '../../../common/order.ts';
 
