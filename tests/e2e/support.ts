@@ -483,3 +483,18 @@ export function paymentsOf(userOrderId: number) {
   db.close();
   return { rows: rows as Array<{ out_trade_no: string; provider: string; scene: string; status: string }>, pays: pays.n };
 }
+
+/**
+ * Opens a collapsed panel of the workbench (issue 27: only the current step's task starts open; a panel is
+ * rendered once opened). A click before hydration does nothing, so it clicks until the panel says it is open.
+ */
+export async function openWorkbenchFold(
+  page: Page,
+  fold: 'files' | 'applicants' | 'order' | 'price-difference' | 'refund' | 'payments' | 'events',
+): Promise<void> {
+  const section = page.getByTestId(`fold-${fold}`);
+  await expect(async () => {
+    if ((await section.getAttribute('data-open')) !== 'true') await section.getByTestId(`fold-${fold}-toggle`).click();
+    await expect(section).toHaveAttribute('data-open', 'true', { timeout: 1_000 });
+  }).toPass({ timeout: 20_000 });
+}
