@@ -282,7 +282,14 @@ export function FastReview({ bench, canReview }: { bench: AdminWorkbench; canRev
           </div>
         ) : null}
         <p className="aw-muted fr-keys">
-          <kbd>J</kbd>/<kbd>K</kbd> 下一个/上一个文件 · <kbd>P</kbd> 通过 · <kbd>F</kbd> 不通过 · <kbd>A</kbd> 本申请人其余全部通过
+          <kbd>J</kbd>/<kbd>K</kbd> 下一个/上一个文件
+          {/* Only the keys that do something here: outside a review the files are shown, not decided. */}
+          {canReview ? (
+            <>
+              {' '}
+              · <kbd>P</kbd> 通过 · <kbd>F</kbd> 不通过 · <kbd>A</kbd> 本申请人其余全部通过
+            </>
+          ) : null}
         </p>
       </aside>
       {noPassOpen ? (
