@@ -28,7 +28,7 @@ export function WorkbenchFold({
           <span className="aw-fold-caret" aria-hidden="true">
             {open ? '▾' : '▸'}
           </span>
-          {title}
+          <span className="aw-fold-name">{title}</span>
           {hint ? <span className="aw-muted aw-fold-hint">{hint}</span> : null}
         </button>
       </h2>
