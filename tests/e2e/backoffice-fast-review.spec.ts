@@ -10,7 +10,7 @@
 import { expect } from '@playwright/test';
 import { FIXTURES } from '../fixtures/index';
 import { orderAt } from './order-factories';
-import { e2eDatabase, hydrated, loggedInTest, snap, staffPage } from './support';
+import { e2eDatabase, hydrated, loggedInTest, openWorkbenchFold, snap, staffPage } from './support';
 
 const files = (page: import('@playwright/test').Page) => page.getByTestId('review-file');
 
@@ -45,6 +45,10 @@ loggedInTest(
     await expect(staff.getByTestId('review-pdf')).toHaveAttribute('data-state', 'shown', { timeout: 20_000 });
     await expect(staff.getByTestId('review-pdf').locator('canvas').first()).toBeVisible();
     await snap(staff, 'backoffice/fast-review-pdf');
+    // Zoom and rotate act on the file shown, and are reset for the next one.
+    await staff.getByRole('button', { name: '放大' }).click();
+    await staff.getByTestId('review-rotate').click();
+    await expect(staff.getByTestId('review-view').locator('.fr-canvas')).toHaveAttribute('style', /rotate\(90deg\) scale\(1\.25\)/);
     const perApplicant = await files(staff).count();
     expect(perApplicant).toBeGreaterThan(2);
 
@@ -59,6 +63,7 @@ loggedInTest(
     await expect(files(staff).first()).toHaveAttribute('data-review-status', 'no_pass');
     // The cursor moved on to the second file: P passes it.
     await expect(files(staff).nth(1)).toHaveAttribute('aria-current', 'true');
+    await expect(staff.getByTestId('review-view').locator('.fr-canvas')).toHaveAttribute('style', /rotate\(0deg\) scale\(1\)/);
     await staff.keyboard.press('p');
     await expect(files(staff).nth(1)).toHaveAttribute('data-review-status', 'passed');
     // K goes back, J forward again.
@@ -91,8 +96,10 @@ loggedInTest(
     }
     await staff.goto(`/admin/orders/${userOrderId}`);
     await expect(staff.getByTestId('workbench-step')).toHaveText('待重新上传资料');
-    await staff.getByTestId('fold-files-toggle').click();
+    await openWorkbenchFold(staff, 'files');
     await expect(staff.getByTestId('fast-review')).toBeVisible();
+    // Outside a review the files are shown, not decided: no pass/no-pass buttons.
+    await expect(staff.getByTestId('review-pass')).toHaveCount(0);
     for (const width of [1280, 390]) {
       await staff.setViewportSize({ width, height: 900 });
       await snap(staff, `backoffice/workbench-reupload-${width}`);
