@@ -184,6 +184,7 @@ const workbenchItem = z.object({
   material_id: z.number().nullable().describe('签证照片为 null'),
   name: z.string(),
   attention: z.string(),
+  sample: z.string().nullable().describe('样例图片地址（审核时与文件并排显示）；签证照片为 null'),
   required: z.boolean(),
   files: z.array(reviewFile),
 });
@@ -201,6 +202,9 @@ export const adminOrderWorkbench = defineContract({
       step_label: z.string().nullable(),
       version: z.number(),
       allowed_events: z.array(z.enum(ORDER_EVENT_VALUES)).describe('按订单生命周期表，当前操作员此刻可以发起的事件'),
+      blocked_events: z
+        .array(z.object({ event: z.enum(ORDER_EVENT_VALUES), reason: z.string() }))
+        .describe('当前状态下本可发起、但此刻被规则拒绝的事件及拒绝原因（按钮旁显示原因）'),
       review_round: z.number(),
       enterprise_name: z.string(),
       account_name: z.string(),

@@ -14,6 +14,7 @@
 // many products, a real product page).
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
+import { FIXTURES } from '../fixtures/index';
 import type { OperatorRoleValue } from '../../server/db/schema';
 import type { ProductOptions } from '../../server/test-support/factories';
 import { type OrderParties, type OrderStage, orderAt, requestPriceDifference, reuploadAndPass } from './order-factories';
@@ -25,9 +26,11 @@ import {
   createOperator,
   createProduct,
   e2eDatabase,
+  hydrated,
   loggedInCustomer,
   type LoggedInCustomer,
   loggedInTest,
+  openEveryWorkbenchFold,
   openLoginDialog,
   type StaffMember,
   watchCsp,
@@ -136,24 +139,76 @@ export const SCREENS: Screen[] = [
   { name: 'admin order queue, empty', path: '/admin/orders?view=mine', operator: 'operator', widths: [1280] },
   // A page the operator's role may not open: the 403 page inside the back office.
   { name: 'admin forbidden', path: '/admin/access-log', operator: 'operator', widths: [1280, 390] },
+  // The workbench (issue 27): every panel in each state it can show — the current step's task open, and then every
+  // collapsed panel opened; the keyboard review with a PDF drawn and with its no-pass dialog open.
   {
     name: 'admin workbench',
     path: async (made) => `/admin/orders/${await order(made, 'material_review')}`,
     operator: 'supervisor',
+    widths: [1280, 390],
+    ready: (page) => page.getByTestId('fast-review').waitFor(),
+  },
+  {
+    name: 'admin workbench, every panel opened (资料审核中)',
+    path: async (made) => `/admin/orders/${await order(made, 'material_review')}`,
+    operator: 'operator',
+    widths: [1280, 390],
+    open: openEveryWorkbenchFold,
+  },
+  {
+    name: 'admin workbench, fast review of a PDF',
+    path: async (made) =>
+      `/admin/orders/${(await orderAt(await made.parties(), 'material_review', { firstFile: { path: FIXTURES.pdf, type: 'application/pdf', name: 'bank-statement.pdf' } })).userOrderId}`,
+    operator: 'supervisor',
+    widths: [1280, 390],
+    ready: (page) => expect(page.getByTestId('review-pdf')).toHaveAttribute('data-state', 'shown', { timeout: 20_000 }),
+  },
+  {
+    name: 'admin workbench, fast review with the no-pass dialog open',
+    path: async (made) => `/admin/orders/${await order(made, 'material_review')}`,
+    operator: 'supervisor',
     widths: [1280],
+    open: async (page) => {
+      await hydrated(page);
+      await page.keyboard.press('f');
+      await page.getByRole('dialog').getByRole('checkbox').first().waitFor();
+    },
   },
   {
     name: 'admin workbench with an open price difference',
     path: async (made) => `/admin/orders/${await priceDifferenceOrder(made)}`,
     operator: 'supervisor',
     widths: [1280],
+    open: openEveryWorkbenchFold,
     ready: (page) => page.getByTestId('price-difference-row').waitFor(),
+  },
+  {
+    name: 'admin workbench, every panel opened (待重新上传资料)',
+    path: async (made) => `/admin/orders/${await order(made, 'reupload_needed')}`,
+    operator: 'operator',
+    widths: [1280],
+    open: openEveryWorkbenchFold,
   },
   {
     name: 'admin workbench (mail panel)',
     path: async (made) => `/admin/orders/${await order(made, 'reviewed')}`,
     operator: 'operator',
+    widths: [1280, 390],
+    open: openEveryWorkbenchFold,
+  },
+  {
+    name: 'admin workbench (page check panel)',
+    path: async (made) => `/admin/orders/${await order(made, 'pages_published')}`,
+    operator: 'operator',
     widths: [1280],
+    open: openEveryWorkbenchFold,
+  },
+  {
+    name: 'admin workbench (interview panel)',
+    path: async (made) => `/admin/orders/${await interviewOrder(made)}`,
+    operator: 'operator',
+    widths: [1280],
+    open: openEveryWorkbenchFold,
   },
   { name: 'admin access log', path: '/admin/access-log', operator: 'supervisor', widths: [1280] },
   {

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { expect } from '@playwright/test';
 import { FIXTURES } from '../fixtures/index';
 import { e2eCall } from './interview-support';
-import { e2eDatabase, hydrated, loggedInTest, signedApiHeaders, staffPage } from './support';
+import { e2eDatabase, hydrated, loggedInTest, openWorkbenchFold, signedApiHeaders, staffPage } from './support';
 
 interface SlotList {
   dates: Array<{ date: string; slots: Array<{ interview_slot_id: number; full: boolean }> }>;
@@ -100,9 +100,13 @@ loggedInTest(
     await expect(files.first()).toBeVisible();
     const count = await files.count();
     for (let i = 0; i < count; i += 1) {
-      await files.nth(i).getByTestId('review-pass').click();
-      await expect(files.nth(i)).toHaveAttribute('data-review-status', 'passed');
+      await files.nth(i).click();
+      await staff.getByTestId('review-pass').click();
+      if (i < count - 1) await expect(files.nth(i)).toHaveAttribute('data-review-status', 'passed');
     }
+    // The round ended by itself and the workbench moved on (the next order of the queue, or the queue).
+    await expect(staff).not.toHaveURL(new RegExp(`/admin/orders/${id}$`));
+    await staff.goto(`/admin/orders/${id}`);
     await expect(staff.getByTestId('workbench-step')).toHaveText('待邮寄资料');
 
     // Customer: self-express from the mail list.
@@ -144,6 +148,7 @@ loggedInTest(
     // Operator: a price difference, then the interview notice.
     await staff.reload();
     await expect(staff.getByTestId('workbench-step')).toHaveText('待面试/录指纹');
+    await openWorkbenchFold(staff, 'price-difference');
     const difference = staff.getByTestId('workbench-price-difference');
     await difference.getByLabel('金额（元）').fill('50');
     await difference.getByLabel('原因').fill('加急面试预约费');
@@ -157,6 +162,7 @@ loggedInTest(
 
     // Submit is refused while the price difference is unpaid.
     await staff.reload();
+    await openWorkbenchFold(staff, 'events');
     await expect(staff.getByTestId('workbench-events')).toContainText('发布面试');
     await staff.getByTestId('page-check-submit').click();
     await staff.getByRole('button', { name: '确认递交' }).click();

@@ -11,7 +11,7 @@
 import { expect, type Page } from '@playwright/test';
 import { FIXTURES } from '../fixtures/index';
 import { orderInPageCheck } from './page-check-support';
-import { e2eDatabase, loggedInTest, snap, staffPage } from './support';
+import { e2eDatabase, hydrated, loggedInTest, snap, staffPage } from './support';
 
 const panelApplicant = (staff: Page, name: string) => staff.getByTestId('page-check-panel-applicant').filter({ hasText: name });
 
@@ -25,6 +25,8 @@ loggedInTest(
     // The operator's workbench: upload per applicant, publish.
     const staff = await staffPage(browser, operator, baseURL!);
     await staff.goto(`/admin/orders/${userOrderId}`);
+    // A file chosen before the page is hydrated reaches no handler (the machine is shared; hydration can lag).
+    await hydrated(staff);
     const panel = staff.getByTestId('page-check-panel');
     await expect(panel).toBeVisible();
     await expect(panelApplicant(staff, first.name)).toContainText('未上传');

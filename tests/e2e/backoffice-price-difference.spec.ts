@@ -9,7 +9,7 @@
 import { expect, type Page } from '@playwright/test';
 import { formatPrice } from '../../common/format';
 import { paidOrder } from './results-support';
-import { animationsSettled, loggedInTest, snap, staffPage } from './support';
+import { animationsSettled, loggedInTest, openWorkbenchFold, snap, staffPage } from './support';
 
 async function repaySection(page: Page) {
   const section = page.getByTestId('order-price-difference');
@@ -26,6 +26,7 @@ loggedInTest(
     // The operator: the workbench's panel, ¥50 with a reason.
     const staff = await staffPage(browser, operator, baseURL!);
     await staff.goto(`/admin/orders/${userOrderId}`);
+    await openWorkbenchFold(staff, 'price-difference');
     const panel = staff.getByTestId('workbench-price-difference');
     await expect(panel.getByTestId('price-difference-form')).toBeVisible();
     await panel.getByLabel('金额（元）').fill('50');

@@ -11,7 +11,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { formatPrice } from '../../common/format';
 import { paidOrder } from './results-support';
-import { animationsSettled, asOperator, createOperator, e2eDatabase, loggedInCustomer, snap } from './support';
+import { animationsSettled, asOperator, createOperator, e2eDatabase, loggedInCustomer, openWorkbenchFold, snap } from './support';
 
 /** Gives the order's whole trade back at the sandbox, as a refund made outside the system would. */
 function refundedAtTheProvider(userOrderId: number, amount: number): string {
@@ -62,6 +62,7 @@ test('the provider refuses a refund → the 工作台 warns, its link lists the 
 
   // ¥100 by hand; the worker gives it to the sandbox, which refuses it for good.
   await page.goto(`/admin/orders/${userOrderId}`);
+  await openWorkbenchFold(page, 'refund');
   const panel = page.getByTestId('workbench-refund');
   /** ¥100 by hand in the workbench's panel; waits (reloading) until the provider's last word shows on the newest row. */
   const refundHundred = async (reason: string, rows: number, outcome: '退款失败' | '已退款') => {

@@ -12,7 +12,7 @@
 import { expect, type Page } from '@playwright/test';
 import { formatPrice } from '../../common/format';
 import { paidOrder } from './results-support';
-import { loggedInTest, snap, staffPage } from './support';
+import { loggedInTest, openWorkbenchFold, snap, staffPage } from './support';
 
 async function refundSection(page: Page) {
   const section = page.getByTestId('order-refunds');
@@ -32,6 +32,7 @@ loggedInTest(
     // An operator sees the panel, not the supervisor's buttons.
     const op = await staffPage(browser, operator, baseURL!);
     await op.goto(`/admin/orders/${userOrderId}`);
+    await openWorkbenchFold(op, 'refund');
     const opPanel = op.getByTestId('workbench-refund');
     await expect(opPanel.getByTestId('refund-summary')).toContainText(`可退 ${formatPrice(total)}`);
     await expect(opPanel).toContainText('手动退款和全额退款需由主管操作');
@@ -42,6 +43,7 @@ loggedInTest(
     // The supervisor: ¥100 by hand, with a reason.
     const staff = await staffPage(browser, supervisor, baseURL!);
     await staff.goto(`/admin/orders/${userOrderId}`);
+    await openWorkbenchFold(staff, 'refund');
     const panel = staff.getByTestId('workbench-refund');
     await expect(panel.getByTestId('refund-form')).toBeVisible();
     await expect(panel.getByTestId('refund-close-form')).toBeVisible();

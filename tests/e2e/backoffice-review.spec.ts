@@ -141,24 +141,17 @@ loggedInTest(
     await expect(staff.getByTestId('workbench-review-hint')).toContainText('待审核');
     const count = await files(staff).count();
     expect(count).toBeGreaterThan(1);
-    await expect(files(staff).first().locator('img')).toBeVisible();
+    const viewer = staff.getByTestId('review-view').locator('img');
+    await expect(viewer).toBeVisible();
     await snap(staff, 'backoffice/workbench');
-    // A click on a scan opens the workbench's one image preview (zoom, rotate), on that file; Escape closes it.
-    await files(staff)
-      .nth(1)
-      .getByRole('button', { name: /^查看大图/ })
-      .click();
-    const preview = staff.locator('.ant-image-preview');
-    await expect(preview).toBeVisible();
-    await expect(preview.locator('img.ant-image-preview-img')).toHaveAttribute('src', (await files(staff).nth(1).locator('img').getAttribute('src'))!);
-    await expect(preview.locator('img.ant-image-preview-img')).toBeVisible();
-    // The screenshot after the preview's opening zoom (its animation), for a reader of the picture only.
-    await staff.waitForTimeout(600);
-    await snap(staff, 'backoffice/workbench-preview');
-    await staff.keyboard.press('Escape');
-    await expect(preview).toBeHidden();
+    // A click on a file shows it in the review's one viewer (zoom, rotate), beside its checklist item.
+    const secondId = (await files(staff).nth(1).getAttribute('data-file-id'))!;
+    await files(staff).nth(1).click();
+    await expect(viewer).toHaveAttribute('src', new RegExp(`/${secondId}(\\b|/|\\?|$)`));
+    await expect(viewer).toBeVisible();
     const failedId = await files(staff).first().getAttribute('data-file-id');
-    await files(staff).first().getByTestId('review-no-pass').click();
+    await files(staff).first().click();
+    await staff.getByTestId('review-no-pass').click();
     const dialog = staff.getByRole('dialog');
     await dialog.getByRole('checkbox', { name: '模糊不清' }).check();
     await dialog.getByTestId('review-memo').fill('请上传清晰的彩色扫描件');
@@ -166,11 +159,15 @@ loggedInTest(
     await expect(staff.locator(`[data-file-id="${failedId}"]`)).toHaveAttribute('data-review-status', 'no_pass');
     for (let i = 1; i < count; i += 1) {
       const file = files(staff).nth(i);
-      await file.getByTestId('review-pass').click();
-      await expect(file).toHaveAttribute('data-review-status', 'passed');
+      await file.click();
+      await staff.getByTestId('review-pass').click();
+      if (i < count - 1) await expect(file).toHaveAttribute('data-review-status', 'passed');
     }
-    // The round ended by itself.
+    // The round ended by itself, and the workbench moved on to the next order of the queue (or the queue).
+    await expect(staff).not.toHaveURL(new RegExp(`/admin/orders/${userOrderId}$`));
+    await staff.goto(`/admin/orders/${userOrderId}`);
     await expect(staff.getByTestId('workbench-step')).toHaveText('待重新上传资料');
+    await staff.getByTestId('fold-events-toggle').click();
     await expect(staff.getByTestId('workbench-events')).toContainText('资料审核未通过，待重新上传');
     await staff.screenshot({ path: 'screenshots/backoffice/workbench-after-round.png', fullPage: true });
 
@@ -209,7 +206,10 @@ loggedInTest(
     await expect(staff.getByTestId('workbench-review-hint')).toContainText('第 2 轮');
     const again = staff.locator(`[data-testid="review-file"][data-file-id="${failedId}"]`);
     await expect(again).toHaveAttribute('data-review-status', 'pending');
-    await again.getByTestId('review-pass').click();
+    await again.click();
+    await staff.getByTestId('review-pass').click();
+    await expect(staff).not.toHaveURL(new RegExp(`/admin/orders/${userOrderId}$`));
+    await staff.goto(`/admin/orders/${userOrderId}`);
     await expect(staff.getByTestId('workbench-step')).not.toHaveText(/资料审核中|待重新上传资料/);
     const next = (await staff.getByTestId('workbench-step').textContent())!;
     expect(['待邮寄资料', '待确认核对页']).toContain(next);

@@ -73,7 +73,12 @@ interface Workbench {
 export async function orderAt(
   parties: OrderParties,
   stage: OrderStage,
-  options: { product?: InsertedProduct; applicants?: Array<{ name: string; identity_id: number; mobile_phone: string }> } = {},
+  options: {
+    product?: InsertedProduct;
+    applicants?: Array<{ name: string; identity_id: number; mobile_phone: string }>;
+    /** The first checklist material's file (not the photo) instead of the JPEG scan (a PDF, say). */
+    firstFile?: { path: string; type: string; name: string };
+  } = {},
 ): Promise<{ userOrderId: number; product: InsertedProduct }> {
   const { baseURL, customer } = parties;
   const reached = (s: OrderStage) => STAGES.indexOf(stage) >= STAGES.indexOf(s);
@@ -97,13 +102,16 @@ export async function orderAt(
   const detail = await customerCall<{ missing_materials: Array<{ applicant_id: number; material_id: number | null }> }>('/www/order/order_detail_get', {
     user_order_id: userOrderId,
   });
+  const firstMaterial = detail.missing_materials.find((item) => item.material_id !== null);
   for (const item of detail.missing_materials) {
+    const first = item === firstMaterial ? options.firstFile : undefined;
     const fields = {
       user_order_id: userOrderId,
       applicant_id: item.applicant_id,
       ...(item.material_id === null ? { kind: 'photo' } : { material_id: item.material_id }),
     };
-    await apiUpload(baseURL, '/www/order/material_upload', fields, scan, 'scan.jpg', customer.token);
+    const file = first ? new Blob([new Uint8Array(readFileSync(first.path))], { type: first.type }) : scan;
+    await apiUpload(baseURL, '/www/order/material_upload', fields, file, first?.name ?? 'scan.jpg', customer.token);
   }
   if (!reached('pending_payment')) return done;
 

@@ -483,3 +483,26 @@ export function paymentsOf(userOrderId: number) {
   db.close();
   return { rows: rows as Array<{ out_trade_no: string; provider: string; scene: string; status: string }>, pays: pays.n };
 }
+
+/** The workbench's collapsed panels (app/features/admin/orders/workbench-page.tsx: each a WorkbenchFold with testId `fold-<name>`). */
+export type WorkbenchFoldName = 'files' | 'applicants' | 'order' | 'price-difference' | 'refund' | 'payments' | 'events';
+
+/** Opens every collapsed panel the workbench shows (which ones depends on the order's step and the caller's role). */
+export async function openEveryWorkbenchFold(page: Page): Promise<void> {
+  await page.getByTestId('admin-workbench').waitFor();
+  const folds = await page.locator('section.aw-fold').evaluateAll((sections) => sections.map((section) => section.getAttribute('data-testid') ?? ''));
+  expect(folds.length).toBeGreaterThan(0);
+  for (const fold of folds) await openWorkbenchFold(page, fold.replace(/^fold-/, '') as WorkbenchFoldName);
+}
+
+/**
+ * Opens a collapsed panel of the workbench (issue 27: only the current step's task starts open; a panel is
+ * rendered once opened). A click before hydration does nothing, so it clicks until the panel says it is open.
+ */
+export async function openWorkbenchFold(page: Page, fold: WorkbenchFoldName): Promise<void> {
+  const section = page.getByTestId(`fold-${fold}`);
+  await expect(async () => {
+    if ((await section.getAttribute('data-open')) !== 'true') await section.getByTestId(`fold-${fold}-toggle`).click();
+    await expect(section).toHaveAttribute('data-open', 'true', { timeout: 1_000 });
+  }).toPass({ timeout: 20_000 });
+}

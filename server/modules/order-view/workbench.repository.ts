@@ -40,7 +40,7 @@ export function createWorkbenchRepository(db: Kysely<Database>) {
     checklist(visaProductId: number) {
       return db
         .selectFrom('visa_product_material')
-        .select(['material_id', 'identity_id', 'required', 'attr', 'name', 'attention'])
+        .select(['material_id', 'identity_id', 'required', 'attr', 'name', 'attention', 'sample'])
         .where('visa_product_id', '=', visaProductId)
         .orderBy('sort')
         .orderBy('material_id')

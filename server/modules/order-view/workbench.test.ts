@@ -44,6 +44,11 @@ describe(`the operator's workbench (${process.env.TEST_DATABASE_URL ? 'PostgreSQ
       expect(bench.order.version).toBe(before.order.version + 1);
       expect(bench.order.allowed_events).toContain('material_review');
       expect(bench.can_review).toBe(true);
+      // An event the rules refuse now is never also allowed, and carries the rule's Chinese reason.
+      for (const blocked of bench.order.blocked_events) {
+        expect(bench.order.allowed_events).not.toContain(blocked.event);
+        expect(blocked.reason).toMatch(/[\u4e00-\u9fff]/);
+      }
       const own = async <R>(contract: { path: string; result: { parse(v: unknown): R } }) => {
         const answer = await caller.call(contract.path, { user_order_id: id });
         return answer.body.ret === 0 ? contract.result.parse(answer.body.body) : null;

@@ -20,7 +20,7 @@ import type { AdminResultView } from '../../../common/contracts/visa-result.ts';
 import { IDENTITIES } from '../../../common/constants.ts';
 import { formatPrice } from '../../../common/format.ts';
 import { MATERIAL_REVIEW_STATUSES } from '../../../common/material.ts';
-import { ORDER_EVENTS, statusLabel, stepLabel } from '../../../common/order.ts';
+import { ORDER_EVENT_VALUES, ORDER_EVENTS, type OrderEventName, statusLabel, stepLabel } from '../../../common/order.ts';
 import { REVIEW_REASON_VALUES, type ReviewReason } from '../../../common/review.ts';
 import { fromJson } from '../../db/json.ts';
 import type { Database } from '../../db/schema.ts';
@@ -29,7 +29,8 @@ import type { Operator } from '../../platform/principal.ts';
 import { applicantInterviews } from '../interview/order-interview.ts';
 import { materialFiles } from '../material/material-files.ts';
 import { nameOf, type OperatorDirectory } from '../operator/directory.ts';
-import { allowedEvents, createOrderLifecycle, type OrderRow, stateAllows } from '../order/lifecycle.ts';
+import { ErrorCode } from '../../../common/error-codes.ts';
+import { allowedEvents, createOrderLifecycle, type OrderRow, placeOf, refusalOf, ruleOf, stateAllows } from '../order/lifecycle.ts';
 import { createOrderReads } from '../order/order-reads.ts';
 import { departureAtRisk } from '../order/sla.ts';
 import { createWorkbenchRepository, type WorkbenchFileRow } from './workbench.repository.ts';
@@ -70,6 +71,22 @@ function detailText(detail: Record<string, unknown> | null): string | null {
   if (typeof detail.price_difference_id === 'number' && typeof detail.amount === 'number') parts.push(formatPrice(detail.amount));
   if (typeof detail.reason === 'string' && typeof detail.price_difference_id === 'number' && detail.out_trade_no === undefined) parts.push(detail.reason);
   return parts.length > 0 ? parts.join('，') : null;
+}
+
+/**
+ * The events the order's place leads to that the caller may fire but the rule
+ * refuses now (a failing guard), each with the rule's own refusal: the page
+ * shows the reason beside the action instead of an active button that refuses
+ * after its confirm dialog (issue 27).
+ */
+export function blockedEvents(order: OrderRow, operator: Operator, at: number, allowed: readonly OrderEventName[]) {
+  const place = placeOf(order);
+  return ORDER_EVENT_VALUES.flatMap((event) => {
+    const rule = ruleOf(event);
+    if (allowed.includes(event) || rule.from === 'new' || rule.from === 'any' || !rule.from.includes(place)) return [];
+    const refusal = refusalOf(event, order, operator, at);
+    return refusal && refusal.ret !== ErrorCode.ORDER_ACTION_FORBIDDEN ? [{ event, reason: refusal.message }] : [];
+  });
 }
 
 /** A panel's read, or null when its call refuses (the page shows the rest of the order, as it did when the panel read its own call). */
@@ -136,6 +153,7 @@ export function createWorkbenchView(db: Kysely<Database>, deps: { now: () => num
       else filesOf.set(key, [f]);
     }
     const address = order.return_address;
+    const allowed = allowedEvents(order, operator, now);
     return {
       order: {
         user_order_id: order.user_order_id,
@@ -145,7 +163,8 @@ export function createWorkbenchView(db: Kysely<Database>, deps: { now: () => num
         step: order.step,
         step_label: stepLabel(order.step),
         version: order.version,
-        allowed_events: allowedEvents(order, operator, now),
+        allowed_events: allowed,
+        blocked_events: blockedEvents(order, operator, now, allowed),
         review_round: order.review_round,
         enterprise_name: owner?.enterprise_name ?? '',
         account_name: owner?.account_name ?? '',
@@ -178,6 +197,7 @@ export function createWorkbenchView(db: Kysely<Database>, deps: { now: () => num
             material_id: m.material_id,
             name: m.name,
             attention: m.attention,
+            sample: m.sample,
             required: m.required === 1,
             files: (filesOf.get(`${applicant.applicant_id}:${m.material_id}`) ?? []).filter((f) => f.kind === 'material').map(fileView),
           }));
@@ -186,6 +206,7 @@ export function createWorkbenchView(db: Kysely<Database>, deps: { now: () => num
             material_id: null,
             name: '签证照片',
             attention: '',
+            sample: null,
             required: true,
             files: (filesOf.get(`${applicant.applicant_id}:photo`) ?? []).map(fileView),
           });
