@@ -23,6 +23,17 @@ const noticeFields = z.object({
   materials: z.array(chinaText(INTERVIEW_NOTICE_LIMITS.materialMax)).min(1).max(INTERVIEW_NOTICE_LIMITS.materialsMax).describe('需携带的资料'),
 });
 
+/** The panel's form before a notice is published: prefilled where the order knows (its slot, consulate, checklist), blank where it does not. */
+const draftText = (max: number) => z.string().max(max);
+const noticeDraft = noticeFields.extend({
+  consulate_name: draftText(100),
+  consulate_address: draftText(300),
+  process: draftText(INTERVIEW_NOTICE_LIMITS.textMax),
+  attention: draftText(INTERVIEW_NOTICE_LIMITS.textMax),
+  telephone: draftText(INTERVIEW_NOTICE_LIMITS.textMax),
+  materials: z.array(draftText(INTERVIEW_NOTICE_LIMITS.materialMax)).max(INTERVIEW_NOTICE_LIMITS.materialsMax),
+});
+
 const notice = noticeFields.extend({ interview_notice_id: z.number(), published_at: z.number(), updated_at: z.number() });
 
 const slotTime = z.object({ interview_slot_id: z.number(), slot_date: z.string(), start_time: z.string(), end_time: z.string() });
@@ -109,7 +120,7 @@ export const adminInterviewPanel = defineContract({
         name: z.string(),
         chosen: slotTime.nullable(),
         published: z.boolean(),
-        form: noticeFields.describe('已发布的内容，未发布时为默认值（客户选择的时间、领馆、清单中的赴馆资料）'),
+        form: noticeDraft.describe('已发布的内容，未发布时为默认值（客户选择的时间、领馆、清单中的赴馆资料；未知的留空）'),
         open_request: changeRequest.extend({ to_full: z.boolean() }).nullable(),
       }),
     ),

@@ -126,7 +126,8 @@ export const adminPageCheckDetail = defineContract({
   payload: z.object({ user_order_id: rowId }),
   result: view.extend({
     can_edit: z.boolean().describe('订单在“待确认核对页”且调用者是办理人员或主管'),
-    can_submit: z.boolean().describe('可以递交使馆：核对页已全部确认（有面试时已进入面试步骤）'),
+    can_submit: z.boolean().describe('可以递交使馆：核对页已全部确认、无未支付的补差价、有面试时面试通知已全部发布'),
+    submit_blocked_reason: z.string().nullable().describe('订单步骤允许递交使馆但尚不能递交的原因（如仍有申请人未确认核对页）；可以递交或步骤不允许时为 null'),
     paid_date: z.string().nullable(),
   }),
 });

@@ -285,7 +285,16 @@ export function createOperatorWorkbench(db: Kysely<Database>, deps: { now: () =>
         refund,
         result,
       };
-      return { ...bench, panels };
+      // 递交使馆's rule also reads the order's records (page checks, price differences,
+      // notices): the page-check read decides it, and the order's next actions say so.
+      const submitBlocked = pageCheck?.submit_blocked_reason ?? null;
+      if (submitBlocked === null || !bench.order.allowed_events.includes('submit')) return { ...bench, panels };
+      const blocked = {
+        ...bench.order,
+        allowed_events: bench.order.allowed_events.filter((event) => event !== 'submit'),
+        blocked_events: [...bench.order.blocked_events, { event: 'submit' as const, reason: submitBlocked }],
+      };
+      return { ...bench, order: blocked, panels };
     },
   };
 }

@@ -165,6 +165,27 @@ export function createPageCheckService(db: Kysely<Database>, deps: StoredFileDep
     };
   }
 
+  /**
+   * What the order's records say against 递交使馆 now (the part of submit's rule
+   * the order row cannot decide): every applicant confirmed, no open price
+   * difference, with an interview every notice published. submit() refuses with
+   * it and the operator's view shows it beside the disabled action, so the
+   * button never promises what the call will refuse (issue 27).
+   */
+  async function submitBlocker(order: OrderRow): Promise<AppError | null> {
+    const applicants = await repo.applicants(order.user_order_id);
+    const states = await repo.states(order.user_order_id);
+    if (applicants.some((a) => !pagesConfirmed(states.find((s) => s.applicant_id === a.applicant_id)?.status))) {
+      return new AppError(ErrorCode.PAGE_CHECK_NOT_ALL_CONFIRMED);
+    }
+    if (Number(await repo.openPriceDifferences(order.user_order_id)) > 0) return new AppError(ErrorCode.SUBMIT_PRICE_DIFFERENCE_OPEN);
+    if (order.need_interview) {
+      const noticed = new Set(await repo.noticeApplicantIds(order.user_order_id));
+      if (applicants.some((a) => !noticed.has(a.applicant_id))) return new AppError(ErrorCode.SUBMIT_INTERVIEW_NOTICE_MISSING);
+    }
+    return null;
+  }
+
   return {
     /** The customer's view: published pages only (owner's enterprise only; others 1801). */
     async customerView(customer: Customer, userOrderId: number): Promise<PageCheckView> {
@@ -175,10 +196,13 @@ export function createPageCheckService(db: Kysely<Database>, deps: StoredFileDep
       const order = await lifecycle.current(operator, userOrderId);
       const view = await build(order, operator);
       const at = deps.now();
+      const submittable = stateAllows('submit', order, at) && mayEdit(operator, order);
+      const blocker = submittable ? await submitBlocker(order) : null;
       return {
         ...view,
         can_edit: stateAllows('page_check_publish', order, at) && mayEdit(operator, order),
-        can_submit: stateAllows('submit', order, at) && view.all_confirmed && mayEdit(operator, order),
+        can_submit: submittable && blocker === null,
+        submit_blocked_reason: blocker?.message ?? null,
         paid_date: order.paid_at === null ? null : chinaDate(order.paid_at),
       };
     },
@@ -348,16 +372,9 @@ export function createPageCheckService(db: Kysely<Database>, deps: StoredFileDep
         checkAllowed('submit', order, operator, at);
         if (order.version !== input.version) throw new AppError(ErrorCode.REVIEW_ORDER_STALE);
         if (!mayEdit(operator, order)) throw new AppError(ErrorCode.REVIEW_NOT_ASSIGNEE);
+        const blocker = await submitBlocker(order);
+        if (blocker) throw blocker;
         const applicants = await repo.applicants(order.user_order_id);
-        const states = await repo.states(order.user_order_id);
-        if (applicants.some((a) => !pagesConfirmed(states.find((s) => s.applicant_id === a.applicant_id)?.status))) {
-          throw new AppError(ErrorCode.PAGE_CHECK_NOT_ALL_CONFIRMED);
-        }
-        if (Number(await repo.openPriceDifferences(order.user_order_id)) > 0) throw new AppError(ErrorCode.SUBMIT_PRICE_DIFFERENCE_OPEN);
-        if (order.need_interview) {
-          const noticed = new Set(await repo.noticeApplicantIds(order.user_order_id));
-          if (applicants.some((a) => !noticed.has(a.applicant_id))) throw new AppError(ErrorCode.SUBMIT_INTERVIEW_NOTICE_MISSING);
-        }
         const date = input.submitted_date.trim();
         const paidDay = order.paid_at === null ? null : chinaDate(order.paid_at);
         if (!isCalendarDate(date) || date > chinaDate(at) || (paidDay !== null && date < paidDay)) throw new AppError(ErrorCode.PAGE_CHECK_SUBMIT_DATE_INVALID);

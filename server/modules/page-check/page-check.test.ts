@@ -14,6 +14,7 @@ import {
   pageCheckCorrection,
   pageCheckDetail,
 } from '../../../common/contracts/page-check.ts';
+import { adminOrderWorkbench } from '../../../common/contracts/admin-order.ts';
 import { ErrorCode } from '../../../common/error-codes.ts';
 import { chinaDate } from '../../../common/order.ts';
 import { fixture } from '../../../tests/fixtures/index.ts';
@@ -263,8 +264,20 @@ describe(`page check (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLite'}
     expect(order.step_due_at).not.toBeNull();
     expect(order.step_due_at!).toBeGreaterThan(ctx.t.clock.now + 10 * 86_400_000);
     // From interview the operator submits (the pages are all confirmed) — once every notice is published and no price difference is open.
-    const bench = (await op.callContract(adminPageCheckDetail, { user_order_id: id })).result!;
-    expect(bench).toMatchObject({ can_edit: false, can_submit: true, step: 'interview' });
+    // The panel and the workbench say why 递交使馆 is not possible yet, with submit's own refusal (issue 27).
+    const blockedBy = async (reason: string | null) => {
+      const detail = (await op.callContract(adminPageCheckDetail, { user_order_id: id })).result!;
+      expect(detail).toMatchObject({ can_edit: false, can_submit: reason === null, submit_blocked_reason: reason, step: 'interview' });
+      const { order } = (await op.callContract(adminOrderWorkbench, { user_order_id: id })).result!;
+      if (reason === null) {
+        expect(order.allowed_events).toContain('submit');
+        expect(order.blocked_events.map((b) => b.event)).not.toContain('submit');
+      } else {
+        expect(order.allowed_events).not.toContain('submit');
+        expect(order.blocked_events).toContainEqual({ event: 'submit', reason });
+      }
+    };
+    await blockedBy('仍有申请人未发布面试通知，不能递交');
     const submit = async () =>
       (await op.callContract(adminOrderSubmit, { user_order_id: id, version: await version(id), submitted_date: chinaDate(ctx.t.clock.now) })).body;
     // Set up through the other modules' tables (their own tests cover how notices and price differences are made).
@@ -310,11 +323,13 @@ describe(`page check (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLite'}
       .returning('price_difference_id')
       .executeTakeFirstOrThrow();
     expect(await submit()).toMatchObject({ ret: ErrorCode.SUBMIT_PRICE_DIFFERENCE_OPEN, msg: '该订单有未支付的补差价，客户支付后才能递交' });
+    await blockedBy('该订单有未支付的补差价，客户支付后才能递交');
     await ctx.t.db
       .updateTable('price_difference')
       .set({ status: 'paid', paid_at: ctx.t.clock.now })
       .where('price_difference_id', '=', pd.price_difference_id)
       .execute();
+    await blockedBy(null);
     expect((await submit()).body).toMatchObject({ step: 'submitted' });
   });
 });

@@ -167,6 +167,11 @@ export function PageCheckPanel({ view, bench }: { view: AdminPageCheckView | nul
           </Popconfirm>
         </div>
       ) : null}
+      {view.submit_blocked_reason && !view.submitted_date ? (
+        <p className="pcp-submit-blocked" data-testid="page-check-submit-blocked">
+          递交使馆暂不可用：{view.submit_blocked_reason}
+        </p>
+      ) : null}
     </section>
   );
 }
