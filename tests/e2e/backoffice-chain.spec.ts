@@ -160,13 +160,13 @@ loggedInTest(
     await interview.getByTestId('interview-publish').click();
     await expect(interview.getByText('已发布')).toBeVisible();
 
-    // Submit is refused while the price difference is unpaid.
+    // Submit is not offered while the price difference is unpaid: its reason is shown instead (issue 27).
     await staff.reload();
     await openWorkbenchFold(staff, 'events');
     await expect(staff.getByTestId('workbench-events')).toContainText('发布面试');
-    await staff.getByTestId('page-check-submit').click();
-    await staff.getByRole('button', { name: '确认递交' }).click();
-    await expect(staff.getByText('该订单有未支付的补差价，客户支付后才能递交').first()).toBeVisible();
+    await expect(staff.getByTestId('workbench-blocked')).toContainText('该订单有未支付的补差价，客户支付后才能递交');
+    await expect(staff.getByTestId('page-check-submit-blocked')).toContainText('该订单有未支付的补差价，客户支付后才能递交');
+    await expect(staff.getByTestId('page-check-submit')).toHaveCount(0);
     await expect(staff.getByTestId('workbench-step')).toHaveText('待面试/录指纹');
 
     // Customer: reads the notice, pays the price difference in the sandbox.
