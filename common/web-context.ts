@@ -18,6 +18,13 @@ import type { OperatorInfo, OperatorRow } from './contracts/operator.ts';
 import type { AdminFileAccessLog, AdminQueueFilters, AdminQueueResult, AdminWorkbench, adminFileAccessLog, adminOrderQueue } from './contracts/admin-order.ts';
 import type { PayloadOf } from './contracts/define.ts';
 import type { CatalogueProductList, ProductEditor, Publication, adminCatalogueProductEditor } from './contracts/catalogue-admin.ts';
+import type {
+  AdminCountryEditor,
+  AdminCountryList,
+  AdminReviewList,
+  adminCatalogueCountryEditor,
+  adminCatalogueReviewList,
+} from './contracts/catalogue-places.ts';
 import type { AddressKind } from './address.ts';
 import type { OrderListTabKey } from './order.ts';
 import type { QueueView } from './review.ts';
@@ -111,6 +118,12 @@ export interface OperatorReads {
   catalogueProducts(query: { keyword?: string; page: number }): Promise<ReadAnswer<CatalogueProductList>>;
   /** The product editor (/admin-api/catalogue/product_editor, supervisors) and the product's publications. */
   catalogueEditor(query: PayloadOf<typeof adminCatalogueProductEditor>): Promise<ReadAnswer<ProductEditor & { publications: Publication[] }>>;
+  /** A product's reviews with their moderation (/admin-api/catalogue/review_list, supervisors). */
+  catalogueReviews(query: PayloadOf<typeof adminCatalogueReviewList>): Promise<ReadAnswer<AdminReviewList>>;
+  /** The countries (/admin-api/catalogue/country_list, supervisors). */
+  catalogueCountries(): Promise<ReadAnswer<AdminCountryList>>;
+  /** A country and its districts (/admin-api/catalogue/country_editor, supervisors). */
+  catalogueCountryEditor(query: PayloadOf<typeof adminCatalogueCountryEditor>): Promise<ReadAnswer<AdminCountryEditor>>;
 }
 
 export interface Province {

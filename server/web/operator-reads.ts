@@ -16,6 +16,7 @@ import { adminReconciliationList } from '../../common/contracts/reconciliation.t
 import type { ReconciliationService } from '../modules/reconciliation/reconciliation.service.ts';
 import { adminCatalogueProductEditor, adminCatalogueProductList } from '../../common/contracts/catalogue-admin.ts';
 import type { CatalogueAdminService } from '../modules/catalogue-admin/catalogue-admin.service.ts';
+import { adminCatalogueCountryEditor, adminCatalogueReviewList } from '../../common/contracts/catalogue-places.ts';
 import type { MailService } from '../modules/mail/mail.service.ts';
 import type { ShipBackService } from '../modules/ship-back/ship-back.service.ts';
 import type { OperatorService } from '../modules/operator/operator.service.ts';
@@ -97,6 +98,21 @@ export function operatorReads(services: OperatorReadServices, caller: Operator, 
         const editor = await services.catalogueAdmin.editor(parsed);
         const publications = editor.visa_product_id ? (await services.catalogueAdmin.publications(editor.visa_product_id)).list : [];
         return { ...editor, publications };
+      }),
+    catalogueReviews: (query) =>
+      readParsed(adminCatalogueReviewList, query, async (parsed) => {
+        supervisorOnly(caller);
+        return services.catalogueAdmin.reviews.list(parsed);
+      }),
+    catalogueCountries: () =>
+      read(async () => {
+        supervisorOnly(caller);
+        return services.catalogueAdmin.places.list();
+      }),
+    catalogueCountryEditor: (query) =>
+      readParsed(adminCatalogueCountryEditor, query, async (parsed) => {
+        supervisorOnly(caller);
+        return services.catalogueAdmin.places.editor(parsed);
       }),
   };
 }
