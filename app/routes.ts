@@ -40,5 +40,8 @@ export default [
     route('reconciliation', 'routes/admin/reconciliation.tsx'),
     route('catalogue', 'routes/admin/catalogue.tsx'),
     route('catalogue/edit', 'routes/admin/catalogue-edit.tsx'),
+    route('catalogue/reviews', 'routes/admin/catalogue-reviews.tsx'),
+    route('catalogue/countries', 'routes/admin/catalogue-countries.tsx'),
+    route('catalogue/countries/edit', 'routes/admin/catalogue-country-edit.tsx'),
   ]),
 ] satisfies RouteConfig;

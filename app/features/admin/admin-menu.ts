@@ -15,6 +15,7 @@ export const ADMIN_MENU: AdminMenuEntry[] = [
   { path: '/admin/access-log', label: '访问日志', supervisor: true },
   { path: '/admin/reconciliation', label: '对账差异' },
   { path: '/admin/catalogue', label: '产品管理', supervisor: true },
+  { path: '/admin/catalogue/countries', label: '国家与领区', supervisor: true },
 ];
 
 export function menuFor(role: OperatorRole): AdminMenuEntry[] {
