@@ -17,6 +17,7 @@ import { expect, type Page, test } from '@playwright/test';
 import type { OperatorRoleValue } from '../../server/db/schema';
 import type { ProductOptions } from '../../server/test-support/factories';
 import { type OrderParties, type OrderStage, orderAt, requestPriceDifference, reuploadAndPass } from './order-factories';
+import { productWithReviews } from './catalogue-places-support';
 import {
   animationsSettled,
   apiCall,
@@ -155,6 +156,19 @@ export const SCREENS: Screen[] = [
     widths: [1280],
   },
   { name: 'admin access log', path: '/admin/access-log', operator: 'supervisor', widths: [1280] },
+  {
+    name: 'admin catalogue reviews',
+    path: async () => `/admin/catalogue/reviews?product=${(await productWithReviews([5, 4, 1])).visaProductId}`,
+    operator: 'supervisor',
+    widths: [1280],
+  },
+  { name: 'admin catalogue countries', path: '/admin/catalogue/countries', operator: 'supervisor', widths: [1280] },
+  {
+    name: 'admin catalogue country editor',
+    path: async () => `/admin/catalogue/countries/edit?country=${(await createProduct()).visa_country_id}`,
+    operator: 'supervisor',
+    widths: [1280],
+  },
 ];
 
 /** Checks one screen; `customer` is the logged-in row's. */

@@ -72,7 +72,23 @@ export function CountryEditorPage({ editor, provinces }: { editor: AdminCountryE
             label="国家代码（ISO 3166-1）"
             normalize={(value: string) => value.toUpperCase()}
             rules={[{ required: true, pattern: /^[A-Z]{2}$/, message: '两位大写字母，如 JP' }]}
-            extra={flag ? <img className="cat-flag" src={flag} alt={`${iso} 国旗`} data-testid="country-flag" /> : '国旗随代码显示'}
+            extra={
+              flag ? (
+                <img
+                  key={flag}
+                  className="cat-flag"
+                  src={flag}
+                  alt={`${iso} 国旗`}
+                  data-testid="country-flag"
+                  // A code without a flag file (ISO's user-assigned XA–XZ, say) shows no broken image.
+                  onError={(event) => {
+                    event.currentTarget.style.visibility = 'hidden';
+                  }}
+                />
+              ) : (
+                '国旗随代码显示'
+              )
+            }
           >
             <Input maxLength={2} />
           </Form.Item>
@@ -93,7 +109,7 @@ export function CountryEditorPage({ editor, provinces }: { editor: AdminCountryE
               ]}
             />
           </Form.Item>
-          <Form.Item name={['country', 'description']} label="简介" className="cat-wide">
+          <Form.Item name={['country', 'description']} label="简介" className="cat-wide" rules={[{ required: true, whitespace: true, message: '请填写简介' }]}>
             <Input.TextArea rows={3} maxLength={2000} />
           </Form.Item>
         </section>
