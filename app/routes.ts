@@ -41,5 +41,8 @@ export default [
     route('catalogue', 'routes/admin/catalogue.tsx'),
     route('catalogue/edit', 'routes/admin/catalogue-edit.tsx'),
     route('catalogue/slots', 'routes/admin/catalogue-slots.tsx'),
+    route('catalogue/reviews', 'routes/admin/catalogue-reviews.tsx'),
+    route('catalogue/countries', 'routes/admin/catalogue-countries.tsx'),
+    route('catalogue/countries/edit', 'routes/admin/catalogue-country-edit.tsx'),
   ]),
 ] satisfies RouteConfig;

@@ -219,6 +219,15 @@ export const ErrorCode = {
   SLOT_CLOSURE_NOT_FOUND: 2337,
   SLOT_LAST_OF_DAY: 2338,
   SLOT_CLOSURE_EXISTS: 2339,
+  // 2341–2349 产品管理's reviews and places (modules/catalogue-admin)
+  CATALOGUE_REVIEW_NOT_FOUND: 2341,
+  CATALOGUE_REVIEW_REASON_REQUIRED: 2342,
+  CATALOGUE_REVIEW_ALREADY: 2343,
+  CATALOGUE_COUNTRY_NOT_FOUND: 2344,
+  CATALOGUE_PLACE_INVALID: 2345,
+  CATALOGUE_ISO_TAKEN: 2346,
+  CATALOGUE_DISTRICT_NO_PROVINCE: 2347,
+  CATALOGUE_DISTRICT_IN_USE: 2348,
 } as const;
 
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -461,6 +470,15 @@ export const ERROR_CATALOGUE: Record<ErrorCodeValue, { msg: string; meaning: str
   2337: { msg: '该日不是闭馆日', meaning: '要取消的闭馆日不存在', http: 200 },
   2338: { msg: '这是当天最后一个时段，不能删除；当天不办理请设为闭馆日', meaning: '没有时段的日子会按标准时段重新生成，所以最后一个时段不能删除', http: 200 },
   2339: { msg: '该日已是闭馆日', meaning: '同一领区同一天只能有一个闭馆日', http: 200 },
+  // 2341–2349 产品管理's reviews and places
+  2341: { msg: '评价不存在', meaning: 'review_id 不存在', http: 200 },
+  2342: { msg: '请填写隐藏或恢复的原因（1–200 字）', meaning: 'reason 去除首尾空白后须为 1–200 个字', http: 200 },
+  2343: { msg: '该评价已是这个状态（可能他人刚刚处理过），请刷新', meaning: '隐藏已隐藏的评价，或恢复未隐藏的评价：本次未记录', http: 200 },
+  2344: { msg: '国家不存在', meaning: 'visa_country_id 不存在', http: 200 },
+  2345: { msg: '国家或领区信息填写不正确', meaning: '与目录导入相同的规则（长度、格式、省份编码、一个省份只属于该国一个领区等），msg 说明是哪一项', http: 200 },
+  2346: { msg: '国家代码已被其他国家使用', meaning: 'iso_code 与已有国家重复', http: 200 },
+  2347: { msg: '领区至少要受理一个省份', meaning: 'districts 中某个领区的 province_codes 为空，msg 说明是哪个领区', http: 200 },
+  2348: { msg: '该领区已有产品或面试时段，不能删除', meaning: '保存时去掉的领区被产品或面试时段引用', http: 200 },
   // 2101–2120 mailing paper materials
   2101: { msg: '资料已寄出，请等待我们签收', meaning: '本订单已有寄出（未取消）的快递，且之后没有被标记缺件；缺件后才能再次寄送', http: 200 },
   2102: {

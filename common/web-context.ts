@@ -19,6 +19,13 @@ import type { AdminFileAccessLog, AdminQueueFilters, AdminQueueResult, AdminWork
 import type { PayloadOf } from './contracts/define.ts';
 import type { CatalogueProductList, ProductEditor, Publication, adminCatalogueProductEditor } from './contracts/catalogue-admin.ts';
 import type { SlotCalendar, adminSlotCalendar } from './contracts/interview-slot-admin.ts';
+import type {
+  AdminCountryEditor,
+  AdminCountryList,
+  AdminReviewList,
+  adminCatalogueCountryEditor,
+  adminCatalogueReviewList,
+} from './contracts/catalogue-places.ts';
 import type { AddressKind } from './address.ts';
 import type { OrderListTabKey } from './order.ts';
 import type { QueueView } from './review.ts';
@@ -114,6 +121,12 @@ export interface OperatorReads {
   catalogueEditor(query: PayloadOf<typeof adminCatalogueProductEditor>): Promise<ReadAnswer<ProductEditor & { publications: Publication[] }>>;
   /** 面试时段's calendar (/admin-api/catalogue/slot_calendar, supervisors). */
   catalogueSlots(query: PayloadOf<typeof adminSlotCalendar>): Promise<ReadAnswer<SlotCalendar>>;
+  /** A product's reviews with their moderation (/admin-api/catalogue/review_list, supervisors). */
+  catalogueReviews(query: PayloadOf<typeof adminCatalogueReviewList>): Promise<ReadAnswer<AdminReviewList>>;
+  /** The countries (/admin-api/catalogue/country_list, supervisors). */
+  catalogueCountries(): Promise<ReadAnswer<AdminCountryList>>;
+  /** A country and its districts (/admin-api/catalogue/country_editor, supervisors). */
+  catalogueCountryEditor(query: PayloadOf<typeof adminCatalogueCountryEditor>): Promise<ReadAnswer<AdminCountryEditor>>;
 }
 
 export interface Province {

@@ -7,6 +7,7 @@ import { ADDRESS_CONTRACTS } from './address.ts';
 import { ADMIN_ORDER_CONTRACTS } from './admin-order.ts';
 import { CATALOGUE_CONTRACTS } from './catalogue.ts';
 import { CATALOGUE_ADMIN_CONTRACTS } from './catalogue-admin.ts';
+import { CATALOGUE_PLACES_CONTRACTS } from './catalogue-places.ts';
 import { defineRegistry } from './define.ts';
 import { INSURANCE_CONTRACTS } from './insurance.ts';
 import { INTERVIEW_CONTRACTS } from './interview.ts';
@@ -60,6 +61,7 @@ export const ADMIN_CONTRACTS = defineRegistry([
   ...RECONCILIATION_CONTRACTS,
   ...CATALOGUE_ADMIN_CONTRACTS,
   ...INTERVIEW_SLOT_ADMIN_CONTRACTS,
+  ...CATALOGUE_PLACES_CONTRACTS,
 ]);
 
 export type AdminRegistry = typeof ADMIN_CONTRACTS;

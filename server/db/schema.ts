@@ -122,9 +122,21 @@ export interface ProductPublicationTable {
   diff: string;
 }
 
+/** Migration 046: each hide or show of a review (who, when, why). */
+export interface ReviewModerationTable {
+  moderation_id: Generated<number>;
+  review_id: number;
+  visa_product_id: number;
+  action: 'hide' | 'show';
+  reason: string;
+  operator_id: number;
+  created_at: number;
+}
+
 export interface CatalogueDraftTables {
   product_draft: ProductDraftTable;
   product_publication: ProductPublicationTable;
+  review_moderation: ReviewModerationTable;
 }
 
 // ── Catalogue (migration 002) ────────────────────────────────────────────
@@ -274,6 +286,8 @@ export interface VisaProductReviewTable {
   content: string;
   platform: string;
   create_time: number;
+  /** Migration 046: 1 hidden by a supervisor (not on the guest page, not in the score or count). */
+  hidden: Generated<number>;
 }
 
 export interface CatalogueTables {

@@ -120,7 +120,7 @@ export function defaultMaterials(identity: number, options: { mailed: boolean; i
   ];
 }
 
-async function unusedIsoCode(db: Db): Promise<string> {
+export async function unusedIsoCode(db: Db): Promise<string> {
   const used = new Set((await db.selectFrom('visa_country').select('iso_code').execute()).map((row) => row.iso_code.toUpperCase()));
   // ISO 3166's user-assigned codes first (no real country, so no national days), then any free pair.
   const letters = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';

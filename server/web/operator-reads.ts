@@ -18,6 +18,8 @@ import { adminCatalogueProductEditor, adminCatalogueProductList } from '../../co
 import type { CatalogueAdminService } from '../modules/catalogue-admin/catalogue-admin.service.ts';
 import { adminSlotCalendar } from '../../common/contracts/interview-slot-admin.ts';
 import type { SlotAdminService } from '../modules/catalogue-admin/slot-admin.service.ts';
+      }),
+import { adminCatalogueCountryEditor, adminCatalogueReviewList } from '../../common/contracts/catalogue-places.ts';
 import type { MailService } from '../modules/mail/mail.service.ts';
 import type { ShipBackService } from '../modules/ship-back/ship-back.service.ts';
 import type { OperatorService } from '../modules/operator/operator.service.ts';
@@ -105,6 +107,21 @@ export function operatorReads(services: OperatorReadServices, caller: Operator, 
       readParsed(adminSlotCalendar, query, async (parsed) => {
         supervisorOnly(caller);
         return services.slotAdmin.calendar(parsed);
+      }),
+    catalogueReviews: (query) =>
+      readParsed(adminCatalogueReviewList, query, async (parsed) => {
+        supervisorOnly(caller);
+        return services.catalogueAdmin.reviews.list(parsed);
+      }),
+    catalogueCountries: () =>
+      read(async () => {
+        supervisorOnly(caller);
+        return services.catalogueAdmin.places.list();
+      }),
+    catalogueCountryEditor: (query) =>
+      readParsed(adminCatalogueCountryEditor, query, async (parsed) => {
+        supervisorOnly(caller);
+        return services.catalogueAdmin.places.editor(parsed);
       }),
   };
 }

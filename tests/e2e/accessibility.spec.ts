@@ -19,6 +19,9 @@ import type { OperatorRoleValue } from '../../server/db/schema';
 import type { ProductOptions } from '../../server/test-support/factories';
 import { type OrderParties, type OrderStage, orderAt, requestPriceDifference, reuploadAndPass } from './order-factories';
 import { addDays, chinaDate } from '../../common/order';
+  },
+  {
+import { productWithReviews } from './catalogue-places-support';
 import {
   animationsSettled,
   apiCall,
@@ -235,6 +238,19 @@ export const SCREENS: Screen[] = [
       await page.getByTestId('slots-chip').first().click();
       await page.getByRole('dialog').waitFor();
     },
+  },
+  {
+    name: 'admin catalogue reviews',
+    path: async () => `/admin/catalogue/reviews?product=${(await productWithReviews([5, 4, 1])).visaProductId}`,
+    operator: 'supervisor',
+    widths: [1280],
+  },
+  { name: 'admin catalogue countries', path: '/admin/catalogue/countries', operator: 'supervisor', widths: [1280] },
+  {
+    name: 'admin catalogue country editor',
+    path: async () => `/admin/catalogue/countries/edit?country=${(await createProduct()).visa_country_id}`,
+    operator: 'supervisor',
+    widths: [1280],
   },
 ];
 

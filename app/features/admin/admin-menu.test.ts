@@ -16,6 +16,8 @@ describe('selectedEntry', () => {
     expect(selectedEntry('/admin/reconciliation', operator)).toBe('/admin/reconciliation');
     expect(selectedEntry('/admin/access-log', supervisor)).toBe('/admin/access-log');
     expect(selectedEntry('/admin/operators', supervisor)).toBe('/admin/operators');
+    expect(selectedEntry('/admin/catalogue/reviews', supervisor)).toBe('/admin/catalogue');
+    expect(selectedEntry('/admin/catalogue/countries/edit', supervisor)).toBe('/admin/catalogue/countries');
   });
 
   it('highlights nothing for a page outside the role’s menu (not 工作台)', () => {

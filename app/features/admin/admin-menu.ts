@@ -16,6 +16,7 @@ export const ADMIN_MENU: AdminMenuEntry[] = [
   { path: '/admin/reconciliation', label: '对账差异' },
   { path: '/admin/catalogue', label: '产品管理', supervisor: true },
   { path: '/admin/catalogue/slots', label: '面试时段', supervisor: true },
+  { path: '/admin/catalogue/countries', label: '国家与领区', supervisor: true },
 ];
 
 export function menuFor(role: OperatorRole): AdminMenuEntry[] {

@@ -7,6 +7,13 @@ import {
   adminCatalogueProductList,
   adminCataloguePublicationList,
 } from '../../../common/contracts/catalogue-admin.ts';
+import {
+  adminCatalogueCountryEditor,
+  adminCatalogueCountryList,
+  adminCatalogueCountrySave,
+  adminCatalogueReviewList,
+  adminCatalogueReviewModerate,
+} from '../../../common/contracts/catalogue-places.ts';
 import { ErrorCode } from '../../../common/error-codes.ts';
 import { defineOperation } from '../../platform/operation.ts';
 import type { CatalogueAdminService } from './catalogue-admin.service.ts';
@@ -83,6 +90,54 @@ export function catalogueAdminOperations(service: CatalogueAdminService) {
       auth: 'supervisor',
       errors: [],
       handle: (payload) => service.publications(payload.visa_product_id),
+    }),
+    defineOperation({
+      ...adminCatalogueReviewList,
+      tag: TAG,
+      summary: '产品的评价（主管）：每页 20 条，含已隐藏的，及最近一次隐藏或恢复的人、时间和原因',
+      auth: 'supervisor',
+      errors: [ErrorCode.CATALOGUE_PRODUCT_NOT_FOUND],
+      handle: (payload) => service.reviews.list(payload),
+    }),
+    defineOperation({
+      ...adminCatalogueReviewModerate,
+      tag: TAG,
+      summary: '隐藏或恢复一条评价（主管，须填原因）：评价内容不可修改；客人页面的评分和评价数随之变化',
+      description: '每次隐藏或恢复都记录操作人、时间和原因。客人产品页的缓存随即失效（各实例）。',
+      auth: 'supervisor',
+      errors: [ErrorCode.CATALOGUE_REVIEW_NOT_FOUND, ErrorCode.CATALOGUE_REVIEW_REASON_REQUIRED, ErrorCode.CATALOGUE_REVIEW_ALREADY],
+      handle: (payload, { caller }) => service.reviews.moderate(caller, payload),
+    }),
+    defineOperation({
+      ...adminCatalogueCountryList,
+      tag: TAG,
+      summary: '国家列表（主管）：大洲、国家代码、国旗、领区数和产品数',
+      auth: 'supervisor',
+      errors: [],
+      handle: () => service.places.list(),
+    }),
+    defineOperation({
+      ...adminCatalogueCountryEditor,
+      tag: TAG,
+      summary: '打开国家编辑（主管）：国家和它的全部领区（受理省份、领馆地址）；不带 id 为新国家',
+      auth: 'supervisor',
+      errors: [ErrorCode.CATALOGUE_COUNTRY_NOT_FOUND],
+      handle: (payload) => service.places.editor(payload),
+    }),
+    defineOperation({
+      ...adminCatalogueCountrySave,
+      tag: TAG,
+      summary: '保存国家和它的领区（主管）：与目录导入相同的校验规则',
+      description: '国家代码重复返回 2346；领区未受理任何省份返回 2347；其他不符合导入规则的内容返回 2345，msg 说明是哪一项。',
+      auth: 'supervisor',
+      errors: [
+        ErrorCode.CATALOGUE_COUNTRY_NOT_FOUND,
+        ErrorCode.CATALOGUE_PLACE_INVALID,
+        ErrorCode.CATALOGUE_ISO_TAKEN,
+        ErrorCode.CATALOGUE_DISTRICT_NO_PROVINCE,
+        ErrorCode.CATALOGUE_DISTRICT_IN_USE,
+      ],
+      handle: (payload) => service.places.save(payload),
     }),
   ];
 }

@@ -11,8 +11,10 @@ import { ErrorCode } from '../../../common/error-codes.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { Operator } from '../../platform/principal.ts';
+import { createPlaces } from './places.ts';
 import { readProductContent, writeProductContent } from './product-content.ts';
 import { checkProductContent, normalizeContent } from './product-rules.ts';
+import { createReviewModeration } from './review-moderation.ts';
 import { productContent } from '../../../common/contracts/catalogue-admin.ts';
 
 const PAGE_SIZE = 20;
@@ -197,6 +199,7 @@ export function createCatalogueAdminService(db: Kysely<Database>, options: { now
               .selectFrom('visa_product_review')
               .select([(eb) => eb.fn.sum<number>('score').as('sum_score'), (eb) => eb.fn.countAll<number>().as('reviews')])
               .where('visa_product_id', '=', productId)
+              .where('hidden', '=', 0)
               .executeTakeFirst();
       return {
         visa_product_id: productId,
@@ -332,6 +335,10 @@ export function createCatalogueAdminService(db: Kysely<Database>, options: { now
     },
 
     operatorName,
+    /** A product's reviews: hide and show with a reason (review-moderation.ts). */
+    reviews: createReviewModeration(db, options),
+    /** Countries and their consular districts (places.ts). */
+    places: createPlaces(db, options),
   };
 }
 

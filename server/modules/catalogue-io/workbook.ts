@@ -180,3 +180,20 @@ export async function workbookValues(bytes: Buffer): Promise<Record<string, Arra
   });
   return out;
 }
+
+/**
+ * One row typed elsewhere (the back office's forms) checked cell by cell as
+ * the importer reads a spreadsheet row: the stored values are shown as a
+ * person would type them, then read back with the same rules and messages.
+ */
+export function checkRow(def: SheetDef, values: BookRow): { row: BookRow; problems: Array<{ column: string; reason: string }> } {
+  const row: BookRow = {};
+  const problems: Array<{ column: string; reason: string }> = [];
+  for (const column of def.columns) {
+    if (column.exportOnly) continue;
+    const result = parseCell(column, displayValue(column, values[column.field] ?? null));
+    if ('problem' in result) problems.push({ column: column.header, reason: result.problem });
+    else row[column.field] = result.value;
+  }
+  return { row, problems };
+}

@@ -160,13 +160,14 @@ export function createCatalogueRepository(db: Kysely<Database>) {
         .execute();
     },
 
-    /** Review sums per product, in one query. */
+    /** Review sums per product, in one query (hidden reviews do not count). */
     reviewStats(productIds: number[]) {
       if (productIds.length === 0) return Promise.resolve([]);
       return db
         .selectFrom('visa_product_review')
         .select(['visa_product_id', (eb) => eb.fn.sum<number>('score').as('sum_score'), (eb) => eb.fn.countAll<number>().as('reviews')])
         .where('visa_product_id', 'in', productIds)
+        .where('hidden', '=', 0)
         .groupBy('visa_product_id')
         .execute();
     },
@@ -216,6 +217,7 @@ export function createCatalogueRepository(db: Kysely<Database>) {
         .selectFrom('visa_product_review')
         .select(['review_id', 'nickname', 'mobile_phone', 'score', 'content', 'create_time', 'platform'])
         .where('visa_product_id', '=', visaProductId)
+        .where('hidden', '=', 0)
         .orderBy('create_time', 'desc')
         .orderBy('review_id', 'desc')
         .offset(offset)
@@ -228,6 +230,7 @@ export function createCatalogueRepository(db: Kysely<Database>) {
         .selectFrom('visa_product_review')
         .select((eb) => eb.fn.countAll<number>().as('count'))
         .where('visa_product_id', '=', visaProductId)
+        .where('hidden', '=', 0)
         .executeTakeFirstOrThrow();
       return Number(row.count);
     },
@@ -243,6 +246,7 @@ export function createCatalogueRepository(db: Kysely<Database>) {
               .selectFrom('visa_product_review')
               .select((e) => e.fn.countAll<number>().as('n'))
               .whereRef('visa_product_review.visa_product_id', '=', 'visa_product.visa_product_id')
+              .where('visa_product_review.hidden', '=', 0)
               .as('review_count'),
           (eb) =>
             eb
@@ -250,6 +254,13 @@ export function createCatalogueRepository(db: Kysely<Database>) {
               .select((e) => e.fn.max<number>('review_id').as('m'))
               .whereRef('visa_product_review.visa_product_id', '=', 'visa_product.visa_product_id')
               .as('last_review_id'),
+          // A review hidden or shown again (migration 046) changes the page without touching the product row.
+          (eb) =>
+            eb
+              .selectFrom('review_moderation')
+              .select((e) => e.fn.max<number>('moderation_id').as('m'))
+              .whereRef('review_moderation.visa_product_id', '=', 'visa_product.visa_product_id')
+              .as('last_moderation_id'),
         ])
         .where('visa_product.visa_product_id', '=', visaProductId)
         .executeTakeFirst();

@@ -186,11 +186,12 @@ export function createCatalogueService(db: Kysely<Database>) {
 
     /**
      * Changes whenever the product page would: catalogue writes bump the
-     * product's updated_at in the same transaction; reviews count themselves.
+     * product's updated_at in the same transaction; reviews count themselves,
+     * and each hide or show of one is a new moderation row (migration 046).
      */
     async productVersion(visaProductId: number): Promise<string | null> {
       const row = await repo.productVersion(visaProductId);
-      return row ? `${row.updated_at}:${Number(row.review_count ?? 0)}:${Number(row.last_review_id ?? 0)}` : null;
+      return row ? `${row.updated_at}:${Number(row.review_count ?? 0)}:${Number(row.last_review_id ?? 0)}:${Number(row.last_moderation_id ?? 0)}` : null;
     },
 
     async reviews(visaProductId: number, page: number): Promise<ReviewPage> {

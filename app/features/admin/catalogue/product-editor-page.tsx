@@ -469,6 +469,9 @@ export function ProductEditorPage({
             {editor.visa_product_id ? <Tag>编号 {editor.visa_product_id}</Tag> : <Tag color="blue">新产品</Tag>}
             {draftId ? <Tag color="orange">草稿 · 第 {version} 版</Tag> : editor.visa_product_id ? <Tag color="green">与已发布一致</Tag> : null}
             {dirty ? <Tag color="red">有未保存的修改</Tag> : null}
+            {editor.visa_product_id ? (
+              <Link to={`/admin/catalogue/reviews?product=${editor.visa_product_id}`}>管理评价（{editor.reviews.reviews} 条显示中）</Link>
+            ) : null}
           </Space>
         </div>
         <Space wrap>

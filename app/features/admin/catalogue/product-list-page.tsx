@@ -80,6 +80,11 @@ export function ProductListPage({ list, keyword, page }: { list: CatalogueProduc
             ),
           },
           { title: '最近更新', dataIndex: 'updated_at', width: 170, render: (at: number) => formatDateTime(at) },
+          {
+            title: '评价',
+            width: 90,
+            render: (_: unknown, row) => <Link to={`/admin/catalogue/reviews?product=${row.visa_product_id}`}>管理评价</Link>,
+          },
         ]}
       />
     </div>
