@@ -18,7 +18,6 @@ import { adminCatalogueProductEditor, adminCatalogueProductList } from '../../co
 import type { CatalogueAdminService } from '../modules/catalogue-admin/catalogue-admin.service.ts';
 import { adminSlotCalendar } from '../../common/contracts/interview-slot-admin.ts';
 import type { SlotAdminService } from '../modules/catalogue-admin/slot-admin.service.ts';
-      }),
 import { adminCatalogueCountryEditor, adminCatalogueReviewList } from '../../common/contracts/catalogue-places.ts';
 import type { MailService } from '../modules/mail/mail.service.ts';
 import type { ShipBackService } from '../modules/ship-back/ship-back.service.ts';

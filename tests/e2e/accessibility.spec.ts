@@ -19,8 +19,6 @@ import type { OperatorRoleValue } from '../../server/db/schema';
 import type { ProductOptions } from '../../server/test-support/factories';
 import { type OrderParties, type OrderStage, orderAt, requestPriceDifference, reuploadAndPass } from './order-factories';
 import { addDays, chinaDate } from '../../common/order';
-  },
-  {
 import { productWithReviews } from './catalogue-places-support';
 import {
   animationsSettled,
