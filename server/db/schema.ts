@@ -262,6 +262,9 @@ export interface VisaProductMaterialTable {
   attention: string;
   sample: string | null;
   sort: number;
+  // Migration 047.
+  /** 1: taken off the product while an order's checklist still lists it (kept for the order's files). */
+  retired: Generated<Flag>;
 }
 
 export interface VisaProductReviewTable {
@@ -370,6 +373,27 @@ export interface UserOrderTable {
   // Migration 041.
   /** The readable order number people see (common/order-number.ts); written right after the insert. */
   order_no: string | null;
+  // Migration 047: the photo rule the order was placed with (0 = no photo item).
+  visa_photo_id: Generated<number>;
+  photo_color: number | null;
+  photo_width: number | null;
+  photo_height: number | null;
+  photo_name: string | null;
+}
+
+/** Migration 047: the product's checklist as it was when the order was placed. */
+export interface OrderChecklistItemTable {
+  user_order_id: number;
+  /** The product material's id (order_material_file.material_id). */
+  material_id: number;
+  identity_id: number;
+  required: number;
+  /** 0 electronic, 1 mailed paper, 2 bring to the embassy. */
+  attr: number;
+  name: string;
+  attention: string;
+  sample: string | null;
+  sort: number;
 }
 
 export interface OrderApplicantTable {
@@ -409,6 +433,7 @@ export interface OrderTables {
   user_order: UserOrderTable;
   order_applicant: OrderApplicantTable;
   order_event: OrderEventTable;
+  order_checklist_item: OrderChecklistItemTable;
 }
 
 // ── Ordering steps (migration 005) ───────────────────────────────────────

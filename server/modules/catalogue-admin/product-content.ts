@@ -38,6 +38,7 @@ export async function readProductContent(db: Kysely<Database>, visaProductId: nu
       .selectFrom('visa_product_material')
       .selectAll()
       .where('visa_product_id', '=', visaProductId)
+      .where('retired', '=', 0)
       .orderBy('identity_id')
       .orderBy('sort')
       .orderBy('material_id')
@@ -175,6 +176,7 @@ async function writeMaterials(trx: Transaction<Database>, id: number, content: P
     .selectFrom('visa_product_material')
     .select(['material_id', 'identity_id', 'required', 'attr', 'name'])
     .where('visa_product_id', '=', id)
+    .where('retired', '=', 0)
     .execute();
   const byKey = new Map(existing.map((m) => [materialKey(m), m.material_id]));
   const kept = new Set<number>();
@@ -210,14 +212,25 @@ async function writeMaterials(trx: Transaction<Database>, id: number, content: P
     const name = gone.find((m) => m.material_id === used.material_id)?.name ?? '';
     throw new AppError(ErrorCode.CATALOGUE_MATERIAL_IN_USE, `资料「${name}」已有订单上传了文件，不能删除（可修改注意事项和样例）`);
   }
-  await trx
-    .deleteFrom('visa_product_material')
-    .where(
-      'material_id',
-      'in',
-      gone.map((m) => m.material_id),
-    )
-    .execute();
+  await removeMaterials(
+    trx,
+    gone.map((m) => m.material_id),
+  );
+}
+
+/**
+ * Takes materials off their product. One that an order's checklist still
+ * lists (issue 26: orders keep the checklist they were placed with) is
+ * retired, not deleted: the order may still upload a file for it, and its
+ * files point at the row.
+ */
+export async function removeMaterials(trx: Transaction<Database>, materialIds: number[]): Promise<void> {
+  if (materialIds.length === 0) return;
+  const listed = await trx.selectFrom('order_checklist_item').select('material_id').distinct().where('material_id', 'in', materialIds).execute();
+  const retired = listed.map((row) => row.material_id);
+  if (retired.length > 0) await trx.updateTable('visa_product_material').set({ retired: 1 }).where('material_id', 'in', retired).execute();
+  const deleted = materialIds.filter((id) => !retired.includes(id));
+  if (deleted.length > 0) await trx.deleteFrom('visa_product_material').where('material_id', 'in', deleted).execute();
 }
 
 function materialRow(visaProductId: number, identityId: number, material: MaterialContent, sort: number) {

@@ -10,6 +10,7 @@ import type { Database } from '../../db/schema.ts';
 import { exportBook } from './export.ts';
 import { type BookRow, type CatalogueBook, naturalKey, SHEETS, type SheetKey, sheetDef, splitList } from './sheets.ts';
 import { validateBook } from './validate.ts';
+import { removeMaterials } from '../catalogue-admin/product-content.ts';
 import type { BookProblem } from './workbook.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -366,7 +367,7 @@ async function write(trx: Transaction<Database>, book: CatalogueBook, { diffs }:
     await trx.updateTable('visa_product_material').set(material(row)).where('material_id', '=', Number(row.id)).execute();
   }
   const removedMaterials = diffs.materials.removed.map((row) => Number(row.id));
-  if (removedMaterials.length > 0) await trx.deleteFrom('visa_product_material').where('material_id', 'in', removedMaterials).execute();
+  await removeMaterials(trx, removedMaterials);
   for (const i of [...diffs.materials.added, ...diffs.materials.changed]) touched.add(Number(book.materials[i]!.product));
   for (const row of diffs.materials.removed) touched.add(Number(row.product));
 
