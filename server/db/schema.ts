@@ -112,6 +112,18 @@ export interface ProductDraftTable {
   updated_at: number;
 }
 
+/** Migration 047: a workbook imported in the back office (who, when, which file, what it changed). */
+export interface CatalogueImportTable {
+  import_id: Generated<number>;
+  operator_id: number;
+  imported_at: number;
+  file_name: string;
+  sha256: string;
+  size_bytes: number;
+  /** JSON: the import's per-sheet changes. */
+  changes: string;
+}
+
 export interface ProductPublicationTable {
   publication_id: Generated<number>;
   visa_product_id: number;
@@ -124,6 +136,7 @@ export interface ProductPublicationTable {
 export interface CatalogueDraftTables {
   product_draft: ProductDraftTable;
   product_publication: ProductPublicationTable;
+  catalogue_import: CatalogueImportTable;
 }
 
 // ── Catalogue (migration 002) ────────────────────────────────────────────

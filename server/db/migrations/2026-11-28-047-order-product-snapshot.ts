@@ -13,9 +13,25 @@
 //   files may still point at it (foreign key), and the live product no longer
 //   shows it.
 // Existing orders get the snapshot of their product as it is now.
-import { type Kysely, sql } from 'kysely';
+// - catalogue_import: every workbook a supervisor imported in the back office
+//   (who, when, which file, what it changed), like product_publication.
+import { type Kysely, PostgresAdapter, sql } from 'kysely';
 
 export async function up(db: Kysely<any>): Promise<void> {
+  const pg = db.getExecutor().adapter instanceof PostgresAdapter;
+  await db.schema
+    .createTable('catalogue_import')
+    .addColumn('import_id', pg ? 'serial' : 'integer', (col) => (pg ? col.primaryKey() : col.primaryKey().autoIncrement()))
+    .addColumn('operator_id', 'integer', (col) => col.notNull().references('operator.id'))
+    .addColumn('imported_at', pg ? 'bigint' : 'integer', (col) => col.notNull())
+    .addColumn('file_name', 'text', (col) => col.notNull())
+    .addColumn('sha256', 'varchar(64)', (col) => col.notNull())
+    .addColumn('size_bytes', 'integer', (col) => col.notNull())
+    // [{sheet, added, changed, removed, rows}] (JSON): what the import changed.
+    .addColumn('changes', 'text', (col) => col.notNull())
+    .execute();
+  await db.schema.createIndex('catalogue_import_at_idx').on('catalogue_import').column('imported_at').execute();
+
   await db.schema
     .createTable('order_checklist_item')
     .addColumn('user_order_id', 'integer', (col) => col.notNull().references('user_order.user_order_id'))
@@ -65,4 +81,5 @@ export async function down(db: Kysely<any>): Promise<void> {
     await db.schema.alterTable('user_order').dropColumn(column).execute();
   }
   await db.schema.dropTable('order_checklist_item').execute();
+  await db.schema.dropTable('catalogue_import').execute();
 }

@@ -9,6 +9,7 @@ import { DELISTED_STATUS } from '../../../common/catalogue.ts';
 import { ErrorCode } from '../../../common/error-codes.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
+import { removeMaterials } from '../catalogue-io/remove-materials.ts';
 
 const IDENTITY_IDS = [0, 1, 2, 3, 4] as const;
 
@@ -216,21 +217,6 @@ async function writeMaterials(trx: Transaction<Database>, id: number, content: P
     trx,
     gone.map((m) => m.material_id),
   );
-}
-
-/**
- * Takes materials off their product. One that an order's checklist still
- * lists (issue 26: orders keep the checklist they were placed with) is
- * retired, not deleted: the order may still upload a file for it, and its
- * files point at the row.
- */
-export async function removeMaterials(trx: Transaction<Database>, materialIds: number[]): Promise<void> {
-  if (materialIds.length === 0) return;
-  const listed = await trx.selectFrom('order_checklist_item').select('material_id').distinct().where('material_id', 'in', materialIds).execute();
-  const retired = listed.map((row) => row.material_id);
-  if (retired.length > 0) await trx.updateTable('visa_product_material').set({ retired: 1 }).where('material_id', 'in', retired).execute();
-  const deleted = materialIds.filter((id) => !retired.includes(id));
-  if (deleted.length > 0) await trx.deleteFrom('visa_product_material').where('material_id', 'in', deleted).execute();
 }
 
 function materialRow(visaProductId: number, identityId: number, material: MaterialContent, sort: number) {

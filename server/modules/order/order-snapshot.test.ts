@@ -47,7 +47,7 @@ describe('a published product change', () => {
 
     const editor = (await boss.callContract(adminCatalogueProductEditor, { visa_product_id: id })).result!;
     const oldPhoto = editor.content.photo!;
-    const newPhoto = { color: oldPhoto.color === 0 ? 1 : 0, width: 51, height: 51 };
+    const newPhoto = { color: (oldPhoto.color === 0 ? 1 : 0) as 0 | 1, width: 51, height: 51 };
     const checklists = editor.content.checklists.map((c) => (c.identity_id === 0 ? { ...c, materials: c.materials.filter((m) => m.name !== removed) } : c));
     const saved = await boss.callContract(adminCatalogueDraftSave, {
       visa_product_id: id,
