@@ -17,6 +17,7 @@ import { expect, type Page, test } from '@playwright/test';
 import type { OperatorRoleValue } from '../../server/db/schema';
 import type { ProductOptions } from '../../server/test-support/factories';
 import { type OrderParties, type OrderStage, orderAt, requestPriceDifference, reuploadAndPass } from './order-factories';
+import { downloadWorkbook, editWorkbook, uploadWorkbook } from './catalogue-workbook-support';
 import {
   animationsSettled,
   apiCall,
@@ -155,7 +156,26 @@ export const SCREENS: Screen[] = [
     widths: [1280],
   },
   { name: 'admin access log', path: '/admin/access-log', operator: 'supervisor', widths: [1280] },
+  // The catalogue workbook's preview (issue 26): an edited price listed, not imported.
+  {
+    name: 'admin catalogue workbook preview dialog',
+    path: async () => {
+      workbookProductId = (await createProduct()).visa_product_id;
+      return '/admin/catalogue';
+    },
+    operator: 'supervisor',
+    widths: [1280],
+    open: async (page) => {
+      const edited = await editWorkbook(await downloadWorkbook(page), [
+        { sheet: '产品', where: { header: '产品编号', value: workbookProductId }, header: '售价（元）', value: 388 },
+      ]);
+      await uploadWorkbook(page, edited);
+    },
+  },
 ];
+
+/** The product whose price the workbook preview's row edits. */
+let workbookProductId = 0;
 
 /** Checks one screen; `customer` is the logged-in row's. */
 async function check(page: Page, baseURL: string, screen: Screen, customer?: LoggedInCustomer): Promise<void> {
