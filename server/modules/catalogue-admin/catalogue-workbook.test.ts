@@ -99,6 +99,23 @@ describe('the back office workbook', () => {
     expect(row.sell_price).toBe(30_000);
   });
 
+  it('refuses to bring back a retired material under its id (an order still lists it)', async () => {
+    const product = await t.insertProduct();
+    const material = product.materials[0]!;
+    const before = await download();
+    // Taken off the product after the download while an order still lists it: retired (removeMaterials).
+    await t.db.updateTable('visa_product_material').set({ retired: 1 }).where('material_id', '=', material.material_id).execute();
+    const preview = await send(adminCatalogueWorkbookPreview.path, boss.token, {}, before);
+    expect(preview.ret, preview.msg).toBe(0);
+    expect(preview.body.problems).toEqual([
+      expect.objectContaining({
+        sheet: '材料清单',
+        column: '材料编号（新材料留空）',
+        reason: `材料编号 ${material.material_id} 已从产品中删除（已有订单保留它），新材料请留空编号`,
+      }),
+    ]);
+  });
+
   it('refuses what is not an xlsx or too large, reports a zip that is no workbook, and operators who are not supervisors', async () => {
     const pdf = Buffer.from('%PDF-1.4 not a workbook');
     expect(await send(adminCatalogueWorkbookPreview.path, boss.token, {}, pdf)).toMatchObject({

@@ -149,6 +149,22 @@ async function databaseProblems(db: Db, book: CatalogueBook, current: CatalogueB
       });
     }
   });
+  // A retired material (taken off its product; orders still list it) keeps its id: the book cannot bring it back under it.
+  const addedIds = [...diffs.materials.added].map((index) => book.materials[index]!.id).filter((id): id is number => typeof id === 'number');
+  if (addedIds.length > 0) {
+    const retired = await db.selectFrom('visa_product_material').select('material_id').where('retired', '=', 1).where('material_id', 'in', addedIds).execute();
+    const taken = new Set(retired.map((row) => row.material_id));
+    book.materials.forEach((row, index) => {
+      if (diffs.materials.added.has(index) && typeof row.id === 'number' && taken.has(row.id)) {
+        problems.push({
+          sheet: '材料清单',
+          row: rowNumbers.materials?.[index] ?? index + 2,
+          column: '材料编号（新材料留空）',
+          reason: `材料编号 ${row.id} 已从产品中删除（已有订单保留它），新材料请留空编号`,
+        });
+      }
+    });
+  }
   const removedIds = diffs.materials.removed.map((row) => Number(row.id));
   if (removedIds.length > 0) {
     const used = await db.selectFrom('order_material_file').select('material_id').distinct().where('material_id', 'in', removedIds).execute();
