@@ -228,6 +228,12 @@ export const ErrorCode = {
   CATALOGUE_ISO_TAKEN: 2346,
   CATALOGUE_DISTRICT_NO_PROVINCE: 2347,
   CATALOGUE_DISTRICT_IN_USE: 2348,
+  // 2351–2359 the back office's catalogue workbook (modules/catalogue-io)
+  CATALOGUE_WORKBOOK_NOT_XLSX: 2351,
+  CATALOGUE_WORKBOOK_TOO_LARGE: 2352,
+  CATALOGUE_WORKBOOK_UNREADABLE: 2353,
+  CATALOGUE_WORKBOOK_ROWS_INVALID: 2354,
+  CATALOGUE_WORKBOOK_CHANGED: 2355,
 } as const;
 
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -479,6 +485,19 @@ export const ERROR_CATALOGUE: Record<ErrorCodeValue, { msg: string; meaning: str
   2346: { msg: '国家代码已被其他国家使用', meaning: 'iso_code 与已有国家重复', http: 200 },
   2347: { msg: '领区至少要受理一个省份', meaning: 'districts 中某个领区的 province_codes 为空，msg 说明是哪个领区', http: 200 },
   2348: { msg: '该领区已有产品或面试时段，不能删除', meaning: '保存时去掉的领区被产品或面试时段引用', http: 200 },
+  2351: { msg: '请上传 .xlsx 格式的产品目录工作簿', meaning: '上传的文件按内容判断不是 xlsx（xlsx 是 zip 包，应以 PK 开头）', http: 200 },
+  2352: { msg: '工作簿过大，不能超过 10 MB', meaning: '上传的工作簿超过 10 MB', http: 200 },
+  2353: { msg: '工作簿无法读取，请用导出的工作簿修改后再上传', meaning: 'xlsx 内容损坏或不是 Excel 工作簿', http: 200 },
+  2354: {
+    msg: '工作簿有错误，未导入任何内容',
+    meaning: '确认导入时仍有错误行（每行的工作表、行、列和原因见 problems），全部不导入',
+    http: 200,
+  },
+  2355: {
+    msg: '工作簿与预览时不同，请重新上传预览',
+    meaning: '确认导入时带上的 sha256 与本次上传的文件不一致（预览后文件被换过），未导入',
+    http: 200,
+  },
   // 2101–2120 mailing paper materials
   2101: { msg: '资料已寄出，请等待我们签收', meaning: '本订单已有寄出（未取消）的快递，且之后没有被标记缺件；缺件后才能再次寄送', http: 200 },
   2102: {

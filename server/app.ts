@@ -64,7 +64,8 @@ import { createJobRunner, type JobRunner } from './platform/jobs.ts';
 import { AppError } from './platform/errors.ts';
 import { isStaffAuth, type OperationAuth, registerOperation } from './platform/operation.ts';
 import { operatorOperations } from './modules/operator/operator.routes.ts';
-import { catalogueAdminOperations } from './modules/catalogue-admin/catalogue-admin.routes.ts';
+import { catalogueAdminOperations, catalogueWorkbookOperations, catalogueWorkbookUploadRoutes } from './modules/catalogue-admin/catalogue-admin.routes.ts';
+import { createCatalogueWorkbook } from './modules/catalogue-admin/catalogue-workbook.ts';
 import { type CatalogueAdminService, createCatalogueAdminService } from './modules/catalogue-admin/catalogue-admin.service.ts';
 import { slotAdminOperations } from './modules/catalogue-admin/slot-admin.routes.ts';
 import { createSlotAdminService, type SlotAdminService } from './modules/catalogue-admin/slot-admin.service.ts';
@@ -356,6 +357,8 @@ export async function buildApp({
   const retention = createRetentionJob(database.db, { storage, now, retentionDays: config.RETENTION_DAYS, log: app.log });
   jobs.register(retention.job(config.RETENTION_INTERVAL_MINUTES * 60_000));
 
+  // The catalogue workbook in the back office (issue 26).
+  const catalogueWorkbook = createCatalogueWorkbook(database.db, { now });
   await app.register(async (api) => {
     api.addHook('onRequest', async (request, reply) => {
       // Answers for a caller, never kept by a browser or a proxy.
@@ -404,6 +407,7 @@ export async function buildApp({
       ...reconciliation.operations,
       ...catalogueAdminOperations(services.catalogueAdmin),
       ...slotAdminOperations(services.slotAdmin),
+      ...catalogueWorkbookOperations(catalogueWorkbook),
     ];
     for (const operation of operations) {
       registerOperation(api, operation);
@@ -411,6 +415,7 @@ export async function buildApp({
     await api.register(materials.uploadRoutes);
     await api.register(pageCheck.uploadRoutes);
     await api.register(results.uploadRoutes);
+    for (const routes of catalogueWorkbookUploadRoutes(catalogueWorkbook)) await api.register(routes);
   });
 
   registerAddressLibraryFile(app);

@@ -145,6 +145,55 @@ export const adminCataloguePublicationList = defineContract({
   }),
 });
 
+// ── The catalogue workbook in the back office (issue 26): download, preview an upload, import it ──
+
+/** The largest workbook a supervisor may upload. */
+export const CATALOGUE_WORKBOOK_MAX_BYTES = 10 * 1024 * 1024;
+
+export const adminCatalogueWorkbookExport = defineContract({
+  path: '/admin-api/catalogue/workbook_export',
+  payload: z.object({}),
+  result: z.object({ file_name: z.string(), content_base64: z.string().describe('xlsx 的内容（base64）') }),
+});
+
+const workbookRowChange = z.object({
+  change: z.enum(['added', 'changed', 'removed']),
+  row: z.number().describe('工作表中的行号；删除的行为 0'),
+  label: z.string(),
+  columns: z.array(z.string()).describe('修改的行改动的列（表头）'),
+});
+const workbookSheetChanges = z.object({
+  sheet: z.string(),
+  added: z.number(),
+  changed: z.number(),
+  unchanged: z.number(),
+  removed: z.number(),
+  rows: z.array(workbookRowChange),
+});
+const workbookProblem = z.object({ sheet: z.string(), row: z.number(), column: z.string(), reason: z.string() });
+
+export const adminCatalogueWorkbookPreview = defineContract({
+  path: '/admin-api/catalogue/workbook_preview',
+  body: 'multipart',
+  payload: z.object({}),
+  result: z.object({
+    file_name: z.string(),
+    size_bytes: z.number(),
+    sha256: z.string().describe('确认导入时带上，保证导入的是预览过的文件'),
+    sheets: z.array(workbookSheetChanges),
+    problems: z.array(workbookProblem).describe('有任何一行错误时不能导入'),
+  }),
+});
+
+export const adminCatalogueWorkbookImport = defineContract({
+  path: '/admin-api/catalogue/workbook_import',
+  body: 'multipart',
+  payload: z.object({ sha256: z.string().regex(/^[0-9a-f]{64}$/) }),
+  result: z.object({ import_id: z.number(), sheets: z.array(workbookSheetChanges) }),
+});
+
+export type WorkbookPreview = ResultOf<typeof adminCatalogueWorkbookPreview>;
+
 export const CATALOGUE_ADMIN_CONTRACTS = [
   adminCatalogueProductList,
   adminCatalogueProductEditor,
@@ -152,6 +201,9 @@ export const CATALOGUE_ADMIN_CONTRACTS = [
   adminCatalogueDraftPublish,
   adminCatalogueDraftDiscard,
   adminCataloguePublicationList,
+  adminCatalogueWorkbookExport,
+  adminCatalogueWorkbookPreview,
+  adminCatalogueWorkbookImport,
 ] as const;
 
 export type ProductContent = z.output<typeof productContent>;

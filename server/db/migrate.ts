@@ -26,6 +26,7 @@ import * as orderNumber from './migrations/2026-11-28-041-order-number.ts';
 import * as catalogueDrafts from './migrations/2026-11-28-043-catalogue-drafts.ts';
 import * as interviewSlotAdmin from './migrations/2026-11-28-045-interview-slot-admin.ts';
 import * as reviewModeration from './migrations/2026-11-28-046-review-moderation.ts';
+import * as orderProductSnapshot from './migrations/2026-11-28-047-order-product-snapshot.ts';
 
 const migrations: Record<string, Migration> = {
   '2026-11-21-001-accounts': accounts,
@@ -53,6 +54,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-28-043-catalogue-drafts': catalogueDrafts,
   '2026-11-28-045-interview-slot-admin': interviewSlotAdmin,
   '2026-11-28-046-review-moderation': reviewModeration,
+  '2026-11-28-047-order-product-snapshot': orderProductSnapshot,
 };
 
 /** The migrations this code knows, oldest first (a backup names the last one its database had). */

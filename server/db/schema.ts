@@ -113,6 +113,18 @@ export interface ProductDraftTable {
   updated_at: number;
 }
 
+/** Migration 047: a workbook imported in the back office (who, when, which file, what it changed). */
+export interface CatalogueImportTable {
+  import_id: Generated<number>;
+  operator_id: number;
+  imported_at: number;
+  file_name: string;
+  sha256: string;
+  size_bytes: number;
+  /** JSON: the import's per-sheet changes. */
+  changes: string;
+}
+
 export interface ProductPublicationTable {
   publication_id: Generated<number>;
   visa_product_id: number;
@@ -137,6 +149,7 @@ export interface CatalogueDraftTables {
   product_draft: ProductDraftTable;
   product_publication: ProductPublicationTable;
   review_moderation: ReviewModerationTable;
+  catalogue_import: CatalogueImportTable;
 }
 
 // ── Catalogue (migration 002) ────────────────────────────────────────────
@@ -275,6 +288,9 @@ export interface VisaProductMaterialTable {
   attention: string;
   sample: string | null;
   sort: number;
+  // Migration 047.
+  /** 1: taken off the product while an order's checklist still lists it (kept for the order's files). */
+  retired: Generated<Flag>;
 }
 
 export interface VisaProductReviewTable {
@@ -385,6 +401,27 @@ export interface UserOrderTable {
   // Migration 041.
   /** The readable order number people see (common/order-number.ts); written right after the insert. */
   order_no: string | null;
+  // Migration 047: the photo rule the order was placed with (0 = no photo item).
+  visa_photo_id: Generated<number>;
+  photo_color: number | null;
+  photo_width: number | null;
+  photo_height: number | null;
+  photo_name: string | null;
+}
+
+/** Migration 047: the product's checklist as it was when the order was placed. */
+export interface OrderChecklistItemTable {
+  user_order_id: number;
+  /** The product material's id (order_material_file.material_id). */
+  material_id: number;
+  identity_id: number;
+  required: number;
+  /** 0 electronic, 1 mailed paper, 2 bring to the embassy. */
+  attr: number;
+  name: string;
+  attention: string;
+  sample: string | null;
+  sort: number;
 }
 
 export interface OrderApplicantTable {
@@ -424,6 +461,7 @@ export interface OrderTables {
   user_order: UserOrderTable;
   order_applicant: OrderApplicantTable;
   order_event: OrderEventTable;
+  order_checklist_item: OrderChecklistItemTable;
 }
 
 // ── Ordering steps (migration 005) ───────────────────────────────────────

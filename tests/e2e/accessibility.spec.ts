@@ -20,6 +20,7 @@ import type { ProductOptions } from '../../server/test-support/factories';
 import { type OrderParties, type OrderStage, orderAt, requestPriceDifference, reuploadAndPass } from './order-factories';
 import { addDays, chinaDate } from '../../common/order';
 import { productWithReviews } from './catalogue-places-support';
+import { downloadWorkbook, editWorkbook, uploadWorkbook } from './catalogue-workbook-support';
 import {
   animationsSettled,
   apiCall,
@@ -250,7 +251,26 @@ export const SCREENS: Screen[] = [
     operator: 'supervisor',
     widths: [1280],
   },
+  // The catalogue workbook's preview (issue 26): an edited price listed, not imported.
+  {
+    name: 'admin catalogue workbook preview dialog',
+    path: async () => {
+      workbookProductId = (await createProduct()).visa_product_id;
+      return '/admin/catalogue';
+    },
+    operator: 'supervisor',
+    widths: [1280],
+    open: async (page) => {
+      const edited = await editWorkbook(await downloadWorkbook(page), [
+        { sheet: '产品', where: { header: '产品编号', value: workbookProductId }, header: '售价（元）', value: 388 },
+      ]);
+      await uploadWorkbook(page, edited);
+    },
+  },
 ];
+
+/** The product whose price the workbook preview's row edits. */
+let workbookProductId = 0;
 
 /** Checks one screen; `customer` is the logged-in row's. */
 async function check(page: Page, baseURL: string, screen: Screen, customer?: LoggedInCustomer): Promise<void> {

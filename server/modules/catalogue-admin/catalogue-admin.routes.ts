@@ -6,6 +6,10 @@ import {
   adminCatalogueProductEditor,
   adminCatalogueProductList,
   adminCataloguePublicationList,
+  adminCatalogueWorkbookExport,
+  adminCatalogueWorkbookImport,
+  adminCatalogueWorkbookPreview,
+  CATALOGUE_WORKBOOK_MAX_BYTES,
 } from '../../../common/contracts/catalogue-admin.ts';
 import {
   adminCatalogueCountryEditor,
@@ -16,7 +20,11 @@ import {
 } from '../../../common/contracts/catalogue-places.ts';
 import { ErrorCode } from '../../../common/error-codes.ts';
 import { defineOperation } from '../../platform/operation.ts';
+import { AppError } from '../../platform/errors.ts';
+import type { Operator } from '../../platform/principal.ts';
+import { payloadOf, uploadRoute } from '../stored-file/multipart.ts';
 import type { CatalogueAdminService } from './catalogue-admin.service.ts';
+import type { CatalogueWorkbook } from './catalogue-workbook.ts';
 
 const TAG = '后台 · 产品管理';
 
@@ -140,4 +148,74 @@ export function catalogueAdminOperations(service: CatalogueAdminService) {
       handle: (payload) => service.places.save(payload),
     }),
   ];
+}
+
+// ── The catalogue workbook (issue 26) ──
+
+const WORKBOOK_UPLOAD_ERRORS = '文件按内容判断（xlsx 是 zip 包），不能超过 10 MB：不是 xlsx 返回 2351，过大 2352，无法读取 2353。';
+
+/** A supervisor's upload: anyone else is refused before the workbook is read. */
+function supervisorOnly(caller: Operator): void {
+  if (caller.role !== 'supervisor') throw new AppError(ErrorCode.OPERATOR_FORBIDDEN);
+}
+
+export function catalogueWorkbookOperations(workbook: CatalogueWorkbook) {
+  return [
+    defineOperation({
+      ...adminCatalogueWorkbookExport,
+      tag: TAG,
+      summary: '下载产品目录工作簿（主管）：与 npm run catalogue:export 相同的 xlsx（base64）',
+      auth: 'supervisor',
+      errors: [],
+      handle: () => workbook.export(),
+    }),
+  ];
+}
+
+const previewInput = payloadOf(adminCatalogueWorkbookPreview, '只需上传一个文件（file）');
+const importInput = payloadOf(adminCatalogueWorkbookImport, '请在文件之前发送预览返回的 sha256');
+
+/** The two multipart calls, each a plugin to register inside the signed scope. */
+export function catalogueWorkbookUploadRoutes(workbook: CatalogueWorkbook) {
+  const preview = uploadRoute({
+    contract: adminCatalogueWorkbookPreview,
+    auth: 'operator',
+    maxBytes: CATALOGUE_WORKBOOK_MAX_BYTES,
+    fields: 1,
+    schema: {
+      summary: '预览导入产品目录工作簿（主管，multipart/form-data）：列出每个工作表新增、修改、删除的行，或每一处错误；不写入',
+      description: `只有一个字段 file。${WORKBOOK_UPLOAD_ERRORS}\n\n需要登录：是（仅主管）`,
+      tags: [TAG],
+      body: { type: 'object', properties: { file: { type: 'string', format: 'binary' } }, required: ['file'] },
+    },
+    parse: previewInput,
+    handle: (caller, _input, file) => {
+      supervisorOnly(caller);
+      return workbook.preview(file);
+    },
+  });
+  const apply = uploadRoute({
+    contract: adminCatalogueWorkbookImport,
+    auth: 'operator',
+    maxBytes: CATALOGUE_WORKBOOK_MAX_BYTES,
+    fields: 2,
+    schema: {
+      summary: '确认导入产品目录工作簿（主管，multipart/form-data）：全部导入或全部不导入，并记录导入人、时间和改动',
+      description:
+        `字段须在文件之前：sha256（预览返回的）；最后是 file。${WORKBOOK_UPLOAD_ERRORS}` +
+        '文件与预览时不同返回 2355；仍有错误行返回 2354，不导入任何内容。\n\n需要登录：是（仅主管）',
+      tags: [TAG],
+      body: {
+        type: 'object',
+        properties: { sha256: { type: 'string' }, file: { type: 'string', format: 'binary' } },
+        required: ['sha256', 'file'],
+      },
+    },
+    parse: importInput,
+    handle: (caller, input, file) => {
+      supervisorOnly(caller);
+      return workbook.import(caller, input, file);
+    },
+  });
+  return [preview, apply];
 }

@@ -264,7 +264,9 @@ describe('checklists and the files orders uploaded', () => {
     expect(published.body.ret, published.body.msg).toBe(0);
     const after = await t.db.selectFrom('visa_product_material').selectAll().where('visa_product_id', '=', id).where('identity_id', '=', 0).execute();
     expect(after.find((m) => m.material_id === used.material_id)).toMatchObject({ attention: '新的注意事项' });
-    expect(after.find((m) => m.material_id === unused.material_id)).toBeUndefined();
+    // The order placed before lists the removed one (issue 26): it is retired, off the product, not deleted.
+    expect(after.find((m) => m.material_id === unused.material_id)).toMatchObject({ retired: 1 });
+    expect((await editorOf(id)).content.checklists[0]!.materials.map((m) => m.name)).not.toContain(unused.name);
   });
 });
 

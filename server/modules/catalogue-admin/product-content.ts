@@ -9,6 +9,7 @@ import { DELISTED_STATUS } from '../../../common/catalogue.ts';
 import { ErrorCode } from '../../../common/error-codes.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
+import { removeMaterials } from '../catalogue-io/remove-materials.ts';
 
 const IDENTITY_IDS = [0, 1, 2, 3, 4] as const;
 
@@ -38,6 +39,7 @@ export async function readProductContent(db: Kysely<Database>, visaProductId: nu
       .selectFrom('visa_product_material')
       .selectAll()
       .where('visa_product_id', '=', visaProductId)
+      .where('retired', '=', 0)
       .orderBy('identity_id')
       .orderBy('sort')
       .orderBy('material_id')
@@ -175,6 +177,7 @@ async function writeMaterials(trx: Transaction<Database>, id: number, content: P
     .selectFrom('visa_product_material')
     .select(['material_id', 'identity_id', 'required', 'attr', 'name'])
     .where('visa_product_id', '=', id)
+    .where('retired', '=', 0)
     .execute();
   const byKey = new Map(existing.map((m) => [materialKey(m), m.material_id]));
   const kept = new Set<number>();
@@ -210,14 +213,10 @@ async function writeMaterials(trx: Transaction<Database>, id: number, content: P
     const name = gone.find((m) => m.material_id === used.material_id)?.name ?? '';
     throw new AppError(ErrorCode.CATALOGUE_MATERIAL_IN_USE, `资料「${name}」已有订单上传了文件，不能删除（可修改注意事项和样例）`);
   }
-  await trx
-    .deleteFrom('visa_product_material')
-    .where(
-      'material_id',
-      'in',
-      gone.map((m) => m.material_id),
-    )
-    .execute();
+  await removeMaterials(
+    trx,
+    gone.map((m) => m.material_id),
+  );
 }
 
 function materialRow(visaProductId: number, identityId: number, material: MaterialContent, sort: number) {

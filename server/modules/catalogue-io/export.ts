@@ -25,7 +25,8 @@ export async function exportBook(db: Db): Promise<CatalogueBook> {
     db.selectFrom('visa_product_feature').selectAll().orderBy('visa_product_id').orderBy('sort').orderBy('id').execute(),
     db.selectFrom('visa_product_procedure').selectAll().orderBy('visa_product_id').orderBy('sort').orderBy('id').execute(),
     db.selectFrom('visa_product_process_step').selectAll().orderBy('visa_product_id').orderBy('sort').orderBy('id').execute(),
-    db.selectFrom('visa_product_material').selectAll().orderBy('material_id').execute(),
+    // A retired material is no longer the product's (orders that listed it keep it).
+    db.selectFrom('visa_product_material').selectAll().where('retired', '=', 0).orderBy('material_id').execute(),
     db.selectFrom('interview_slot').selectAll().orderBy('consular_district_id').orderBy('slot_date').orderBy('start_time').execute(),
   ]);
 

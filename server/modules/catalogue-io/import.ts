@@ -10,6 +10,7 @@ import type { Database } from '../../db/schema.ts';
 import { exportBook } from './export.ts';
 import { type BookRow, type CatalogueBook, naturalKey, SHEETS, type SheetKey, sheetDef, splitList } from './sheets.ts';
 import { validateBook } from './validate.ts';
+import { removeMaterials } from './remove-materials.ts';
 import type { BookProblem } from './workbook.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -21,6 +22,32 @@ export interface SheetChanges {
   unchanged: number;
   /** Rows the database has and the book no longer lists (only materials and a product's lists are removed). */
   removed: number;
+  /** Each added, changed or removed row: what the back office's preview lists (issue 26). */
+  rows: RowChange[];
+}
+
+export interface RowChange {
+  change: 'added' | 'changed' | 'removed';
+  /** The spreadsheet's row number; 0 for a removed row (the book no longer has it). */
+  row: number;
+  /** The row as a person names it: its key and name. */
+  label: string;
+  /** A changed row's columns (headers) whose values differ. */
+  columns: string[];
+}
+
+/** A row's name in the preview: its natural key, and its name or title when that is not the key. */
+function rowLabel(key: SheetKey, row: BookRow): string {
+  const def = sheetDef(key);
+  const keyText = def.naturalKey.map((field) => String(row[field] ?? '')).join(' · ');
+  const name = ['name', 'product_special_desc', 'title'].map((field) => row[field]).find((value) => value !== null && value !== undefined && value !== '');
+  return name !== undefined && !def.naturalKey.includes('name') ? `${keyText} ${String(name)}` : keyText;
+}
+
+function changedColumns(key: SheetKey, before: BookRow, after: BookRow): string[] {
+  return sheetDef(key)
+    .columns.filter((column) => !column.exportOnly && JSON.stringify(before[column.field] ?? null) !== JSON.stringify(after[column.field] ?? null))
+    .map((column) => column.header);
 }
 
 export interface ImportPlan {
@@ -78,7 +105,19 @@ async function compare(db: Db, book: CatalogueBook, rowNumbers: Record<string, n
   if (problems.length === 0) all.push(...validateBook(book, rowNumbers), ...(await databaseProblems(db, book, current, diffs, rowNumbers)));
   const sheets = SHEETS.map((def) => {
     const diff = diffs[def.key];
+    const have = new Map(current[def.key].map((row) => [naturalKey(def.key, row), row]));
+    const rowOf = (index: number) => rowNumbers[def.key]?.[index] ?? index + 2;
+    const rows: RowChange[] = [];
+    book[def.key].forEach((row, index) => {
+      if (diff.added.has(index)) rows.push({ change: 'added', row: rowOf(index), label: rowLabel(def.key, row), columns: [] });
+      else if (diff.changed.has(index)) {
+        const before = have.get(naturalKey(def.key, row));
+        rows.push({ change: 'changed', row: rowOf(index), label: rowLabel(def.key, row), columns: before ? changedColumns(def.key, before, row) : [] });
+      }
+    });
+    for (const row of diff.removed) rows.push({ change: 'removed', row: 0, label: rowLabel(def.key, row), columns: [] });
     return {
+      rows,
       sheet: def.name,
       added: diff.added.size,
       changed: diff.changed.size,
@@ -110,6 +149,22 @@ async function databaseProblems(db: Db, book: CatalogueBook, current: CatalogueB
       });
     }
   });
+  // A retired material (taken off its product; orders still list it) keeps its id: the book cannot bring it back under it.
+  const addedIds = [...diffs.materials.added].map((index) => book.materials[index]!.id).filter((id): id is number => typeof id === 'number');
+  if (addedIds.length > 0) {
+    const retired = await db.selectFrom('visa_product_material').select('material_id').where('retired', '=', 1).where('material_id', 'in', addedIds).execute();
+    const taken = new Set(retired.map((row) => row.material_id));
+    book.materials.forEach((row, index) => {
+      if (diffs.materials.added.has(index) && typeof row.id === 'number' && taken.has(row.id)) {
+        problems.push({
+          sheet: '材料清单',
+          row: rowNumbers.materials?.[index] ?? index + 2,
+          column: '材料编号（新材料留空）',
+          reason: `材料编号 ${row.id} 已从产品中删除（已有订单保留它），新材料请留空编号`,
+        });
+      }
+    });
+  }
   const removedIds = diffs.materials.removed.map((row) => Number(row.id));
   if (removedIds.length > 0) {
     const used = await db.selectFrom('order_material_file').select('material_id').distinct().where('material_id', 'in', removedIds).execute();
@@ -366,7 +421,7 @@ async function write(trx: Transaction<Database>, book: CatalogueBook, { diffs }:
     await trx.updateTable('visa_product_material').set(material(row)).where('material_id', '=', Number(row.id)).execute();
   }
   const removedMaterials = diffs.materials.removed.map((row) => Number(row.id));
-  if (removedMaterials.length > 0) await trx.deleteFrom('visa_product_material').where('material_id', 'in', removedMaterials).execute();
+  await removeMaterials(trx, removedMaterials);
   for (const i of [...diffs.materials.added, ...diffs.materials.changed]) touched.add(Number(book.materials[i]!.product));
   for (const row of diffs.materials.removed) touched.add(Number(row.product));
 

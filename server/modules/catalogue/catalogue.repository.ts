@@ -204,6 +204,7 @@ export function createCatalogueRepository(db: Kysely<Database>) {
           .selectFrom('visa_product_material')
           .selectAll()
           .where('visa_product_id', '=', visaProductId)
+          .where('retired', '=', 0)
           .orderBy('identity_id')
           .orderBy('sort')
           .orderBy('material_id')

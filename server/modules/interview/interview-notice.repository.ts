@@ -77,12 +77,12 @@ export function createInterviewNoticeRepository(db: Kysely<Database>) {
         .execute();
     },
 
-    /** The product's bring-to-the-consulate items (attr 2) of these identities, in the checklist's order. */
-    async bringItems(visaProductId: number): Promise<Map<number, string[]>> {
+    /** The order's bring-to-the-consulate items (attr 2) of these identities, in the checklist's order. */
+    async bringItems(userOrderId: number): Promise<Map<number, string[]>> {
       const rows = await db
-        .selectFrom('visa_product_material')
+        .selectFrom('order_checklist_item')
         .select(['identity_id', 'name'])
-        .where('visa_product_id', '=', visaProductId)
+        .where('user_order_id', '=', userOrderId)
         .where('attr', '=', 2)
         .orderBy('sort')
         .orderBy('material_id')

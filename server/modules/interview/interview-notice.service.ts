@@ -249,7 +249,7 @@ export function createInterviewNoticeService(db: Kysely<Database>, deps: { now: 
         repo.applicants(userOrderId),
         repo.notices(userOrderId),
         repo.requests(userOrderId),
-        repo.bringItems(order.visa_product_id),
+        repo.bringItems(userOrderId),
       ]);
       return {
         user_order_id: order.user_order_id,

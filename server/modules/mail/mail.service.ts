@@ -52,7 +52,7 @@ export function createMailService(db: Kysely<Database>, deps: MailDeps) {
   const lifecycle = createOrderLifecycle(db, { now: deps.now });
   const { courier } = deps;
 
-  /** Applicants with their paper materials (attr 1 of the product's checklist for their identity). */
+  /** Applicants with their paper materials (attr 1 of the order's checklist for their identity). */
   async function applicantsToMail(order: OrderRow): Promise<MailList['applicants']> {
     const [applicants, materials] = await Promise.all([
       db
@@ -63,9 +63,9 @@ export function createMailService(db: Kysely<Database>, deps: MailDeps) {
         .orderBy('applicant_id')
         .execute(),
       db
-        .selectFrom('visa_product_material')
+        .selectFrom('order_checklist_item')
         .select(['material_id', 'identity_id', 'name', 'attention', 'required'])
-        .where('visa_product_id', '=', order.visa_product_id)
+        .where('user_order_id', '=', order.user_order_id)
         .where('attr', '=', 1)
         .orderBy('sort')
         .orderBy('material_id')

@@ -1,7 +1,7 @@
 // Which electronic materials an order still lacks: the upload step is done
 // when every applicant has at least one file for each required electronic
 // material (attr 0) of their identity, and a visa photo when the product asks
-// for one (visa_photo_id ≠ 0). Used by the upload page, the order's "continue"
+// for one (visa_photo_id ≠ 0) — the order's own checklist and photo rule (issue 26). Used by the upload page, the order's "continue"
 // and the confirm step's guard.
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
@@ -19,17 +19,16 @@ type Db = Kysely<Database> | Transaction<Database>;
 export async function missingMaterials(db: Db, userOrderId: number): Promise<MissingMaterial[]> {
   const order = await db
     .selectFrom('user_order')
-    .innerJoin('visa_product', 'visa_product.visa_product_id', 'user_order.visa_product_id')
-    .select(['user_order.visa_product_id', 'visa_product.visa_photo_id'])
+    .select(['user_order.user_order_id', 'user_order.visa_photo_id'])
     .where('user_order.user_order_id', '=', userOrderId)
     .executeTakeFirst();
   if (!order) return [];
   const [applicants, materials, files] = await Promise.all([
     db.selectFrom('order_applicant').select(['applicant_id', 'name', 'identity_id']).where('user_order_id', '=', userOrderId).orderBy('sort').execute(),
     db
-      .selectFrom('visa_product_material')
+      .selectFrom('order_checklist_item')
       .select(['material_id', 'identity_id', 'name'])
-      .where('visa_product_id', '=', order.visa_product_id)
+      .where('user_order_id', '=', userOrderId)
       .where('attr', '=', 0)
       .where('required', '=', 1)
       .orderBy('sort')

@@ -52,28 +52,24 @@ export function createMaterialRepository(db: Kysely<Database>) {
         .executeTakeFirst();
     },
 
-    /** The product's whole checklist (every identity, every attr), in display order. */
-    materials(visaProductId: number) {
+    /** The order's whole checklist (every identity, every attr; as placed, issue 26), in display order. */
+    materials(userOrderId: number) {
       return db
-        .selectFrom('visa_product_material')
+        .selectFrom('order_checklist_item')
         .select(['material_id', 'identity_id', 'required', 'attr', 'name', 'attention', 'sample', 'sort'])
-        .where('visa_product_id', '=', visaProductId)
+        .where('user_order_id', '=', userOrderId)
         .orderBy('sort')
         .orderBy('material_id')
         .execute();
     },
 
-    material(visaProductId: number, materialId: number) {
+    material(userOrderId: number, materialId: number) {
       return db
-        .selectFrom('visa_product_material')
+        .selectFrom('order_checklist_item')
         .select(['material_id', 'identity_id', 'attr', 'name'])
-        .where('visa_product_id', '=', visaProductId)
+        .where('user_order_id', '=', userOrderId)
         .where('material_id', '=', materialId)
         .executeTakeFirst();
-    },
-
-    photoParam(visaPhotoId: number) {
-      return db.selectFrom('photo_param').selectAll().where('visa_photo_id', '=', visaPhotoId).executeTakeFirst();
     },
 
     files(userOrderId: number) {

@@ -99,7 +99,7 @@ export function createMaterialService(db: Kysely<Database>, deps: MaterialServic
     if (isPhoto) {
       if (order.visa_photo_id === 0) throw new AppError(ErrorCode.MATERIAL_PHOTO_NOT_NEEDED);
     } else {
-      const material = await repo.material(order.visa_product_id, input.material_id!);
+      const material = await repo.material(order.user_order_id, input.material_id!);
       if (!material || material.identity_id !== applicant.identity_id) throw new AppError(ErrorCode.MATERIAL_NOT_IN_CHECKLIST);
       if (material.attr !== 0) throw new AppError(ErrorCode.MATERIAL_NOT_ELECTRONIC);
       materialName = material.name;
@@ -128,13 +128,17 @@ export function createMaterialService(db: Kysely<Database>, deps: MaterialServic
     async list(customer: Customer, userOrderId: number): Promise<MaterialListResult> {
       const order = await lifecycle.current(customer, userOrderId);
       const mode = editMode(order);
-      const [applicants, materials, files, photo, missing] = await Promise.all([
+      const [applicants, materials, files, missing] = await Promise.all([
         repo.applicants(userOrderId),
-        repo.materials(order.visa_product_id),
+        repo.materials(userOrderId),
         repo.files(userOrderId),
-        order.visa_photo_id !== 0 ? repo.photoParam(order.visa_photo_id) : Promise.resolve(undefined),
         missingMaterials(db, userOrderId),
       ]);
+      // The photo rule the order was placed with (issue 26), not the product's current one.
+      const photo =
+        order.visa_photo_id !== 0 && order.photo_color !== null && order.photo_width !== null && order.photo_height !== null
+          ? { visa_photo_id: order.visa_photo_id, name: order.photo_name ?? '', color: order.photo_color, width: order.photo_width, height: order.photo_height }
+          : null;
       const checklistItem = (m: (typeof materials)[number]): ChecklistItem => ({
         material_id: m.material_id,
         name: m.name,

@@ -43,7 +43,7 @@ export function createOrderDetail(db: Kysely<Database>, deps: { now: () => numbe
     const visaResults = await visaResultsOf(db, userOrderId);
     const visaDates = new Map(visaResults.map((v) => [v.applicant_id, { valid_from: v.valid_from, valid_to: v.valid_to }]));
     const filesOf = new Map(fileCounts.map((row) => [row.applicant_id, Number(row.count)]));
-    const mailsPaper = await orders.mailsPaper(order.visa_product_id, [...new Set(applicants.map((row) => row.identity_id))]);
+    const mailsPaper = await orders.mailsPaper(order.user_order_id, [...new Set(applicants.map((row) => row.identity_id))]);
     return {
       ...summaryOf(order, chinaDate(at)),
       visa_country_id: order.visa_country_id,

@@ -37,11 +37,12 @@ export function createWorkbenchRepository(db: Kysely<Database>) {
         .execute();
     },
 
-    checklist(visaProductId: number) {
+    /** The order's own checklist (as placed, issue 26). */
+    checklist(userOrderId: number) {
       return db
-        .selectFrom('visa_product_material')
+        .selectFrom('order_checklist_item')
         .select(['material_id', 'identity_id', 'required', 'attr', 'name', 'attention', 'sample'])
-        .where('visa_product_id', '=', visaProductId)
+        .where('user_order_id', '=', userOrderId)
         .orderBy('sort')
         .orderBy('material_id')
         .execute();

@@ -113,7 +113,7 @@ export function createWorkbenchView(db: Kysely<Database>, deps: { now: () => num
       repo.owner(order.enterprise_id, order.account_id),
       repo.product(order.visa_product_id),
       repo.applicants(userOrderId),
-      repo.checklist(order.visa_product_id),
+      repo.checklist(userOrderId),
       repo.files(userOrderId),
       orders.payments(userOrderId),
       orders.events(userOrderId),
@@ -201,7 +201,7 @@ export function createWorkbenchView(db: Kysely<Database>, deps: { now: () => num
             required: m.required === 1,
             files: (filesOf.get(`${applicant.applicant_id}:${m.material_id}`) ?? []).filter((f) => f.kind === 'material').map(fileView),
           }));
-        if (product.visa_photo_id !== 0) {
+        if (order.visa_photo_id !== 0) {
           items.push({
             material_id: null,
             name: '签证照片',

@@ -2,7 +2,7 @@
 // enterprise's order is simply not found); operators and the system read any.
 // Rows leave here typed: flags as booleans, JSON snapshots parsed. Writes of
 // the order's state are the lifecycle's (lifecycle.ts), in its transactions.
-import { type ExpressionBuilder, type Kysely, PostgresAdapter, sql } from 'kysely';
+import { type ExpressionBuilder, type Kysely, PostgresAdapter, sql, type Transaction } from 'kysely';
 import { CUSTOMER_ACTION_STEPS, type OrderListTab, type OrderStatus, type OrderStep, PRE_SUBMISSION_STEPS, UNPAID_STATUSES } from '../../../common/order.ts';
 import { type Flag, fromJson, type Json } from '../../db/json.ts';
 import { orderNumber, orderNumberPrefix } from '../../../common/order-number.ts';
@@ -45,6 +45,12 @@ export interface NewOrder {
   total_amount: number;
   created_at: number;
   expires_at: number;
+  /** The photo rule the order is placed with (0 and nulls: no photo item). */
+  visa_photo_id: number;
+  photo_color: number | null;
+  photo_width: number | null;
+  photo_height: number | null;
+  photo_name: string | null;
 }
 
 export interface NewApplicant {
@@ -115,7 +121,11 @@ const ORDER_COLUMNS = [
   'user_order.order_no',
   'consular_district.name as consular_district_name',
   'visa_product.visa_country_id',
-  'visa_product.visa_photo_id',
+  'user_order.visa_photo_id',
+  'user_order.photo_color',
+  'user_order.photo_width',
+  'user_order.photo_height',
+  'user_order.photo_name',
   'visa_product.consular_district_id as product_district_id',
 ] as const;
 
@@ -144,6 +154,25 @@ function toOrderRow(raw: RawOrderRow) {
 
 export type OrderRow = ReturnType<typeof toOrderRow>;
 
+/**
+ * The product's checklist as the order's own (issue 26): publishing a product
+ * change never changes an existing order's materials. The PostgreSQL create
+ * does the same in its statement.
+ */
+async function snapshotChecklist(trx: Transaction<Database>, userOrderId: number, visaProductId: number): Promise<void> {
+  await trx
+    .insertInto('order_checklist_item')
+    .columns(['user_order_id', 'material_id', 'identity_id', 'required', 'attr', 'name', 'attention', 'sample', 'sort'])
+    .expression(
+      trx
+        .selectFrom('visa_product_material')
+        .select([sql.lit(userOrderId).as('user_order_id'), 'material_id', 'identity_id', 'required', 'attr', 'name', 'attention', 'sample', 'sort'])
+        .where('visa_product_id', '=', visaProductId)
+        .where('retired', '=', 0),
+    )
+    .execute();
+}
+
 export function createOrderRepository(db: Kysely<Database>) {
   return {
     /** What an order needs to know about the product at the time it is placed. */
@@ -152,6 +181,7 @@ export function createOrderRepository(db: Kysely<Database>) {
         .selectFrom('visa_product')
         .innerJoin('visa_country', 'visa_country.visa_country_id', 'visa_product.visa_country_id')
         .innerJoin('visa_type', 'visa_type.visa_type_id', 'visa_product.visa_type_id')
+        .leftJoin('photo_param', 'photo_param.visa_photo_id', 'visa_product.visa_photo_id')
         .select([
           'visa_product.visa_product_id',
           'visa_product.visa_country_id',
@@ -169,6 +199,11 @@ export function createOrderRepository(db: Kysely<Database>) {
           'visa_product.reject_refund',
           'visa_country.name as country',
           'visa_type.name as visa_type',
+          'photo_param.visa_photo_id as photo_id',
+          'photo_param.color as photo_color',
+          'photo_param.width as photo_width',
+          'photo_param.height as photo_height',
+          'photo_param.name as photo_name',
         ])
         .where('visa_product.visa_product_id', '=', visaProductId)
         .executeTakeFirst();
@@ -221,6 +256,12 @@ export function createOrderRepository(db: Kysely<Database>) {
               ) as a(name, identity_id, mobile_phone, email, sort)
             order by a.sort
           ),
+          new_checklist as (
+            insert into order_checklist_item (user_order_id, material_id, identity_id, required, attr, name, attention, sample, sort)
+            select new_order.user_order_id, m.material_id, m.identity_id, m.required, m.attr, m.name, m.attention, m.sample, m.sort
+            from new_order, visa_product_material m
+            where m.visa_product_id = ${order.visa_product_id}::integer and m.retired = 0
+          ),
           new_event as (
             insert into order_event (user_order_id, actor, actor_id, event, from_status, to_status, from_step, to_step, detail, created_at)
             select new_order.user_order_id, ${event.actor}, ${event.actor_id}::integer, 'create', null, ${event.to_status}, null, ${event.to_step}, ${event.detail}, ${event.created_at}::bigint
@@ -241,6 +282,7 @@ export function createOrderRepository(db: Kysely<Database>) {
           .insertInto('order_applicant')
           .values(applicants.map((applicant, sort) => ({ ...applicant, user_order_id, passport_no: null, status: 'pending' as const, sort })))
           .execute();
+        await snapshotChecklist(trx, user_order_id, order.visa_product_id);
         const { event_id } = await trx
           .insertInto('order_event')
           .values({ user_order_id, ...event, event: 'create', from_status: null, from_step: null })
@@ -308,13 +350,13 @@ export function createOrderRepository(db: Kysely<Database>) {
       return withAbandonedClosed(rows);
     },
 
-    /** Does the product ask any of these identities for mailed paper materials (checklist attr 1)? */
-    async mailsPaper(visaProductId: number, identityIds: number[]): Promise<boolean> {
+    /** Does the order's checklist ask any of these identities for mailed paper materials (attr 1)? */
+    async mailsPaper(userOrderId: number, identityIds: number[]): Promise<boolean> {
       if (identityIds.length === 0) return false;
       const row = await db
-        .selectFrom('visa_product_material')
+        .selectFrom('order_checklist_item')
         .select('material_id')
-        .where('visa_product_id', '=', visaProductId)
+        .where('user_order_id', '=', userOrderId)
         .where('attr', '=', 1)
         .where('identity_id', 'in', identityIds)
         .limit(1)

@@ -146,6 +146,12 @@ export function createOrderService(db: Kysely<Database>, deps: OrderServiceDeps)
           total_amount: totalAmount,
           created_at: at,
           expires_at: expiresAt,
+          // The photo rule goes with the order (issue 26); the checklist is copied with the insert.
+          visa_photo_id: product.photo_id ?? 0,
+          photo_color: product.photo_color,
+          photo_width: product.photo_width,
+          photo_height: product.photo_height,
+          photo_name: product.photo_name,
         },
         applicants,
         { unit_price: unitPrice, applicant_count: applicants.length, total_amount: totalAmount },

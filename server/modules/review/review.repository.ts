@@ -186,12 +186,12 @@ export function createReviewRepository(db: Kysely<Database>) {
     },
 
     /** Does the checklist of these identities hold paper materials to mail (attr 1)? */
-    async hasMailedMaterials(visaProductId: number, identityIds: number[]): Promise<boolean> {
+    async hasMailedMaterials(userOrderId: number, identityIds: number[]): Promise<boolean> {
       if (identityIds.length === 0) return false;
       const row = await db
-        .selectFrom('visa_product_material')
+        .selectFrom('order_checklist_item')
         .select('material_id')
-        .where('visa_product_id', '=', visaProductId)
+        .where('user_order_id', '=', userOrderId)
         .where('attr', '=', 1)
         .where('identity_id', 'in', [...new Set(identityIds)])
         .limit(1)

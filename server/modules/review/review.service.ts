@@ -151,7 +151,7 @@ export function createReviewService(db: Kysely<Database>, deps: { now: () => num
             roundResult = 'passed';
             const applicants = await repo.applicants(order.user_order_id);
             const mailed = await repo.hasMailedMaterials(
-              order.visa_product_id,
+              order.user_order_id,
               applicants.map((a) => a.identity_id),
             );
             const to: Place = mailed ? 'processing:awaiting_mail' : 'processing:page_check';

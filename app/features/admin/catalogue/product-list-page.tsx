@@ -1,11 +1,13 @@
 // 产品管理 (issue 26): the products with their state (上架 / 下架, 仅小程序, an
 // unpublished draft and who saved it), the new products' drafts, a search by
-// country, description or id, and 新建产品.
+// country, description or id, 新建产品, and the whole catalogue's workbook
+// (download, preview an upload, import).
 import { PlusOutlined } from '@ant-design/icons';
 import { Button, Input, Space, Table, Tag } from 'antd';
 import { Link, useNavigate } from 'react-router';
 import type { CatalogueProductList } from '../../../../common/contracts/catalogue-admin';
 import { formatDateTime, formatPrice } from '../../../../common/format';
+import { WorkbookImport } from './workbook-import';
 import './catalogue.css';
 
 export function ProductListPage({ list, keyword, page }: { list: CatalogueProductList; keyword: string; page: number }) {
@@ -29,6 +31,7 @@ export function ProductListPage({ list, keyword, page }: { list: CatalogueProduc
             onSearch={(value) => go({ keyword: value.trim(), page: 1 })}
             style={{ width: 260 }}
           />
+          <WorkbookImport />
           <Link to="/admin/catalogue/edit">
             <Button type="primary" icon={<PlusOutlined />}>
               新建产品
