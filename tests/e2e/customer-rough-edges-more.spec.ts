@@ -1,6 +1,9 @@
 // Issue 27, the customer's side, continued: the header bell's count sits
-// beside the bell (two digits and 99+ included) instead of covering it.
+// beside the bell (two digits and 99+ included) instead of covering it; a
+// finished order keeps its page check section and 递交使馆日期.
 import { expect, type Page } from '@playwright/test';
+import { fire } from './notice-support';
+import { chinaToday, orderWithResults } from './results-support';
 import { e2eDatabase, hydrated, loggedInTest as test } from './support';
 
 const WIDTHS = [1280, 390] as const;
@@ -55,5 +58,32 @@ test('the bell’s count, two digits or 99+, sits beside the bell’s corner and
       const count = (await bell.locator('sup').boundingBox())!;
       expect(count.x + count.width).toBeLessThanOrEqual(link.x + link.width + 1);
     }
+  }
+});
+
+test('a completed order keeps its page check section and 递交使馆日期, read-only', async ({ page, baseURL, customer, operator }) => {
+  // An e-visa order (nothing mailed) with its result, its page check confirmed, then completed by the operator.
+  const id = await orderWithResults(baseURL!, { customer, operator }, '林核对', ['issued'], { mailed: false });
+  const db = e2eDatabase();
+  const { applicant_id: applicantId } = db.prepare('select applicant_id from order_applicant where user_order_id = ?').get(id) as { applicant_id: number };
+  db.prepare(
+    `insert into page_check_applicant (applicant_id, user_order_id, status, round, published_at, confirmed_at, updated_at) values (?, ?, 'confirmed', 1, ?, ?, ?)`,
+  ).run(applicantId, id, Date.now(), Date.now(), Date.now());
+  db.close();
+  await fire(id, { event: 'complete', to: 'completed' }, operator.principal);
+
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto(`/order/order-detail/${id}`);
+    await expect(page.getByTestId('order-status').first()).toHaveAttribute('data-status', 'completed');
+    const section = page.getByTestId('order-page-check-section');
+    await expect(section).toBeVisible();
+    await expect(section.getByTestId('order-page-check-applicant')).toContainText('林核对');
+    await expect(section.getByTestId('order-submitted-date')).toHaveText(`递交使馆日期：${chinaToday()}`);
+    // Read-only: the way to the pages, no confirming.
+    await expect(section.getByRole('button', { name: '查看核对页' })).toBeVisible();
+    await expect(section.getByRole('button', { name: '确认核对页' })).toHaveCount(0);
+    await section.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `screenshots/tmp/completed-page-check-${width}.png` });
   }
 });
