@@ -24,6 +24,7 @@ import * as reconciliation from './migrations/2026-11-28-038-reconciliation.ts';
 import * as queueViews from './migrations/2026-11-28-040-queue-views.ts';
 import * as orderNumber from './migrations/2026-11-28-041-order-number.ts';
 import * as catalogueDrafts from './migrations/2026-11-28-043-catalogue-drafts.ts';
+import * as queueDueDescIndex from './migrations/2026-11-28-048-queue-due-desc-index.ts';
 
 const migrations: Record<string, Migration> = {
   '2026-11-21-001-accounts': accounts,
@@ -49,6 +50,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-28-040-queue-views': queueViews,
   '2026-11-28-041-order-number': orderNumber,
   '2026-11-28-043-catalogue-drafts': catalogueDrafts,
+  '2026-11-28-048-queue-due-desc-index': queueDueDescIndex,
 };
 
 /** The migrations this code knows, oldest first (a backup names the last one its database had). */
