@@ -1,10 +1,12 @@
 // Issue 27, the customer's side, continued: the header bell's count sits
 // beside the bell (two digits and 99+ included) instead of covering it; a
-// finished order keeps its page check section and 递交使馆日期.
+// finished order keeps its page check section and 递交使馆日期; the interview
+// place is the visa centre the product names, not the consulate.
 import { expect, type Page } from '@playwright/test';
 import { fire } from './notice-support';
+import { orderAt } from './order-factories';
 import { chinaToday, orderWithResults } from './results-support';
-import { e2eDatabase, hydrated, loggedInTest as test } from './support';
+import { createProduct, e2eDatabase, hydrated, loggedInTest as test } from './support';
 
 const WIDTHS = [1280, 390] as const;
 
@@ -85,5 +87,40 @@ test('a completed order keeps its page check section and 递交使馆日期, rea
     await expect(section.getByRole('button', { name: '确认核对页' })).toHaveCount(0);
     await section.scrollIntoViewIfNeeded();
     await page.screenshot({ path: `screenshots/tmp/completed-page-check-${width}.png` });
+  }
+});
+
+test('the interview place is the visa centre the product names, on the notification page and the order detail', async ({
+  page,
+  baseURL,
+  customer,
+  operator,
+}) => {
+  test.slow();
+  const product = await createProduct({ interview: true, district: 'own', mailed: false, photo: true });
+  const db = e2eDatabase();
+  db.prepare(`insert into visa_product_basic_info (visa_product_id, sort, title, content) values (?, 1, '是否面试', '需本人前往签证中心录入指纹')`).run(
+    product.visa_product_id,
+  );
+  const place = db
+    .prepare(
+      `select c.name as country, d.city, d.consulate_name from visa_product p join visa_country c on c.visa_country_id = p.visa_country_id
+       join consular_district d on d.consular_district_id = p.consular_district_id where p.visa_product_id = ?`,
+    )
+    .get(product.visa_product_id) as { country: string; city: string; consulate_name: string };
+  db.close();
+  const centre = `${place.country}签证申请中心（${place.city}）`;
+  const { userOrderId } = await orderAt({ baseURL: baseURL!, customer, operator }, 'interview', { product });
+
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto(`/order/order-interview-notification/${userOrderId}`);
+    const notice = page.getByTestId('interview-notice-page');
+    await expect(page.getByLabel('面试/录指纹通知')).toContainText(centre);
+    await expect(notice.getByTestId('interview-applicant').first()).toContainText(centre);
+    await expect(notice).not.toContainText(place.consulate_name);
+    await page.screenshot({ path: `screenshots/tmp/interview-place-${width}.png`, fullPage: true });
+    await page.goto(`/order/order-detail/${userOrderId}`);
+    await expect(page.getByTestId('order-interview-date-section')).toContainText(centre);
   }
 });
