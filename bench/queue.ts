@@ -166,6 +166,10 @@ async function main() {
       'plan of the step page',
       `select user_order_id from user_order where status = 'processing' and step = 'material_review' order by step_due_at asc nulls last, user_order_id limit 20`,
     );
+    await plan(
+      'plan of the page sorted by due time latest first',
+      `select user_order_id from user_order where status = 'processing' order by step_due_at desc nulls last, user_order_id limit 20`,
+    );
     await plan('plan of the phone search (1)', `select distinct user_order_id from order_applicant where mobile_phone = '13900001234' limit 500`);
     await plan(
       'plan of the phone search (2)',

@@ -4,7 +4,7 @@
 // confirming"). The call and the order's InsuranceSnapshot are contracts
 // (common/contracts/insurance.ts, order.ts).
 import type { InsuranceItem } from './contracts/order.ts';
-import { addDays } from './order.ts';
+import { addDays, daysBetween, isCalendarDate } from './order.ts';
 
 /**
  * The Schengen states (2025: 29 countries), by the Chinese names the
@@ -46,8 +46,44 @@ export const SCHENGEN_COUNTRIES: ReadonlySet<string> = new Set([
 /** When the product's stay is open-ended (studies: stay_days 0), a month is suggested. */
 export const DEFAULT_TRIP_DAYS = 30;
 
+/**
+ * Until the customer says when they come back, the trip is taken as a week
+ * (or the product's stay when shorter). The product's stay is the most a visa
+ * allows (often 90 or 180 days), not the trip: suggesting it priced the cover
+ * above the visas themselves.
+ */
+export const ASSUMED_TRIP_DAYS = 7;
+
+/** The longest trip the cover is priced for (the longest plan's years' worth). */
+export const TRIP_DAYS_MAX = 365;
+
+/** The stay the product allows (a month when open-ended). */
 export function tripDays(stayDays: number): number {
   return stayDays > 0 ? stayDays : DEFAULT_TRIP_DAYS;
+}
+
+/** The trip assumed before the customer gives a return date. */
+export function assumedTripDays(stayDays: number): number {
+  return Math.min(ASSUMED_TRIP_DAYS, tripDays(stayDays));
+}
+
+/** Days of a trip from departure to return, both counted (back the same day: 1). */
+export function tripDaysUntil(departureDate: string, returnDate: string): number {
+  return daysBetween(departureDate, returnDate) + 1;
+}
+
+/** The return date of a trip of `days` days from the departure date. */
+export function tripReturnDate(departureDate: string, days: number): string {
+  return addDays(departureDate, days - 1);
+}
+
+/** Why a return date cannot price the cover, in the words the page and the call show; null when it can. */
+export function returnDateProblem(departureDate: string, returnDate: string): string | null {
+  if (!isCalendarDate(returnDate)) return '回程日期格式应为 YYYY-MM-DD';
+  const days = tripDaysUntil(departureDate, returnDate);
+  if (days < 1) return `回程日期不能早于出发日期 ${departureDate}`;
+  if (days > TRIP_DAYS_MAX) return `行程最长 ${TRIP_DAYS_MAX} 天，回程日期不能晚于 ${tripReturnDate(departureDate, TRIP_DAYS_MAX)}`;
+  return null;
 }
 
 export function clampDays(days: number, plan: { min_days: number; max_days: number }): number {

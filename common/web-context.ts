@@ -72,7 +72,8 @@ export interface CustomerReads {
   interviewSlots(userOrderId: number): Promise<ReadAnswer<InterviewSlotListResult>>;
   /** The interview / fingerprint notice of each applicant (issue 10). */
   interviewNotice(userOrderId: number): Promise<ReadAnswer<InterviewNoticeDetail>>;
-  insurancePlans(userOrderId: number): Promise<ReadAnswer<InsurancePlanListResult>>;
+  /** The plans priced for the trip: the customer's return date (the confirm page's `?return_date=`), else an assumed week. */
+  insurancePlans(userOrderId: number, trip?: { return_date?: string | null }): Promise<ReadAnswer<InsurancePlanListResult>>;
   addresses(kind: AddressKind): Promise<ReadAnswer<AddressList>>;
   /** The account's own notices (消息通知), newest first. */
   notices(page: number): Promise<ReadAnswer<NoticeListResult>>;

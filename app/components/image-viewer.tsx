@@ -11,6 +11,23 @@ export interface ViewerImage {
  * viewerjs and its stylesheet are loaded on first use, so server rendering never
  * evaluates them. The viewer and its DOM are destroyed once it is hidden.
  */
+/** The viewer's controls by their data-viewer-action, named in Chinese. */
+const VIEWER_LABELS: Record<string, string> = {
+  'zoom-in': '放大',
+  'zoom-out': '缩小',
+  'one-to-one': '原始大小',
+  reset: '还原',
+  prev: '上一张',
+  play: '播放',
+  next: '下一张',
+  'rotate-left': '向左旋转',
+  'rotate-right': '向右旋转',
+  'flip-horizontal': '水平翻转',
+  'flip-vertical': '垂直翻转',
+  mix: '适应窗口',
+  view: '查看',
+};
+
 export async function openImageViewer(images: ViewerImage[], startIndex = 0): Promise<void> {
   if (images.length === 0) return;
   const [{ default: Viewer }] = await Promise.all([import('viewerjs'), import('viewerjs/dist/viewer.css')]);
@@ -50,10 +67,35 @@ export async function openImageViewer(images: ViewerImage[], startIndex = 0): Pr
     fullscreen: true,
     keyboard: true,
     zIndex: IMAGE_VIEWER_Z_INDEX,
+    // viewerjs's toolbar items are li role=button with only a CSS icon: each gets its Chinese name (axe aria-command-name).
+    shown: () => nameControls(),
+    viewed: () => nameControls(),
     hidden: () => {
       viewer.destroy();
     },
   });
+  function nameControls() {
+    const root = (viewer as unknown as { viewer?: HTMLElement }).viewer;
+    if (!root) return;
+    // The toolbar's list holds role=button items: a toolbar, not a list (axe list). The navbar marks the current
+    // image with aria-selected, which its items' role does not allow: aria-current instead (axe aria-allowed-attr).
+    for (const list of root.querySelectorAll<HTMLElement>('.viewer-toolbar > ul')) list.setAttribute('role', 'toolbar');
+    for (const item of root.querySelectorAll<HTMLElement>('.viewer-navbar [aria-selected]')) {
+      item.setAttribute('aria-current', item.getAttribute('aria-selected') === 'true' ? 'true' : 'false');
+      item.removeAttribute('aria-selected');
+    }
+    // The title reads white on a dark band, not grey on grey (axe color-contrast).
+    for (const title of root.querySelectorAll<HTMLElement>('.viewer-title')) {
+      title.style.color = '#fff';
+      title.style.backgroundColor = 'rgba(0, 0, 0, 0.8)';
+    }
+    for (const [action, label] of Object.entries(VIEWER_LABELS)) {
+      for (const item of root.querySelectorAll<HTMLElement>(`[data-viewer-action="${action}"]`)) {
+        item.setAttribute('aria-label', label);
+        item.setAttribute('title', label);
+      }
+    }
+  }
   viewer.show();
 }
 

@@ -17,7 +17,12 @@ export function NoticeBell({ count }: { count: number }) {
   const text = badgeText(count);
   const icon = <BellOutlined className="site-header-bell-icon" />;
   return (
-    <Link to="/notice" className="site-header-bell" aria-label={text ? `消息通知，${count} 条未读` : '消息通知'} data-testid="header-notice-bell">
+    <Link
+      to="/notice"
+      className={text ? 'site-header-bell site-header-bell--count' : 'site-header-bell'}
+      aria-label={text ? `消息通知，${count} 条未读` : '消息通知'}
+      data-testid="header-notice-bell"
+    >
       {text ? (
         <Suspense
           fallback={

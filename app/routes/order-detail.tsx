@@ -21,8 +21,9 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const [order, materials, mail] = await Promise.all([reads.orderDetail(userOrderId), reads.materialList(userOrderId), reads.mailList(userOrderId)]);
   // Each file's review status once the order is being handled (the materials are a side read: no page error for them).
   const handled = order.ok && hasStatus(order.body, HANDLED_STATUSES);
-  // The page check section (issue 10): from the page check step on.
-  const pageCheck = order.ok && isProcessingIn(order.body, PAGE_CHECK_SHOWN_STEPS) ? await reads.pageCheck(userOrderId) : null;
+  // The page check section (issue 10): from the page check step on, and kept (read-only) once the order is finished.
+  const pageCheckShown = order.ok && (isProcessingIn(order.body, PAGE_CHECK_SHOWN_STEPS) || hasStatus(order.body, FINISHED_STATUSES));
+  const pageCheck = pageCheckShown ? await reads.pageCheck(userOrderId) : null;
   // The interview notice (issue 10): a side read too, once paid for an order with an interview.
   const interview = handled && order.body.need_interview ? await reads.interviewNotice(userOrderId) : null;
   // The passports' return parcel (issue 11): from submitted on (detail-return-section.tsx reads it from here).

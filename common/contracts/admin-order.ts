@@ -125,6 +125,7 @@ const bulkResult = z.object({
     .array(
       z.object({
         user_order_id: z.number(),
+        order_no: z.string().nullable().describe('订单号（YD…，给人看的）；没有这个 id 的订单为 null'),
         ret: z.number().describe('0 成功；否则为这一单单独调用时的错误码'),
         msg: z.string().describe('成功为空；否则为这一单的中文原因'),
         version: z.number().nullable(),

@@ -66,7 +66,14 @@ export const interviewNoticeDetail = defineContract({
     step: z.string().nullable(),
     in_interview_step: z.boolean().describe('订单在“待面试/录指纹”步骤：可以申请修改时间'),
     departure_date: z.string(),
-    consulate: z.object({ name: z.string(), address: z.string(), city: z.string() }).nullable(),
+    consulate: z
+      .object({
+        name: z.string().describe('面试/录指纹地点：产品写明签证中心时为该国签证申请中心，否则为领馆'),
+        address: z.string(),
+        city: z.string(),
+        place_kind: z.enum(['visa_centre', 'consulate']).describe('visa_centre 签证中心；consulate 领馆'),
+      })
+      .nullable(),
     video: z.object({ url: z.string(), title: z.string() }).describe('该领馆的面试指引视频（未单独配置时为默认视频）'),
     applicants: z.array(
       z.object({

@@ -27,6 +27,7 @@ import * as catalogueDrafts from './migrations/2026-11-28-043-catalogue-drafts.t
 import * as interviewSlotAdmin from './migrations/2026-11-28-045-interview-slot-admin.ts';
 import * as reviewModeration from './migrations/2026-11-28-046-review-moderation.ts';
 import * as orderProductSnapshot from './migrations/2026-11-28-047-order-product-snapshot.ts';
+import * as queueDueDescIndex from './migrations/2026-11-28-048-queue-due-desc-index.ts';
 
 const migrations: Record<string, Migration> = {
   '2026-11-21-001-accounts': accounts,
@@ -55,6 +56,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-28-045-interview-slot-admin': interviewSlotAdmin,
   '2026-11-28-046-review-moderation': reviewModeration,
   '2026-11-28-047-order-product-snapshot': orderProductSnapshot,
+  '2026-11-28-048-queue-due-desc-index': queueDueDescIndex,
 };
 
 /** The migrations this code knows, oldest first (a backup names the last one its database had). */

@@ -6,6 +6,7 @@
 // bound value with the index's WHERE) and on PostgreSQL.
 import { CompiledQuery, type KyselyPlugin, type QueryResult, type RootOperationNode, type UnknownRow, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { QueueSort } from '../../common/review.ts';
 import { createReviewRepository, type QueueFilter } from '../modules/review/review.repository.ts';
 import { createTestDatabase, type TestDatabase } from '../test-support/test-app.ts';
 import type { DatabaseHandle } from './database.ts';
@@ -52,8 +53,8 @@ async function planOf(query: CompiledQuery): Promise<string> {
   });
 }
 
-async function pagePlan(filter: QueueFilter): Promise<string> {
-  const [page] = await queriesOf((repo) => repo.queuePage(filter, 20, 0));
+async function pagePlan(filter: QueueFilter, sort: QueueSort = 'due_asc'): Promise<string> {
+  const [page] = await queriesOf((repo) => repo.queuePage(filter, 20, 0, sort));
   return planOf(page!);
 }
 
@@ -61,7 +62,7 @@ async function pagePlan(filter: QueueFilter): Promise<string> {
  * SQLite picks by its rules, so its index is named; PostgreSQL picks by cost on
  * an empty table, so there any of the queue's partial indexes shows it can serve.
  */
-const QUEUE_INDEX = /user_order_(queue_step|queue_due|assignee)_idx/;
+const QUEUE_INDEX = /user_order_(queue_step|queue_due|queue_due_desc|assignee)_idx/;
 const expected = (sqliteIndex: RegExp) => (testDatabase.kind === 'sqlite' ? sqliteIndex : QUEUE_INDEX);
 
 describe('the work queue on its partial indexes (migration 019)', () => {
@@ -71,6 +72,12 @@ describe('the work queue on its partial indexes (migration 019)', () => {
 
   it('the first page of every step reads user_order_queue_due_idx', async () => {
     expect(await pagePlan({})).toMatch(expected(/user_order_queue_due_idx/));
+  });
+
+  it('the first page sorted by due time latest first reads user_order_queue_due_desc_idx in its order, without sorting (migration 048)', async () => {
+    const plan = await pagePlan({}, 'due_desc');
+    expect(plan).toMatch(/user_order_queue_due_desc_idx/);
+    expect(plan).not.toMatch(/TEMP B-TREE FOR ORDER BY|Sort/);
   });
 
   it("an operator's own orders are found through an index, not by reading every order", async () => {

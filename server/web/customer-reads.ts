@@ -68,7 +68,8 @@ export function customerReads(services: ReadServices, caller: Customer): Custome
     materialList: (id) => read(materialList, { user_order_id: id }, (p) => services.material.list(caller, p.user_order_id)),
     interviewSlots: (id) => read(interviewSlotList, { user_order_id: id }, (p) => services.interview.list(caller, p.user_order_id)),
     interviewNotice: (id) => read(interviewNoticeDetail, { user_order_id: id }, (p) => services.interviewNotice.detail(caller, p.user_order_id)),
-    insurancePlans: (id) => read(insurancePlanList, { user_order_id: id }, (p) => services.insurance.planList(caller, p.user_order_id)),
+    insurancePlans: (id, trip = {}) =>
+      read(insurancePlanList, { user_order_id: id, ...trip }, ({ user_order_id, ...asked }) => services.insurance.planList(caller, user_order_id, asked)),
     addresses: (kind) => read(addressList, { kind }, async (p) => ({ list: await services.address.list(caller, p.kind) })),
     notices: (page) => read(noticeList, { page }, (p) => services.notice.list(caller, p.page)),
     pageCheck: (id) => read(pageCheckDetail, { user_order_id: id }, (p) => services.pageCheck.customerView(caller, p.user_order_id)),

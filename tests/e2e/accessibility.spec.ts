@@ -132,6 +132,63 @@ export const SCREENS: Screen[] = [
     loggedIn: true,
     ready: (page) => page.getByTestId('price-difference-open').waitFor(),
   },
+  // The customer's dialogs, each checked open (issue 27).
+  {
+    name: 'confirm, return address book',
+    path: async (made) => `/ordering/order-confirm/${await order(made, 'uploaded', { photo: true })}`,
+    open: async (page) => {
+      await page.getByTestId('choose-return-address').click();
+      await page.getByTestId('address-dialog-return').waitFor();
+    },
+    loggedIn: true,
+  },
+  {
+    name: 'confirm, new address form',
+    path: async (made) => `/ordering/order-confirm/${await order(made, 'uploaded', { photo: true })}`,
+    open: async (page) => {
+      await page.getByTestId('choose-return-address').click();
+      await page.getByTestId('address-add-return').click();
+      await page.getByTestId('address-form').waitFor();
+    },
+    loggedIn: true,
+  },
+  {
+    name: 'confirm, insurance chosen and its terms dialog',
+    path: async (made) => `/ordering/order-confirm/${await order(made, 'uploaded', { photo: true })}`,
+    open: async (page) => {
+      await page.getByTestId('insurance-plan').first().click();
+      await page.getByTestId('insurance-terms-link').click();
+      await page.getByTestId('terms-text').waitFor();
+    },
+    loggedIn: true,
+  },
+  {
+    name: 'confirm, pay dialog',
+    path: async (made) => `/ordering/order-confirm/${await order(made, 'pending_payment', { photo: true })}`,
+    open: async (page) => {
+      await page.getByTestId('confirm-submit').click();
+      await page.getByRole('dialog').waitFor();
+    },
+    loggedIn: true,
+  },
+  {
+    name: 'mail list, self-express dialog',
+    path: async (made) => `/order/order-mail-list/${await order(made, 'reviewed')}`,
+    open: async (page) => {
+      await page.getByTestId('mail-self-express').click();
+      await page.getByTestId('self-express-company').waitFor();
+    },
+    loggedIn: true,
+  },
+  {
+    name: 'upload, image viewer',
+    path: async (made) => `/ordering/upload/${await order(made, 'uploaded', { photo: true })}`,
+    open: async (page) => {
+      await page.locator('button.up-file-preview').first().click();
+      await page.locator('.viewer-container .viewer-toolbar').first().waitFor();
+    },
+    loggedIn: true,
+  },
   // The back office (desktop only)
   { name: 'admin login', path: '/admin/login', widths: [1280] },
   { name: 'admin home', path: '/admin', operator: 'operator', widths: [1280] },

@@ -1,14 +1,15 @@
 // Issue 27's queue and back-office shell, in the browser: at 1280 px the
 // queue's 操作 column is on screen without scrolling; two orders selected and
 // taken at once, one of them taken by a colleague meanwhile — the page lists
-// that order's refusal in Chinese and the other is the operator's; 我的待办
+// that order's refusal in Chinese by its order number (YD…) and the other is
+// the operator's; the search's clear icon is a 24 px target; 我的待办
 // chosen, the queue opened again without a filter shows it (kept on the
 // server). An operator opening 访问日志 gets the 403 page inside the back
 // office (HTTP 403, no menu entry highlighted, a way back); on a phone the
 // side menu opens from the header. Screenshots at 1280, 768 and 390 px.
 import { expect, type Page } from '@playwright/test';
 import { orderAt } from './order-factories';
-import { apiCall, createOperator, hydrated, loggedInTest as test, operatorSessionToken, snap, staffPage } from './support';
+import { apiCall, createOperator, e2eDatabase, hydrated, loggedInTest as test, operatorSessionToken, snap, staffPage } from './support';
 
 const WIDTHS = [1280, 768, 390] as const;
 
@@ -45,8 +46,13 @@ test('the queue: 操作 on screen at 1280 px, bulk take with a per-order refusal
     expect(box.x + box.width).toBeLessThanOrEqual(1280);
   }
 
-  await page.getByRole('checkbox', { name: `选择订单 ${mine}` }).check();
-  await page.getByRole('checkbox', { name: `选择订单 ${theirs}` }).check();
+  // Orders are named by their number (YD…) wherever a person reads one: the checkboxes and the failure list.
+  const db = e2eDatabase();
+  const numberOf = (id: number) => (db.prepare('select order_no from user_order where user_order_id = ?').get(id) as { order_no: string }).order_no;
+  const [mineNo, theirsNo] = [numberOf(mine), numberOf(theirs)];
+  db.close();
+  await page.getByRole('checkbox', { name: `选择订单 ${mineNo}` }).check();
+  await page.getByRole('checkbox', { name: `选择订单 ${theirsNo}` }).check();
   await expect(page.getByTestId('queue-bulk')).toContainText('已选 2 个订单');
   // A colleague takes one of them meanwhile.
   const colleague = await createOperator();
@@ -54,11 +60,21 @@ test('the queue: 操作 on screen at 1280 px, bulk take with a per-order refusal
   await page.getByTestId('queue-bulk-take').click();
   const outcome = page.getByTestId('queue-bulk-outcome');
   await expect(outcome).toContainText('批量领取：成功 1 单，失败 1 单');
-  await expect(page.getByTestId('queue-bulk-failures')).toContainText(`订单 ${theirs}：`);
+  await expect(page.getByTestId('queue-bulk-failures')).toContainText(`订单 ${theirsNo}：`);
   await expect(page.getByTestId('queue-bulk-failures')).toContainText(/[\u4e00-\u9fff]/);
   await expect(rows.filter({ hasText: operator.name })).toHaveCount(1);
   await expect(rows.filter({ hasText: colleague.name })).toHaveCount(1);
   await shots(page, 'queue-bulk');
+
+  // The search's clear icon is a target of at least 24 × 24 px (WCAG 2.2 target size), and clears.
+  const clear = page.locator('.aq-search .ant-input-clear-icon');
+  await expect(clear).toBeVisible();
+  const target = (await clear.boundingBox())!;
+  expect(target.width).toBeGreaterThanOrEqual(24);
+  expect(target.height).toBeGreaterThanOrEqual(24);
+  await page.locator('.aq-search').first().screenshot({ path: 'screenshots/tmp/queue-search-clear-1280.png' });
+  await clear.click();
+  await expect(page.getByLabel('搜索订单号、申请人姓名或手机号')).toHaveValue('');
 
   // 我的待办, chosen once, is what the queue shows when opened again without a filter.
   await page.getByTestId('queue-views').getByText('我的待办').click();

@@ -42,6 +42,7 @@ interface Draft {
   productAmount: number;
   unitPrice: number;
   applicantCount: number;
+  departure: string;
 }
 
 /** A draft of the customer's enterprise; with `complete`, every required material and photo uploaded through the API. */
@@ -77,7 +78,13 @@ async function prepareDraft(baseURL: string, token: string, complete: boolean): 
       });
     }
   }
-  return { userOrderId: user_order_id, productAmount: detail.product_amount, unitPrice: detail.unit_price, applicantCount: detail.applicant_count };
+  return {
+    userOrderId: user_order_id,
+    productAmount: detail.product_amount,
+    unitPrice: detail.unit_price,
+    applicantCount: detail.applicant_count,
+    departure,
+  };
 }
 
 async function pickRegion(page: Page, names: string[]) {
@@ -128,7 +135,18 @@ loggedInTest('a complete draft gets a new return address and insurance, shows th
   await expect(address).toContainText('广东省 深圳市 南山区 科技园南区深南大道 9988 号 12 楼');
   await expect(address).toContainText('13900139001');
 
-  // The standard plan, the suggested days, both applicants insured, the protocol.
+  // The trip: an assumed week until the customer gives the return date, then priced for theirs (12 days, both ends counted).
+  const addDays = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+  await expect(page.getByTestId('insurance-trip-note')).toContainText('行程 7 天');
+  await expect(page.getByTestId('insurance-trip-note')).toContainText('尚未填写回程日期');
+  const returnDate = addDays(draft.departure, 11);
+  await page.getByLabel('回程日期').fill(returnDate);
+  await page.getByLabel('回程日期').press('Enter');
+  await expect(page).toHaveURL(new RegExp(`return_date=${returnDate}`));
+  await expect(page.getByTestId('insurance-trip-note')).toContainText('行程 12 天');
+  await expect(page.getByTestId('insurance-trip-note')).toContainText('保费按此行程计算');
+
+  // The standard plan, the trip's days, both applicants insured, the protocol.
   const plan = page.getByTestId('insurance-plan').filter({ hasText: '标准款' });
   await plan.click();
   await expect(plan).toHaveAttribute('aria-checked', 'true');
@@ -141,8 +159,12 @@ loggedInTest('a complete draft gets a new return address and insurance, shows th
   };
   db.close();
   const days = Number(await page.getByLabel('保险天数').inputValue());
+  expect(days).toBe(12);
   expect(days).toBeGreaterThanOrEqual(planRow.min_days);
   expect(days).toBeLessThanOrEqual(planRow.max_days);
+  // The per-person cost on the plan card and beside the total.
+  await expect(plan.getByTestId('insurance-plan-per-person')).toHaveText(`每人 ${formatPrice(planRow.price_per_day * 12)}（12 天）`);
+  await expect(page.getByTestId('insurance-per-person')).toHaveText(formatPrice(planRow.price_per_day * 12));
   await expect(page.locator('[data-testid="insured-applicant"][aria-checked="true"]')).toHaveCount(2);
   const insurance = planRow.price_per_day * days * 2;
   const total = draft.productAmount + insurance;

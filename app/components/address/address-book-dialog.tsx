@@ -102,8 +102,9 @@ export function AddressBookDialog({ kind, open, onClose, selectedId, onSelect, o
           />
         ) : (
           <LoadingOverlay loading={loading}>
-            <div className="addr-list" role="list">
-              {list && list.length === 0 ? <Empty description={texts.empty} image={Empty.PRESENTED_IMAGE_SIMPLE} /> : null}
+            {/* The empty text outside the list: a list role may hold only its items (axe aria-required-children). */}
+            {list && list.length === 0 ? <Empty description={texts.empty} image={Empty.PRESENTED_IMAGE_SIMPLE} /> : null}
+            <div className="addr-list" role={list && list.length > 0 ? 'list' : undefined}>
               {(list ?? []).map((address) => (
                 <div
                   key={address.address_id}

@@ -1,6 +1,7 @@
 // Order detail (issue 10): the page check section — each applicant's page
 // check status, the open comments count, and the way to the page check page;
-// the embassy submission date once submitted. It reads the order detail
+// the embassy submission date once submitted, still shown once the order is
+// finished (completed or refunded). It reads the order detail
 // route's loader data (`pageCheck`, null before the step), so the page mounts it with one line.
 import { Button, Tag } from 'antd';
 import { useNavigate, useRouteLoaderData } from 'react-router';
@@ -19,6 +20,8 @@ export function PageCheckSection() {
   const data = useRouteLoaderData('routes/order-detail') as { pageCheck?: PageCheckView | null } | undefined;
   const view = data?.pageCheck;
   if (!view) return null;
+  // A finished order keeps what its page check had; one that never reached it (refunded early, no pages) shows nothing.
+  if (view.step === null && view.submitted_date === null && view.applicants.every((a) => a.status === 'none')) return null;
   const waiting = stepIs(view, 'page_check') && view.applicants.some((a) => a.status === 'published');
   return (
     <DetailSection

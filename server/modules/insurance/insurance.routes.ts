@@ -9,10 +9,10 @@ export function insuranceOperations(service: InsuranceService) {
     defineOperation({
       ...insurancePlanList,
       tag: '订单',
-      summary: '订单可选的旅行保险方案（在售），含建议天数和全部申请人的保费',
+      summary: '订单可选的旅行保险方案（在售），按客户的回程日期或行程天数给出建议天数、每人保费和全部申请人的保费',
       auth: 'customer',
-      errors: [ErrorCode.ORDER_NOT_FOUND],
-      handle: ({ user_order_id }, { caller }) => service.planList(caller, user_order_id),
+      errors: [ErrorCode.ORDER_NOT_FOUND, ErrorCode.INSURANCE_DAYS_INVALID],
+      handle: ({ user_order_id, ...trip }, { caller }) => service.planList(caller, user_order_id, trip),
     }),
   ];
 }

@@ -27,6 +27,8 @@ import type { Customer, Operator } from '../../platform/principal.ts';
 import { checkAllowed, checkSubAllowed, createOrderLifecycle, type OrderRow, stateAllows, subAllows } from '../order/lifecycle.ts';
 import { consulateDay, openDays } from './calendar.ts';
 import { createInterviewNoticeRepository } from './interview-notice.repository.ts';
+import { INTERVIEW_PLACE_LABELS, type InterviewPlaceKind, interviewPlaceName } from '../../../common/interview-place.ts';
+import { interviewPlaceKindOf } from './interview-place.ts';
 import { applySlotChanges, createInterviewRepository } from './interview.repository.ts';
 import { isCheckViolation } from './interview.service.ts';
 import { bookingWindow, inWindow } from './slot-plan.ts';
@@ -49,6 +51,17 @@ export const DEFAULT_NOTICE_TEXT = {
   ].join('\n'),
   telephone: '领馆或签证中心可能致电核实行程，请保持电话畅通；如错过来电，请及时联系您的办理顾问。我们不会以任何理由要求您转账。',
 };
+
+/** The default texts with the product's place: a visa centre's applicants are not sent to the consulate. */
+export function defaultNoticeText(kind: InterviewPlaceKind): typeof DEFAULT_NOTICE_TEXT {
+  if (kind === 'consulate') return DEFAULT_NOTICE_TEXT;
+  const place = INTERVIEW_PLACE_LABELS[kind];
+  return {
+    process: DEFAULT_NOTICE_TEXT.process.replace('到达领馆', `到达${place}`).replace('离馆', '离开'),
+    attention: DEFAULT_NOTICE_TEXT.attention.replace('领馆禁止', `${place}禁止`),
+    telephone: DEFAULT_NOTICE_TEXT.telephone,
+  };
+}
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
@@ -121,7 +134,14 @@ export function createInterviewNoticeService(db: Kysely<Database>, deps: { now: 
       if (!order.need_interview) throw new AppError(ErrorCode.INTERVIEW_NOT_NEEDED);
       const districtId = order.consular_district_id ?? order.product_district_id;
       const district = districtId === null ? undefined : await slots.district(districtId);
-      const [applicants, notices, requests] = await Promise.all([repo.applicants(userOrderId), repo.notices(userOrderId), repo.requests(userOrderId)]);
+      const [applicants, notices, requests, placeKind] = await Promise.all([
+        repo.applicants(userOrderId),
+        repo.notices(userOrderId),
+        repo.requests(userOrderId),
+        interviewPlaceKindOf(db, order.visa_product_id),
+      ]);
+      // The product's place (a visa centre or the consulate), not always the district's consulate.
+      const place = district ? interviewPlaceName(placeKind, district, order.country) : INTERVIEW_PLACE_LABELS[placeKind];
       return {
         user_order_id: order.user_order_id,
         order_no: order.order_no,
@@ -131,8 +151,8 @@ export function createInterviewNoticeService(db: Kysely<Database>, deps: { now: 
         step: order.step,
         in_interview_step: atStep(order, 'interview'),
         departure_date: order.departure_date,
-        consulate: district ? { name: district.consulate_name, address: district.address, city: district.city } : null,
-        video: { url: district?.interview_video_url ?? DEFAULT_INTERVIEW_VIDEO, title: `${district?.consulate_name ?? '领馆'}面试/录指纹指引` },
+        consulate: district ? { name: place, address: district.address, city: district.city, place_kind: placeKind } : null,
+        video: { url: district?.interview_video_url ?? DEFAULT_INTERVIEW_VIDEO, title: `${place}面试/录指纹指引` },
         applicants: applicants.map((row) => {
           const notice = notices.find((n) => n.applicant_id === row.applicant_id);
           const request = requests.find((r) => r.applicant_id === row.applicant_id);
@@ -245,11 +265,12 @@ export function createInterviewNoticeService(db: Kysely<Database>, deps: { now: 
       const order = await lifecycle.current(operator, userOrderId);
       const districtId = order.consular_district_id ?? order.product_district_id;
       const district = districtId === null ? undefined : await slots.district(districtId);
-      const [applicants, notices, requests, bring] = await Promise.all([
+      const [applicants, notices, requests, bring, placeKind] = await Promise.all([
         repo.applicants(userOrderId),
         repo.notices(userOrderId),
         repo.requests(userOrderId),
         repo.bringItems(userOrderId),
+        interviewPlaceKindOf(db, order.visa_product_id),
       ]);
       return {
         user_order_id: order.user_order_id,
@@ -276,9 +297,9 @@ export function createInterviewNoticeService(db: Kysely<Database>, deps: { now: 
                 interview_date: chosen?.slot_date ?? '',
                 start_time: chosen?.start_time ?? '',
                 end_time: chosen?.end_time ?? '',
-                consulate_name: district?.consulate_name ?? '',
+                consulate_name: district ? interviewPlaceName(placeKind, district, order.country) : '',
                 consulate_address: district?.address ?? '',
-                ...DEFAULT_NOTICE_TEXT,
+                ...defaultNoticeText(placeKind),
                 materials: [...new Set(['护照原件', ...(bring.get(row.identity_id) ?? [])])],
               };
           return {

@@ -273,6 +273,51 @@ describe(`interview notice (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQ
     expect(again.body.ret).toBe(ErrorCode.INTERVIEW_CHANGE_NOT_FOUND);
   });
 
+  it('names the place the product names: its visa centre, not the consulate, on the notice, the notice form and the order detail', async () => {
+    const who = await customer();
+    const op = await t.operator();
+    const district = await t.db
+      .selectFrom('visa_product')
+      .innerJoin('consular_district', 'consular_district.consular_district_id', 'visa_product.consular_district_id')
+      .innerJoin('visa_country', 'visa_country.visa_country_id', 'visa_product.visa_country_id')
+      .select(['consular_district.consulate_name', 'consular_district.city', 'visa_country.name as country'])
+      .where('visa_product.visa_product_id', '=', product)
+      .executeTakeFirstOrThrow();
+    const words = await t.db
+      .selectFrom('visa_product_basic_info')
+      .select(['id', 'content'])
+      .where('visa_product_id', '=', product)
+      .where('title', '=', '是否面试')
+      .executeTakeFirstOrThrow();
+    // The consulate until the product says otherwise.
+    const before = await interviewOrder(who, op);
+    const consulate = await t.call('/www/order/interview_notice_detail', { user_order_id: before.id }, { token: who.token });
+    expect(consulate.body.body.consulate).toMatchObject({ name: district.consulate_name, place_kind: 'consulate' });
+
+    await t.db.updateTable('visa_product_basic_info').set({ content: '需本人前往签证中心录入指纹' }).where('id', '=', words.id).execute();
+    try {
+      const { id } = await interviewOrder(who, op);
+      const centre = `${district.country}签证申请中心（${district.city}）`;
+      const detail = await t.call('/www/order/interview_notice_detail', { user_order_id: id }, { token: who.token });
+      expect(detail.body.body.consulate).toMatchObject({ name: centre, place_kind: 'visa_centre' });
+      expect(detail.body.body.video.title).toBe(`${centre}面试/录指纹指引`);
+      // The operator's form starts from the visa centre, its texts too.
+      const form = (await panel(op, id)).applicants[0]!.form;
+      expect(form.consulate_name).toBe(centre);
+      expect(form.process).toContain('到达签证中心');
+      expect(form.process).not.toContain('领馆');
+      // The order detail's interview times name it as well.
+      const order = await t.call('/www/order/order_detail_get', { user_order_id: id }, { token: who.token });
+      for (const applicant of order.body.body.applicants) expect(applicant.interview.consulate_name).toBe(centre);
+      // Published as the form says, the customer reads the visa centre.
+      expect((await publish(op, id, (await panel(op, id)).applicants[0]!.applicant_id)).body.ret).toBe(0);
+      const published = await t.call('/www/order/interview_notice_detail', { user_order_id: id }, { token: who.token });
+      expect(published.body.body.applicants[0].notice.consulate_name).toBe(centre);
+    } finally {
+      await t.db.updateTable('visa_product_basic_info').set({ content: words.content }).where('id', '=', words.id).execute();
+    }
+  });
+
   it('decline keeps the time and tells the customer why', async () => {
     const alice = await customer();
     const op = await t.operator();

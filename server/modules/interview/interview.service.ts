@@ -13,6 +13,8 @@ import { ErrorCode } from '../../../common/error-codes.ts';
 import { weekdayLabel } from '../../../common/interview.ts';
 import { chinaDate } from '../../../common/order.ts';
 import type { Database } from '../../db/schema.ts';
+import { interviewPlaceName } from '../../../common/interview-place.ts';
+import { interviewPlaceKindOf } from './interview-place.ts';
 import { AppError } from '../../platform/errors.ts';
 import { allowedEvents, checkAllowed, createOrderLifecycle, type OrderRow } from '../order/lifecycle.ts';
 import { consulateDay, openDays } from './calendar.ts';
@@ -107,7 +109,8 @@ export function createInterviewService(db: Kysely<Database>, deps: InterviewServ
         consulate: {
           consular_district_id: district.consular_district_id,
           district_name: district.name,
-          consulate_name: district.consulate_name,
+          // The product's place: its visa centre when it names one.
+          consulate_name: interviewPlaceName(await interviewPlaceKindOf(db, order.visa_product_id), district, order.country),
           city: district.city,
           address: district.address,
         },

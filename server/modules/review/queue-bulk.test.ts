@@ -30,6 +30,11 @@ afterAll(async () => {
 
 const chinese = /[\u4e00-\u9fff]/;
 
+/** The order number people know an order by (YD…). */
+async function orderNo(userOrderId: number): Promise<string | null> {
+  return (await ctx.t.db.selectFrom('user_order').select('order_no').where('user_order_id', '=', userOrderId).executeTakeFirstOrThrow()).order_no;
+}
+
 describe(`queue bulk calls and saved views (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLite'})`, () => {
   it('bulk take: free orders taken, one already taken by another and a missing one reported per order in Chinese', async () => {
     const [free1, free2, theirs] = [await ctx.paidOrder(alice), await ctx.paidOrder(alice), await ctx.paidOrder(alice)];
@@ -47,6 +52,10 @@ describe(`queue bulk calls and saved views (${process.env.TEST_DATABASE_URL ? 'P
     expect(rows[1]).toMatchObject({ ret: ErrorCode.REVIEW_ALREADY_TAKEN, version: null });
     expect(rows[3]).toMatchObject({ ret: ErrorCode.ORDER_NOT_FOUND, version: null });
     for (const row of [rows[1]!, rows[3]!]) expect(row.msg).toMatch(chinese);
+    // Each row names its order by the number people know (YD…), the page's failure list shows it; none for a missing id.
+    for (const [index, id] of [free1, theirs, free2].entries()) expect(rows[index]!.order_no).toBe(await orderNo(id));
+    expect(rows[1]!.order_no).toMatch(/^YD\d+/);
+    expect(rows[3]!.order_no).toBeNull();
     expect((await ctx.order(free1)).assignee_operator_id).toBe(op.operatorId);
     expect((await ctx.order(free2)).assignee_operator_id).toBe(op.operatorId);
     expect((await ctx.order(theirs)).assignee_operator_id).toBe(other.operatorId);
@@ -77,6 +86,7 @@ describe(`queue bulk calls and saved views (${process.env.TEST_DATABASE_URL ? 'P
     expect(answer.result).toMatchObject({ succeeded: 2, failed: 1 });
     expect(answer.result!.results[1]!.ret).not.toBe(0);
     expect(answer.result!.results[1]!.msg).toMatch(chinese);
+    expect(answer.result!.results[1]!.order_no).toBe(await orderNo(draft));
     expect((await ctx.order(a)).assignee_operator_id).toBe(op.operatorId);
     expect((await ctx.order(b)).assignee_operator_id).toBe(op.operatorId);
     const events = await ctx.events(a);

@@ -31,17 +31,27 @@ export interface FileReviewInput {
   memo?: string | null;
 }
 
-/** Runs one change per order, in order; an order's refusal (AppError) is its row's ret and Chinese msg, anything else fails the call. */
-async function each(userOrderIds: number[], run: (id: number) => Promise<{ version: number }>): Promise<AdminBulkResult> {
-  const results: AdminBulkResult['results'] = [];
+/**
+ * Runs one change per order, in order; an order's refusal (AppError) is its row's ret and Chinese msg, anything else fails the call.
+ * Each row carries the order number (YD…) people know the order by; null for an id no order has.
+ */
+async function each(db: Kysely<Database>, userOrderIds: number[], run: (id: number) => Promise<{ version: number }>): Promise<AdminBulkResult> {
+  const outcomes: Array<Omit<AdminBulkResult['results'][number], 'order_no'>> = [];
   for (const id of userOrderIds) {
     try {
-      results.push({ user_order_id: id, ret: 0, msg: '', version: (await run(id)).version });
+      outcomes.push({ user_order_id: id, ret: 0, msg: '', version: (await run(id)).version });
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
-      results.push({ user_order_id: id, ret: error.ret, msg: error.message, version: null });
+      outcomes.push({ user_order_id: id, ret: error.ret, msg: error.message, version: null });
     }
   }
+  const numbers = new Map(
+    (await db.selectFrom('user_order').select(['user_order_id', 'order_no']).where('user_order_id', 'in', userOrderIds).execute()).map((row) => [
+      row.user_order_id,
+      row.order_no,
+    ]),
+  );
+  const results = outcomes.map((row) => ({ ...row, order_no: numbers.get(row.user_order_id) ?? null }));
   const succeeded = results.filter((row) => row.ret === 0).length;
   return { results, succeeded, failed: results.length - succeeded };
 }
@@ -82,14 +92,14 @@ export function createReviewService(db: Kysely<Database>, deps: { now: () => num
 
     /** 领取 for several orders: each taken on its own (its own transaction); a refusal is reported for that order only. */
     takeMany(operator: Operator, userOrderIds: number[]): Promise<AdminBulkResult> {
-      return each(userOrderIds, (id) => assignTo(operator, id, operator.operatorId, 'take'));
+      return each(db, userOrderIds, (id) => assignTo(operator, id, operator.operatorId, 'take'));
     },
 
     /** A supervisor's 分配 of several orders to one active operator; per-order refusals as takeMany. */
     async assignMany(operator: Operator, userOrderIds: number[], assignee: number): Promise<AdminBulkResult> {
       if (operator.role !== 'supervisor') throw new AppError(ErrorCode.REVIEW_ASSIGN_FORBIDDEN);
       if (!(await operators.isActive(assignee))) throw new AppError(ErrorCode.REVIEW_OPERATOR_NOT_FOUND);
-      return each(userOrderIds, (id) => assignTo(operator, id, assignee, 'assign'));
+      return each(db, userOrderIds, (id) => assignTo(operator, id, assignee, 'assign'));
     },
 
     /** The workbench without its panels (order-view builds it; the whole view with panels is order-view's createOperatorWorkbench). */

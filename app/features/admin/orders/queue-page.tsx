@@ -83,7 +83,7 @@ function BulkOutcome({ outcome, onClose }: { outcome: { action: string; result: 
           <ul className="aq-bulk-failures" data-testid="queue-bulk-failures">
             {refused.map((row) => (
               <li key={row.user_order_id}>
-                订单 {row.user_order_id}：{row.msg}
+                订单 {row.order_no ?? `（id ${row.user_order_id}）`}：{row.msg}
               </li>
             ))}
           </ul>
@@ -422,7 +422,7 @@ export function QueuePage({ me, query, result, filters }: { me: OperatorInfo; qu
           rowSelection={{
             selectedRowKeys: picked,
             onChange: (keys) => setSelected(keys.map(Number)),
-            getCheckboxProps: (row) => ({ 'aria-label': `选择订单 ${row.user_order_id}` }),
+            getCheckboxProps: (row) => ({ 'aria-label': `选择订单 ${row.order_no ?? row.user_order_id}` }),
             columnWidth: 32,
           }}
           onChange={(_pagination, _filters, sorter, extra) => {

@@ -8,7 +8,7 @@
 import { ClockCircleOutlined, LeftOutlined } from '@ant-design/icons';
 import { Alert, Button, Result } from 'antd';
 import { type ComponentType, useMemo, useState } from 'react';
-import { Link, useNavigate, useRevalidator } from 'react-router';
+import { Link, useNavigate, useRevalidator, useSearchParams } from 'react-router';
 import type { AddressView } from '../../../../common/contracts/address';
 import type { InsurancePlanListResult } from '../../../../common/contracts/insurance';
 import type { OrderDetail } from '../../../../common/contracts/order';
@@ -60,12 +60,14 @@ export interface PaymentDialogSlot {
 export interface ConfirmPageProps {
   order: OrderDetail;
   offer: InsurancePlanListResult;
+  /** Why the return date in the address could not price the cover (the offer is then for the assumed trip). */
+  tripProblem?: string | null;
   /** The enterprise's return addresses: the default one is chosen until the customer picks another. */
   returnAddresses: AddressView[];
   PaymentDialog: ComponentType<PaymentDialogSlot>;
 }
 
-export function ConfirmPage({ order, offer, returnAddresses, PaymentDialog }: ConfirmPageProps) {
+export function ConfirmPage({ order, offer, tripProblem = null, returnAddresses, PaymentDialog }: ConfirmPageProps) {
   const [address, setAddress] = useState<AddressView | null>(() => defaultAddress(returnAddresses));
   const [addressTouched, setAddressTouched] = useState(false);
   // The insurance days start from the trip.
@@ -77,14 +79,26 @@ export function ConfirmPage({ order, offer, returnAddresses, PaymentDialog }: Co
   const now = useNow();
   const revalidator = useRevalidator();
   const reload = () => void revalidator.revalidate();
+  const [, setSearchParams] = useSearchParams();
+  // A new return date reloads the offer priced for it (the loader reads it from the address).
+  const changeReturnDate = (returnDate: string) =>
+    setSearchParams(
+      (params) => {
+        params.set('return_date', returnDate);
+        return params;
+      },
+      { replace: true, preventScrollReset: true },
+    );
 
   // A revalidation brings the book and the offer as they are now: until the customer picks an address, the default one;
-  // until they pick a plan, the trip's days.
+  // until they pick a plan, the trip's days; a new trip (return date) brings the chosen plan's days for it.
   const [shown, setShown] = useState({ returnAddresses, offer });
   if (shown.returnAddresses !== returnAddresses || shown.offer !== offer) {
     setShown({ returnAddresses, offer });
     if (!addressTouched) setAddress(defaultAddress(returnAddresses));
-    if (choice.planId === null) setChoice({ ...choice, days: offer.trip_days });
+    const chosen = offer.plans.find((candidate) => candidate.insurance_plan_id === choice.planId);
+    if (!chosen) setChoice({ ...choice, days: offer.trip_days });
+    else if (shown.offer.trip_days !== offer.trip_days) setChoice({ ...choice, days: chosen.suggested_days });
   }
 
   const plan = offer.plans.find((candidate) => candidate.insurance_plan_id === choice.planId) ?? null;
@@ -205,7 +219,15 @@ export function ConfirmPage({ order, offer, returnAddresses, PaymentDialog }: Co
             ) : (
               <>
                 <ReturnAddressSection address={address} editable onChooseReturn={() => setDialog('return')} onChoosePeer={() => setDialog('peer')} />
-                <InsuranceSection country={order.country} offer={offer} applicants={order.applicants} choice={choice} onChange={setChoice} />
+                <InsuranceSection
+                  country={order.country}
+                  offer={offer}
+                  tripProblem={tripProblem}
+                  onReturnDateChange={changeReturnDate}
+                  applicants={order.applicants}
+                  choice={choice}
+                  onChange={setChoice}
+                />
               </>
             )}
             {awaitsPayment(order) ? (

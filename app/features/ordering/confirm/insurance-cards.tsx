@@ -36,8 +36,13 @@ export function PlanCard({ plan, selected, onSelect }: { plan: InsurancePlanView
           </li>
         ))}
       </ul>
-      <div className="oc-muted oc-plan-range">
-        可保 {plan.min_days}–{plan.max_days} 天
+      <div className="oc-plan-range">
+        <span className="oc-plan-person" data-testid="insurance-plan-per-person">
+          每人 <strong>{formatPrice(plan.per_person_amount)}</strong>（{plan.suggested_days} 天）
+        </span>
+        <span className="oc-muted">
+          可保 {plan.min_days}–{plan.max_days} 天
+        </span>
       </div>
     </button>
   );

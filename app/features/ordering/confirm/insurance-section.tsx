@@ -1,13 +1,15 @@
-// 旅行保险 (spec 2.5): the insurance days, the plans with their items, the
+// 旅行保险 (spec 2.5): the trip's return date (the cover is priced for it),
+// the insurance days, the plans with their items and per-person cost, the
 // insured applicants and the 《保险条款》 checkbox. Nothing is preselected:
 // buying insurance is the customer's explicit choice.
 import { InfoCircleOutlined } from '@ant-design/icons';
-import { Checkbox, InputNumber } from 'antd';
+import { Checkbox, DatePicker, InputNumber } from 'antd';
+import dayjs from 'dayjs';
 import { useState } from 'react';
 import type { InsurancePlanListResult, InsurancePlanView } from '../../../../common/contracts/insurance';
 import type { OrderApplicant, InsuranceSnapshot } from '../../../../common/contracts/order';
 import { formatPrice } from '../../../../common/format';
-import { insuranceEndDate, SCHENGEN_COUNTRIES } from '../../../../common/insurance';
+import { insuranceEndDate, SCHENGEN_COUNTRIES, TRIP_DAYS_MAX, tripReturnDate } from '../../../../common/insurance';
 import { NoPlanCard, PlanCard, UserInsuranceCard } from './insurance-cards';
 import { TermsDialog, type TermsPlan } from './terms-dialog';
 
@@ -22,9 +24,49 @@ export interface InsuranceSectionProps {
   /** The destination (the order's country): Schengen states have an insurance rule of their own. */
   country: string;
   offer: InsurancePlanListResult;
+  /** Why the return date asked for could not price the cover. */
+  tripProblem?: string | null;
+  /** The customer gave a return date ('YYYY-MM-DD'): the offer is priced again for it. */
+  onReturnDateChange: (returnDate: string) => void;
   applicants: OrderApplicant[];
   choice: InsuranceChoice;
   onChange: (choice: InsuranceChoice) => void;
+}
+
+/** 回程日期: the trip's end, from which the cover is priced; until answered, an assumed week. */
+function TripQuestion({ offer, problem, onChange }: { offer: InsurancePlanListResult; problem: string | null; onChange: (returnDate: string) => void }) {
+  const first = offer.start_date;
+  const last = tripReturnDate(offer.start_date, TRIP_DAYS_MAX);
+  return (
+    <div className="oc-trip" data-testid="insurance-trip">
+      <label htmlFor="oc-return-date" className="oc-days-label">
+        回程日期
+      </label>
+      <DatePicker
+        id="oc-return-date"
+        value={dayjs(offer.return_date)}
+        allowClear={false}
+        disabledDate={(day) => {
+          const text = day.format('YYYY-MM-DD');
+          return text < first || text > last;
+        }}
+        onChange={(day) => {
+          if (day) onChange(day.format('YYYY-MM-DD'));
+        }}
+        aria-describedby="oc-trip-note"
+        data-testid="insurance-return-date"
+      />
+      <span className="oc-muted" id="oc-trip-note" data-testid="insurance-trip-note">
+        行程 {offer.trip_days} 天（{offer.start_date} 出发）
+        {offer.trip_assumed ? '，尚未填写回程日期，暂按此估算保费' : '，保费按此行程计算'}
+      </span>
+      {problem ? (
+        <p className="oc-warn" role="alert">
+          {problem}
+        </p>
+      ) : null}
+    </div>
+  );
 }
 
 function SectionTitle() {
@@ -37,7 +79,7 @@ function SectionTitle() {
   );
 }
 
-export function InsuranceSection({ country, offer, applicants, choice, onChange }: InsuranceSectionProps) {
+export function InsuranceSection({ country, offer, tripProblem = null, onReturnDateChange, applicants, choice, onChange }: InsuranceSectionProps) {
   const [termsPlan, setTermsPlan] = useState<TermsPlan | null>(null);
   const plan = offer.plans.find((candidate) => candidate.insurance_plan_id === choice.planId) ?? null;
 
@@ -68,6 +110,7 @@ export function InsuranceSection({ country, offer, applicants, choice, onChange 
           : '出境旅行建议购买含境外医疗和紧急救援的旅行保险。'}
         保障自出发日期 {offer.start_date} 起，可以不购买或自行投保。
       </p>
+      <TripQuestion offer={offer} problem={tripProblem} onChange={onReturnDateChange} />
       <div className="oc-plans" role="radiogroup" aria-label="保险方案">
         <NoPlanCard selected={plan === null} onSelect={() => choosePlan(null)} />
         {offer.plans.map((candidate) => (
@@ -119,7 +162,8 @@ export function InsuranceSection({ country, offer, applicants, choice, onChange 
           </div>
           {choice.insured.length === 0 ? <p className="oc-warn">请至少选择一位被保险人，或选择“不购买保险”</p> : null}
           <div className="oc-plan-total" data-testid="insurance-total">
-            保费 {formatPrice(plan.price_per_day)}/人/天 × {choice.days} 天 × {choice.insured.length} 人 ={' '}
+            保费 {formatPrice(plan.price_per_day)}/人/天 × {choice.days} 天 = 每人{' '}
+            <strong data-testid="insurance-per-person">{formatPrice(plan.price_per_day * choice.days)}</strong>，× {choice.insured.length} 人 ={' '}
             <strong>{formatPrice(plan.price_per_day * choice.days * choice.insured.length)}</strong>
           </div>
           <Checkbox

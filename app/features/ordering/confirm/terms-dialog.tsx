@@ -30,7 +30,8 @@ export function TermsDialog({ plan, onClose, onAgree }: { plan: TermsPlan | null
         )
       }
     >
-      <div className="oc-terms" data-testid="terms-text">
+      {/* Focusable: on a phone the terms scroll inside the dialog, and the keyboard must reach them (axe scrollable-region-focusable). */}
+      <div className="oc-terms" data-testid="terms-text" tabIndex={0} role="region" aria-label="保险条款全文">
         {plan ? insuranceTerms(plan).map((paragraph) => <p key={paragraph.slice(0, 6)}>{paragraph}</p>) : null}
       </div>
     </AppDialog>
