@@ -56,8 +56,8 @@ export function parseRange(header: string | undefined, size: number): ByteRange 
   }
   const start = Number(from);
   const end = to === '' ? size - 1 : Number(to);
-  if (end < start) return null;
   if (start >= size) return 'unsatisfiable';
+  if (end < start) return null;
   return { start, end: Math.min(end, size - 1) };
 }
 

@@ -16,6 +16,7 @@ import { fileKeyring, parseMasterKey } from './file-keys.ts';
 import { type FileStorage, newStorageKey } from './storage.ts';
 import { createEncryptedStorage } from './storage-encrypted.ts';
 import { createLocalStorage } from './storage-local.ts';
+import { createStoredFiles } from './stored-files.ts';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -294,5 +295,24 @@ describe('encrypted storage', () => {
     const stranger = createEncryptedStorage(raw, fileKeyring(randomBytes(32)));
     await expect(stranger.rewrap(key)).rejects.toThrow(/unknown-key/);
     expect((await read(storage, key)).bytes.length).toBe(100);
+  });
+});
+
+describe('a damaged file is logged when opened', () => {
+  it('names the kind, the key and why (never a key)', async () => {
+    const { storage, pathOf } = setUp();
+    const key = await put(storage, content(100));
+    const file = readFileSync(pathOf(key));
+    file[HEADER_BYTES + 1]! ^= 0x01;
+    writeFileSync(pathOf(key), file);
+    const logged: Array<[object, string]> = [];
+    const files = createStoredFiles({} as never, { name: 'material', table: 'order_material_file', idColumn: 'file_id', retention: {} } as never, {
+      storage,
+      maxBytes: 1024,
+      now: Date.now,
+      log: { error: (obj, msg) => logged.push([obj, msg]) },
+    });
+    await expect(files.open({ storage_key: key })).rejects.toBeInstanceOf(StoredFileDamagedError);
+    expect(logged).toEqual([[{ fileKind: 'material', storageKey: key, reason: 'tampered' }, 'stored file refused: it does not open (damaged or tampered)']]);
   });
 });
