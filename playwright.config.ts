@@ -107,6 +107,8 @@ export default defineConfig({
         PAYMENT_SANDBOX_SECRET: 'e2e-prod-sandbox-notify-secret',
         COURIER_SANDBOX_IN_PROD: 'true',
         COURIER_SANDBOX_CHECK_WORD: 'e2e-prod-sandbox-check-word',
+        // Production refuses to start without a master key for the stored files (decision 0043).
+        FILE_ENCRYPTION_KEY: 'ZTJlLXByb2QtZmlsZS1rZXktMzItYnl0ZXMtbG9uZyE=',
         ANALYTICS_SCRIPT_URL: 'https://analytics.example/script.js',
         OUTBOX_DIR: join(E2E_DIR, 'prod-outbox'),
       },

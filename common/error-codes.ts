@@ -58,6 +58,7 @@ export const ErrorCode = {
   MATERIAL_ALREADY_REVIEWED: 1833,
   MATERIAL_EFFECT_DATE_INVALID: 1834,
   MATERIAL_UPLOAD_INCOMPLETE: 1835,
+  STORED_FILE_DAMAGED: 1836,
   // 1841–1859 interview slots (modules/interview)
   INTERVIEW_NOT_NEEDED: 1841,
   INTERVIEW_ORDER_LOCKED: 1842,
@@ -305,6 +306,11 @@ export const ERROR_CATALOGUE: Record<ErrorCodeValue, { msg: string; meaning: str
   1833: { msg: '该资料无需重新上传', meaning: '待重新上传时，只能修改审核未通过的资料', http: 200 },
   1834: { msg: '请选择正确的生效日期', meaning: 'effect_date 不是真实日期，或早于办理日期、晚于出发日期', http: 200 },
   1835: { msg: '上传中断或数据不完整，请重试', meaning: 'multipart 数据不完整或格式错误（如连接中断）', http: 200 },
+  1836: {
+    msg: '文件已损坏，无法打开，请联系客服',
+    meaning: '存储的文件未通过完整性校验（内容被改动、不完整，或加密主密钥不符）；文件不会被发送，事件已记录（决策 0043）',
+    http: 409,
+  },
   // 1841–1859 interview slots
   1841: { msg: '该订单无需预约面试', meaning: '订单的签证产品不需要面试或录指纹（need_interview 为 false）', http: 200 },
   1842: { msg: '订单已确认，不能再修改面试时间', meaning: '只有草稿订单可以选择或修改面试时间', http: 200 },

@@ -173,7 +173,11 @@ export async function buildApp({
   });
 
   // Stored files (materials, page-check pages, visa results): one storage, on disk or S3 (server/modules/stored-file/).
+  // Every file encrypted at rest (decision 0043); without FILE_ENCRYPTION_KEY (refused in prod) under the published development key.
   const storage = createFileStorage(config);
+  if (config.fileKeyring.development) {
+    app.log.warn('FILE_ENCRYPTION_KEY is not set: stored files are encrypted under the published development key (dev, demo and test only)');
+  }
   // Uploaded materials: JSON calls and the multipart upload in /www, stored files under /files/material/.
   const materials = createMaterialModule({ db: database.db, config, now, log: app.log, storage });
 

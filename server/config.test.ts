@@ -1,5 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { DEVELOPMENT_FILE_KEY } from './modules/stored-file/file-keys.ts';
 import { ConfigError, DEV_API_CLIENTS, DEV_COURIER_SANDBOX_CHECK_WORD, DEV_PAYMENT_SANDBOX_SECRET, loadConfig } from './config.ts';
 
 /** A production configuration that starts: its own signing pair, both sandboxes allowed (a staging site) with their own secrets. */
@@ -10,6 +13,7 @@ const staging = {
   PAYMENT_SANDBOX_SECRET: 'a-staging-notify-secret-0123',
   COURIER_SANDBOX_IN_PROD: 'true',
   COURIER_SANDBOX_CHECK_WORD: 'a-staging-check-word-0123',
+  FILE_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
 };
 
 describe('configuration', () => {
@@ -119,5 +123,52 @@ describe('configuration', () => {
 
   it('needs an API client for the web platform', () => {
     expect(() => loadConfig({ API_CLIENTS: '1:app-key:0123456789abcdef' })).toThrow(/WEB_PLATFORM=4/);
+  });
+});
+
+describe('the master key of stored files (decision 0043)', () => {
+  const key = Buffer.alloc(32, 3).toString('base64');
+
+  it('is the published development key when unset outside prod', () => {
+    expect(loadConfig({}).fileKeyring.development).toBe(true);
+    const configured = loadConfig({ FILE_ENCRYPTION_KEY: key });
+    expect(configured.fileKeyring.development).toBe(false);
+    expect(configured.fileKeyring.current.key.equals(Buffer.alloc(32, 3))).toBe(true);
+  });
+
+  it('refuses to start in prod without a key, with one line naming it', () => {
+    const { FILE_ENCRYPTION_KEY: _key, ...withoutKey } = staging;
+    expect(() => loadConfig(withoutKey)).toThrow(ConfigError);
+    try {
+      loadConfig(withoutKey);
+    } catch (error) {
+      const lines = (error as Error).message.split('\n');
+      expect(lines).toHaveLength(2);
+      expect(lines[1]).toMatch(/^ {2}FILE_ENCRYPTION_KEY \(or FILE_ENCRYPTION_KEY_FILE\): must be set in production/);
+    }
+  });
+
+  it.each([['not base64 at all!'], [Buffer.alloc(16, 1).toString('base64')], [Buffer.alloc(33, 1).toString('base64')]])(
+    'refuses a malformed key (%s) without showing it',
+    (bad) => {
+      for (const env of [{ FILE_ENCRYPTION_KEY: bad }, { ...staging, FILE_ENCRYPTION_KEY: bad }, { FILE_ENCRYPTION_KEY_OLD: bad }]) {
+        expect(() => loadConfig(env)).toThrow(/FILE_ENCRYPTION_KEY(_OLD)?: must be 32 random bytes in base64/);
+        expect(() => loadConfig(env)).not.toThrow(bad);
+      }
+    },
+  );
+
+  it('reads the key from FILE_ENCRYPTION_KEY_FILE, and refuses both at once', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'visa-key-')), 'file.key');
+    writeFileSync(file, `${key}\n`);
+    expect(loadConfig({ FILE_ENCRYPTION_KEY_FILE: file }).fileKeyring.current.key.equals(Buffer.alloc(32, 3))).toBe(true);
+    expect(() => loadConfig({ FILE_ENCRYPTION_KEY_FILE: file, FILE_ENCRYPTION_KEY: key })).toThrow(/not both/);
+  });
+
+  it('refuses the development key in prod, and takes an old key for a rotation', () => {
+    expect(() => loadConfig({ ...staging, FILE_ENCRYPTION_KEY: DEVELOPMENT_FILE_KEY.toString('base64') })).toThrow(/development key/);
+    const rotating = loadConfig({ ...staging, FILE_ENCRYPTION_KEY_OLD: key }).fileKeyring;
+    expect(rotating.old?.key.equals(Buffer.alloc(32, 3))).toBe(true);
+    expect(rotating.old?.id.equals(rotating.current.id)).toBe(false);
   });
 });

@@ -3,6 +3,7 @@
 // a message naming the variable.
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { DEVELOPMENT_FILE_KEY, type FileKeyring, fileKeyring, parseMasterKey } from './modules/stored-file/file-keys.ts';
 
 /** Development pair for the web client (platform 4). Refused when APP_ENV=prod. */
 export const DEV_API_CLIENTS = '4:visa-web-dev:dev-secret-change-me-4f8a1c2e9b7d';
@@ -113,6 +114,13 @@ const schema = z.object({
   S3_REGION: z.string().min(1).default('us-east-1'),
   S3_ACCESS_KEY_ID: z.string().min(1).optional(),
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  // Every stored file is encrypted at rest (decision 0043) under a data key of its own, wrapped by this
+  // master key: 32 random bytes in base64 (`openssl rand -base64 32`), inline or as a file (…_FILE).
+  // Unset in dev/demo/test: a published development key; required in prod. FILE_ENCRYPTION_KEY_OLD:
+  // the key being rotated away from (still read until `npm run keys:rotate` is done). Never logged.
+  FILE_ENCRYPTION_KEY: z.string().min(1).optional(),
+  FILE_ENCRYPTION_KEY_FILE: z.string().min(1).optional(),
+  FILE_ENCRYPTION_KEY_OLD: z.string().min(1).optional(),
   // Payments: the provider each channel's new trades go to (server/modules/payment/registry.ts);
   // the sandbox (WeChat Pay / Alipay style, no merchant account) by default.
   PAYMENT_WECHAT_PROVIDER: z.enum(['sandbox', 'wechatpay']).default('sandbox'),
@@ -223,6 +231,8 @@ export interface AppConfig extends Omit<RawConfig, 'HOST' | 'PUBLIC_SITE_URL'> {
   webClient: { platform: string; accessKey: string; secret: string };
   /** Whether the API reference is served (API_DOCS, or any APP_ENV but prod). */
   apiDocs: boolean;
+  /** The master keys of stored files (FILE_ENCRYPTION_KEY, …_OLD; the development key when unset outside prod). */
+  fileKeyring: FileKeyring;
 }
 
 export class ConfigError extends Error {}
@@ -240,6 +250,23 @@ function secretFrom(env: Record<string, string | undefined>, name: string, inlin
   }
   if (text.length < 16) throw new ConfigError(`Invalid configuration:\n  ${name}_FILE: the check word in ${file} is shorter than 16 characters`);
   return text;
+}
+
+/** FILE_ENCRYPTION_KEY (or its file) and FILE_ENCRYPTION_KEY_OLD as a keyring; a bad or (in prod) missing key stops the start. */
+function fileKeyringOf(env: Record<string, string | undefined>, raw: RawConfig): FileKeyring {
+  const hint = '32 random bytes in base64, e.g. the output of `openssl rand -base64 32`';
+  const text = secretFrom(env, 'FILE_ENCRYPTION_KEY', raw.FILE_ENCRYPTION_KEY);
+  const key = text === undefined ? null : parseMasterKey(text);
+  if (text !== undefined && key === null) throw new ConfigError(`Invalid configuration:\n  FILE_ENCRYPTION_KEY: must be ${hint}`);
+  if (raw.APP_ENV === 'prod' && key === null) {
+    throw new ConfigError(`Invalid configuration:\n  FILE_ENCRYPTION_KEY (or FILE_ENCRYPTION_KEY_FILE): must be set in production, ${hint}`);
+  }
+  if (raw.APP_ENV === 'prod' && key?.equals(DEVELOPMENT_FILE_KEY)) {
+    throw new ConfigError('Invalid configuration:\n  FILE_ENCRYPTION_KEY: the published development key encrypts nothing in production; set a key of its own');
+  }
+  const oldKey = raw.FILE_ENCRYPTION_KEY_OLD === undefined ? null : parseMasterKey(raw.FILE_ENCRYPTION_KEY_OLD);
+  if (raw.FILE_ENCRYPTION_KEY_OLD !== undefined && oldKey === null) throw new ConfigError(`Invalid configuration:\n  FILE_ENCRYPTION_KEY_OLD: must be ${hint}`);
+  return fileKeyring(key, oldKey);
 }
 
 /** The payment channels whose new trades go to the sandbox (by their setting's name). */
@@ -334,8 +361,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       );
     }
   }
+  const keyring = fileKeyringOf(env, raw);
   return {
     ...raw,
+    fileKeyring: keyring,
     HOST: raw.HOST ?? (raw.APP_ENV === 'dev' || raw.APP_ENV === 'test' ? '127.0.0.1' : '0.0.0.0'),
     PUBLIC_SITE_URL: raw.PUBLIC_SITE_URL ?? `http://localhost:${raw.PORT}`,
     database: raw.DATABASE_URL ? { kind: 'postgres', url: raw.DATABASE_URL } : { kind: 'sqlite', file: raw.SQLITE_FILE },

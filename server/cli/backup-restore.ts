@@ -26,6 +26,10 @@ import { DEFAULT_MIGRATION_TABLE } from 'kysely';
 import type { AppConfig } from '../config.ts';
 import { MIGRATION_NAMES } from '../db/migrate.ts';
 import { STORAGE_KEY_PATTERN } from '../modules/stored-file/storage.ts';
+import { StoredFileDamagedError } from '../modules/stored-file/envelope.ts';
+import type { FileKeyring } from '../modules/stored-file/file-keys.ts';
+import { createEncryptedStorage } from '../modules/stored-file/storage-encrypted.ts';
+import { createLocalStorage } from '../modules/stored-file/storage-local.ts';
 
 export const MANIFEST_FILE = 'manifest.json';
 export const DATABASE_FILE = 'database.sqlite';
@@ -230,7 +234,8 @@ export async function createBackup(config: AppConfig, dirArg: string, say: Say =
     }
     for (const ref of references) {
       const got = copied.get(ref.key);
-      if (got && ref.sha256 && got.sha256 !== ref.sha256) {
+      // Rows record the plaintext's SHA-256; an object encrypted at rest (decision 0043) is checked opened.
+      if (got && ref.sha256 && got.sha256 !== ref.sha256 && (await plainSha256(uploadsDir, ref.key, config.fileKeyring)) !== ref.sha256) {
         warnings.push(`${ref.key} (${ref.table}) does not match the SHA-256 its row recorded: the upload store's copy is damaged`);
       }
     }
@@ -367,6 +372,20 @@ async function copyFile(from: string, to: string): Promise<CopiedObject | null> 
   });
   await pipeline(input, tap, createWriteStream(to, { flags: 'wx', mode: 0o600, flush: true }));
   return { bytes, sha256: hash.digest('hex') };
+}
+
+/** The SHA-256 of a stored object's plaintext (opened if encrypted at rest), or null when it does not open. */
+async function plainSha256(root: string, key: string, keyring: FileKeyring): Promise<string | null> {
+  try {
+    const stored = await createEncryptedStorage(createLocalStorage(root), keyring).get(key);
+    if (!stored) return null;
+    const hash = createHash('sha256');
+    for await (const chunk of stored.body) hash.update(chunk as Buffer);
+    return hash.digest('hex');
+  } catch (error) {
+    if (error instanceof StoredFileDamagedError) return null;
+    throw error;
+  }
 }
 
 async function digestFile(path: string): Promise<CopiedObject> {

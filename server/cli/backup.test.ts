@@ -16,7 +16,7 @@ import { fixture } from '../../tests/fixtures/index.ts';
 import { type AppConfig } from '../config.ts';
 import { openDatabase } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
-import { draftOrder, newCustomer, T0, upload } from '../test-support/fixtures/material.ts';
+import { draftOrder, newCustomer, storedPlaintext, T0, upload } from '../test-support/fixtures/material.ts';
 import { createTestApp, type TestApp, type TestDatabase, testConfig } from '../test-support/test-app.ts';
 import { DATABASE_FILE, MANIFEST_FILE, UPLOAD_LIST_FILE, UPLOADS_DIR } from './backup-restore.ts';
 
@@ -208,7 +208,8 @@ describe('npm run backup / npm run restore (SQLite, local uploads)', () => {
       const rows = await restored.db.selectFrom('order_material_file').select(['file_id', 'storage_key', 'sha256', 'size_bytes']).execute();
       expect(rows.length).toBe(manifest.rows.order_material_file);
       for (const row of rows) {
-        const bytes = readFileSync(join(restoredConfig.UPLOAD_DIR, row.storage_key));
+        // Encrypted at rest (decision 0043): the row describes the file as opened.
+        const bytes = await storedPlaintext(restoredConfig.UPLOAD_DIR, row.storage_key, restoredConfig.fileKeyring);
         expect({ file_id: row.file_id, sha256: sha256(bytes), size: bytes.length }).toEqual({ file_id: row.file_id, sha256: row.sha256, size: row.size_bytes });
       }
 

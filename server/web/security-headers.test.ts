@@ -15,6 +15,7 @@ const STAGING = {
   PAYMENT_SANDBOX_SECRET: 'staging-notify-secret-0123',
   COURIER_SANDBOX_IN_PROD: 'true',
   COURIER_SANDBOX_CHECK_WORD: 'staging-check-word-0123',
+  FILE_ENCRYPTION_KEY: Buffer.alloc(32, 9).toString('base64'),
 };
 
 let testDb: TestDatabase;

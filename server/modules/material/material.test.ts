@@ -18,6 +18,7 @@ import {
   type MaterialTestContext,
   newCustomer,
   storedFiles,
+  storedPlaintext,
   T0,
   upload,
 } from '../../test-support/fixtures/material.ts';
@@ -173,7 +174,9 @@ describe(`uploaded materials (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : '
     expect(row).toMatchObject({ applicant_id: applicant, sha256: sha(jpeg), size_bytes: jpeg.length, account_id: alice.accountId, created_at: T0 });
     // The key is random; the client's name is nowhere in the storage path.
     expect(row!.storage_key).toMatch(/^materials\/[0-9a-f]{2}\/[0-9a-f]{32}$/);
-    expect(readFileSync(join(ctx.uploadDir, row!.storage_key)).equals(jpeg)).toBe(true);
+    // Encrypted at rest: the bytes on disk are not the file, opened they are (decision 0043).
+    expect(readFileSync(join(ctx.uploadDir, row!.storage_key)).includes(jpeg.subarray(0, 32))).toBe(false);
+    expect((await storedPlaintext(ctx.uploadDir, row!.storage_key)).equals(jpeg)).toBe(true);
     expect(storedFiles(ctx.uploadDir).some((path) => path.includes('护照') || path.endsWith('.part'))).toBe(false);
 
     const [event] = await events(userOrderId, 'material_upload');
@@ -414,7 +417,7 @@ describe(`uploaded materials (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : '
     expect(rows).toHaveLength(1);
     expect(rows[0]!.storage_key).not.toBe(before!.storage_key);
     expect(existsSync(join(ctx.uploadDir, before!.storage_key))).toBe(false);
-    expect(readFileSync(join(ctx.uploadDir, rows[0]!.storage_key)).equals(fixture('png'))).toBe(true);
+    expect((await storedPlaintext(ctx.uploadDir, rows[0]!.storage_key)).equals(fixture('png'))).toBe(true);
     expect((await events(userOrderId)).map((e) => e.event)).toEqual(['create', 'material_upload', 'material_replace']);
     expect(second.body.body.missing.some((m: any) => m.applicant_id === applicant && m.material_id === null)).toBe(false);
   });

@@ -7,13 +7,20 @@
 // type's extension, never sniffed, never kept by shared caches: the customer's
 // copy is revalidated each time (private, no-cache) so a deleted file or an
 // ended session shows at once; an operator's open is logged, so it is never
-// answered from a cache (private, no-store).
+// answered from a cache (private, no-store). A single `Range: bytes=…` is
+// answered 206 with only those bytes (the interview video, a long PDF), which
+// the storage decrypts chunk by chunk (decision 0043). A file that does not
+// open — changed on disk, cut short — is never served: its start fails before
+// the answer (1836 in the envelope), a later chunk ends the download unfinished.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { STORAGE_KEYS } from '../../../common/constants.ts';
+import { ERROR_CATALOGUE, ErrorCode } from '../../../common/error-codes.ts';
 import type { MaterialContentType } from '../../../common/material.ts';
 import { cookieValue } from '../../web/cookies.ts';
 import { contentDisposition } from './file-name.ts';
 import type { StoredFileRow, StoredFileTable } from './kind.ts';
+import { StoredFileDamagedError } from './envelope.ts';
+import type { ByteRange } from './storage.ts';
 import type { StoredFiles } from './stored-files.ts';
 
 /** Who is asking, from a session token (the account and operator services). */
@@ -31,6 +38,27 @@ const FRAMED_HEADERS = {
 
 function notFound(reply: FastifyReply) {
   return reply.code(404).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send('Not Found');
+}
+
+/**
+ * The one range of a `Range` header within `size` bytes; null: answer the whole file
+ * (no header, several ranges, a malformed one), 'unsatisfiable': 416.
+ */
+export function parseRange(header: string | undefined, size: number): ByteRange | 'unsatisfiable' | null {
+  const match = header ? /^bytes=(\d{0,15})-(\d{0,15})$/.exec(header.trim()) : null;
+  if (!match) return null;
+  const [, from = '', to = ''] = match;
+  if (from === '' && to === '') return null;
+  if (from === '') {
+    const suffix = Number(to);
+    if (suffix === 0 || size === 0) return 'unsatisfiable';
+    return { start: Math.max(0, size - suffix), end: size - 1 };
+  }
+  const start = Number(from);
+  const end = to === '' ? size - 1 : Number(to);
+  if (start >= size) return 'unsatisfiable';
+  if (end < start) return null;
+  return { start, end: Math.min(end, size - 1) };
 }
 
 /** A row id of the URL (1 … 2^31 − 1), else 0. */
@@ -57,14 +85,43 @@ export function registerFileRoutes<T extends StoredFileTable>(app: FastifyInstan
     if (framed) reply.headers(FRAMED_HEADERS);
   }
 
-  /** The stored bytes; a row whose object is gone is the same plain 404 (files.open logs it). */
-  async function send(reply: FastifyReply, file: StoredFileRow<T>) {
-    const stored = await files.open(file);
+  /** The stored bytes (or the range asked for); a row whose object is gone is the same plain 404 (files.open logs it). */
+  async function send(request: FastifyRequest, reply: FastifyReply, file: StoredFileRow<T>) {
+    const clear = () => {
+      for (const name of ['etag', 'content-type', 'content-disposition', 'accept-ranges', ...Object.keys(FRAMED_HEADERS)]) reply.removeHeader(name);
+    };
+    reply.header('accept-ranges', 'bytes');
+    const size = file.size_bytes;
+    // If-Range naming another version of the file: the whole file, as if no range was asked.
+    const ifRange = request.headers['if-range'];
+    const rangeHeader = ifRange === undefined || ifRange === reply.getHeader('etag') ? request.headers.range : undefined;
+    const range = parseRange(rangeHeader, size);
+    if (range === 'unsatisfiable') {
+      clear();
+      return reply.code(416).header('content-range', `bytes */${size}`).header('cache-control', 'no-store').send();
+    }
+    let stored;
+    try {
+      stored = await files.open(file, range ?? undefined);
+    } catch (error) {
+      if (!(error instanceof StoredFileDamagedError)) throw error;
+      // Refused before any byte (files.open logged it): the envelope, not the file's headers.
+      clear();
+      const ret = ErrorCode.STORED_FILE_DAMAGED;
+      return reply.code(ERROR_CATALOGUE[ret].http).header('cache-control', 'no-store').send({ ret, msg: ERROR_CATALOGUE[ret].msg, body: null });
+    }
     if (!stored) {
-      for (const name of ['etag', 'content-disposition', ...Object.keys(FRAMED_HEADERS)]) reply.removeHeader(name);
+      clear();
       return notFound(reply);
     }
-    reply.header('content-length', String(stored.size ?? file.size_bytes));
+    if (range) {
+      reply
+        .code(206)
+        .header('content-range', `bytes ${range.start}-${range.end}/${size}`)
+        .header('content-length', String(range.end - range.start + 1));
+    } else {
+      reply.header('content-length', String(stored.size ?? size));
+    }
     return reply.send(stored.body);
   }
 
@@ -81,7 +138,7 @@ export function registerFileRoutes<T extends StoredFileTable>(app: FastifyInstan
       reply.header('etag', etag);
       if (request.headers['if-none-match'] === etag) return reply.code(304).send();
     }
-    return send(reply, file);
+    return send(request, reply, file);
   });
 
   app.get<{ Params: { fileId: string } }>(`${kind.adminPath}:fileId`, { compress: false, schema: { hide: true } }, async (request, reply) => {
@@ -92,7 +149,7 @@ export function registerFileRoutes<T extends StoredFileTable>(app: FastifyInstan
     const file = await files.fileFor({ kind: 'operator', operatorId: operator.operatorId, ip: request.ip }, id);
     if (!file) return notFound(reply);
     describe(reply, file, 'private, no-store', true);
-    return send(reply, file);
+    return send(request, reply, file);
   });
 }
 

@@ -4,10 +4,11 @@
 // file, and a failed or aborted upload leaves nothing but is cleaned up at once.
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { assertStorageKey, type FileStorage } from './storage.ts';
+import { assertStorageKey, type FileStorage, STORAGE_KEY_PATTERN } from './storage.ts';
 
 /** Suffix of files still being written; an operator may delete stale ones (older than a day). */
 export const PARTIAL_SUFFIX = '.part';
@@ -36,11 +37,16 @@ export function createLocalStorage(uploadDir: string): FileStorage {
       }
     },
 
-    async get(key) {
+    async get(key, range) {
       const path = pathOf(key);
       try {
         const info = await stat(path);
-        return { body: createReadStream(path), size: info.size };
+        const body = !range
+          ? createReadStream(path)
+          : range.start >= info.size
+            ? Readable.from([])
+            : createReadStream(path, { start: range.start, end: Math.min(range.end, info.size - 1) });
+        return { body, size: info.size };
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
         throw error;
@@ -49,6 +55,18 @@ export function createLocalStorage(uploadDir: string): FileStorage {
 
     async delete(key) {
       await rm(pathOf(key), { force: true });
+    },
+
+    async *keys() {
+      const shards = await readdir(join(root, 'materials')).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return [] as string[];
+        throw error;
+      });
+      for (const shard of shards.sort()) {
+        const names = await readdir(join(root, 'materials', shard)).catch(() => [] as string[]);
+        // Files still being written (*.part) and anything else are not objects.
+        for (const name of names.sort()) if (STORAGE_KEY_PATTERN.test(`materials/${shard}/${name}`)) yield `materials/${shard}/${name}`;
+      }
     },
   };
 }

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { AwsClient, AwsV4Signer } from 'aws4fetch';
-import { assertStorageKey, type FileStorage } from './storage.ts';
+import { assertStorageKey, type FileStorage, STORAGE_KEY_PATTERN } from './storage.ts';
 
 export interface S3Options {
   bucket: string;
@@ -116,15 +116,17 @@ export function createS3Storage(options: S3Options): FileStorage {
       }
     },
 
-    async get(key) {
-      const response = await client.fetch(objectUrl(options, key).toString(), { method: 'GET' });
+    async get(key, range) {
+      const headers: Record<string, string> = range ? { range: `bytes=${range.start}-${range.end}` } : {};
+      const response = await client.fetch(objectUrl(options, key).toString(), { method: 'GET', headers });
       if (response.status === 404) {
         await response.body?.cancel();
         return null;
       }
       if (!response.ok || !response.body) throw new Error(`S3 GET ${key} answered ${response.status}: ${await errorText(response)}`);
-      const length = response.headers.get('content-length');
-      return { body: Readable.fromWeb(response.body as import('node:stream/web').ReadableStream), size: length === null ? null : Number(length) };
+      // A range's answer (206) names the whole object's size in Content-Range: bytes a-b/size.
+      const total = response.status === 206 ? /\/(\d+)$/.exec(response.headers.get('content-range') ?? '')?.[1] : response.headers.get('content-length');
+      return { body: Readable.fromWeb(response.body as import('node:stream/web').ReadableStream), size: total == null ? null : Number(total) };
     },
 
     async delete(key) {
@@ -133,5 +135,35 @@ export function createS3Storage(options: S3Options): FileStorage {
       if (!response.ok && response.status !== 404) throw new Error(`S3 DELETE ${key} answered ${response.status}: ${await errorText(response)}`);
       await response.body?.cancel();
     },
+
+    async *keys() {
+      // ListObjectsV2, a page of up to 1000 keys at a time.
+      let token: string | null = null;
+      do {
+        const url = new URL(`${options.endpoint.replace(/\/+$/, '')}/${encodeURIComponent(options.bucket)}`);
+        url.searchParams.set('list-type', '2');
+        url.searchParams.set('prefix', 'materials/');
+        if (token) url.searchParams.set('continuation-token', token);
+        const response = await client.fetch(url.toString(), { method: 'GET' });
+        if (!response.ok) throw new Error(`S3 LIST answered ${response.status}: ${await errorText(response)}`);
+        const xml = await response.text();
+        for (const match of xml.matchAll(/<Key>([^<]*)<\/Key>/g)) {
+          const key = xmlText(match[1]!);
+          if (STORAGE_KEY_PATTERN.test(key)) yield key;
+        }
+        token = /<IsTruncated>true<\/IsTruncated>/.test(xml)
+          ? xmlText(/<NextContinuationToken>([^<]*)<\/NextContinuationToken>/.exec(xml)?.[1] ?? '') || null
+          : null;
+      } while (token);
+    },
   };
+}
+
+function xmlText(text: string): string {
+  return text
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&amp;/g, '&');
 }

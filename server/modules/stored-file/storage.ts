@@ -8,9 +8,16 @@ import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 
 export interface StoredObject {
+  /** The object's bytes, or only those of the range asked for. */
   body: Readable;
-  /** Bytes, when the store knows it up front. */
+  /** Bytes of the whole object (not of the range), when the store knows it up front. */
   size: number | null;
+}
+
+/** Bytes start … end of an object, both included (as in an HTTP Range). */
+export interface ByteRange {
+  start: number;
+  end: number;
 }
 
 export interface FileStorage {
@@ -21,10 +28,12 @@ export interface FileStorage {
    * e.g. a size limit) nothing is left under `key` and the error is rethrown.
    */
   put(key: string, body: Readable, meta: { contentType: string }): Promise<void>;
-  /** The object, or null when there is none. */
-  get(key: string): Promise<StoredObject | null>;
+  /** The object (or the bytes of `range` of it, clamped to its end), or null when there is none. */
+  get(key: string, range?: ByteRange): Promise<StoredObject | null>;
   /** Removes the object; removing a missing one is not an error. */
   delete(key: string): Promise<void>;
+  /** Every stored object's key (the encryption and key-rotation commands walk them). */
+  keys(): AsyncIterable<string>;
 }
 
 /** Keys look like materials/3f/3f9c…(32 hex): random, sharded by their first byte. */

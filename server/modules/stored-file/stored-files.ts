@@ -21,7 +21,8 @@ import { AppError } from '../../platform/errors.ts';
 import { recordFileAccess } from './access-log.ts';
 import { cleanFileName } from './file-name.ts';
 import type { StoredFileKind, StoredFileRow, StoredFileTable } from './kind.ts';
-import { type FileStorage, newStorageKey, type StoredObject } from './storage.ts';
+import { StoredFileDamagedError } from './envelope.ts';
+import { type ByteRange, type FileStorage, newStorageKey, type StoredObject } from './storage.ts';
 import { inspectUpload } from './upload-stream.ts';
 
 export interface StoredFileDeps {
@@ -144,10 +145,27 @@ export function createStoredFiles<T extends StoredFileTable>(db: Kysely<Database
       return file;
     },
 
-    /** The stored bytes of a file's row (null when the object is gone: logged, served as 404). */
-    async open(file: { storage_key: string }): Promise<StoredObject | null> {
-      const stored = await storage.get(file.storage_key);
+    /**
+     * The stored bytes of a file's row, or of a range of them (null when the object is gone: logged,
+     * served as 404). A file that does not open (changed, cut short, another master key) throws
+     * StoredFileDamagedError before any byte when its start is damaged, else ends its stream with it;
+     * either way it is logged here.
+     */
+    async open(file: { storage_key: string }, range?: ByteRange): Promise<StoredObject | null> {
+      const damaged = (error: unknown) => {
+        if (error instanceof StoredFileDamagedError) {
+          log.error({ fileKind: kind.name, storageKey: file.storage_key, reason: error.reason }, 'stored file refused: it does not open (damaged or tampered)');
+        }
+      };
+      let stored: StoredObject | null;
+      try {
+        stored = await storage.get(file.storage_key, range);
+      } catch (error) {
+        damaged(error);
+        throw error;
+      }
       if (!stored) log.error({ fileKind: kind.name, storageKey: file.storage_key }, 'stored file row without its stored object');
+      stored?.body.on('error', damaged);
       return stored;
     },
   };
