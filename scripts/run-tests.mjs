@@ -89,7 +89,8 @@ const built = new Promise((resolve) => (buildDone = resolve));
 const apiLane = () =>
   lane('api', async (log) => {
     const vitest = (out, ...only) => ['vitest', 'run', ...only, '--reporter=default', '--reporter=json', `--outputFile=${out}`];
-    await step(log, 'unit and API tests on SQLite', 'npx', vitest('test-results/vitest-sqlite.json'));
+    // On SQLite: without TEST_DATABASE_URL, which CI sets for the PostgreSQL run below (undefined drops it from the child's environment).
+    await step(log, 'unit and API tests on SQLite', 'npx', vitest('test-results/vitest-sqlite.json'), { TEST_DATABASE_URL: undefined });
     countVitest('test-results/vitest-sqlite.json');
     if (process.env.TEST_DATABASE_URL) {
       await step(log, 'API tests on PostgreSQL', 'npx', vitest('test-results/vitest-postgres.json', 'server'));

@@ -164,6 +164,7 @@ describe('multi-line declarations of the contracts', () => {
         'content.handle_process[].content',
         'content.reminder',
       ],
+      '/admin-api/catalogue/country_save': ['country.description'],
     });
   });
 });

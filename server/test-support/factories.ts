@@ -235,12 +235,12 @@ export async function insertProduct(db: Db, options: ProductOptions = {}): Promi
   }
   let photoId = 0;
   if (options.photo) {
-    const photo = await db
-      .insertInto('photo_param')
-      .values({ color: 1, width: 35, height: 45, name: '签证照 35×45mm 白底' })
-      .returning('visa_photo_id')
-      .executeTakeFirstOrThrow();
-    photoId = photo.visa_photo_id;
+    // One spec per name, as the catalogue keeps them (the workbook refers to a spec by its name).
+    const name = '签证照 35×45mm 白底';
+    const existing = await db.selectFrom('photo_param').select('visa_photo_id').where('name', '=', name).executeTakeFirst();
+    photoId =
+      existing?.visa_photo_id ??
+      (await db.insertInto('photo_param').values({ color: 1, width: 35, height: 45, name }).returning('visa_photo_id').executeTakeFirstOrThrow()).visa_photo_id;
   }
   const product = await db
     .insertInto('visa_product')
