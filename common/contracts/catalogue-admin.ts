@@ -161,6 +161,9 @@ const workbookRowChange = z.object({
   row: z.number().describe('工作表中的行号；删除的行为 0'),
   label: z.string(),
   columns: z.array(z.string()).describe('修改的行改动的列（表头）'),
+  values: z
+    .array(z.object({ column: z.string(), before: z.string(), after: z.string() }))
+    .describe('这些列改动前后的值，按工作表的写法（元、百分比、文字标签）；空单元格为空字符串'),
 });
 const workbookSheetChanges = z.object({
   sheet: z.string(),

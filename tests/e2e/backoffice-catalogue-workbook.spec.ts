@@ -28,9 +28,11 @@ loggedInTest('a supervisor imports an edited workbook after its preview; a bad o
   const changes = dialog.getByTestId('workbook-change');
   await expect(changes).toHaveCount(2);
   await expect(dialog.getByRole('region', { name: '工作表 产品' }).getByTestId('workbook-change')).toHaveText(
-    new RegExp(`修改.*第 \\d+ 行.*${product.visa_product_id}.*（售价（元））`),
+    new RegExp(`修改.*第 \\d+ 行.*${product.visa_product_id}.*售价（元）：[\\d.]+ → 612$`),
   );
-  await expect(dialog.getByRole('region', { name: '工作表 材料清单' }).getByTestId('workbook-change')).toHaveText(/修改.*第 \d+ 行.*（材料名称）/);
+  await expect(dialog.getByRole('region', { name: '工作表 材料清单' }).getByTestId('workbook-change')).toHaveText(
+    new RegExp(`修改.*第 \\d+ 行.*材料名称：${material.name} → ${newName}$`),
+  );
   await animationsSettled(staff);
   await snap(staff, 'tmp/catalogue-workbook/01-preview');
   await dialog.getByRole('button', { name: '确认导入' }).click();

@@ -63,10 +63,17 @@ describe('the back office workbook', () => {
     expect(preview.ret, preview.msg).toBe(0);
     adminCatalogueWorkbookPreview.result.parse(preview.body);
     expect(preview.body.problems).toEqual([]);
-    const changedRows = (preview.body.sheets as { sheet: string; rows: { change: string; label: string; columns: string[] }[] }[]).flatMap((s) =>
+    const changedRows = (preview.body.sheets as { sheet: string; rows: { change: string; label: string; columns: string[]; values: unknown[] }[] }[]).flatMap((s) =>
       s.rows.map((r) => ({ sheet: s.sheet, ...r })),
     );
-    expect(changedRows).toEqual([expect.objectContaining({ sheet: '产品', change: 'changed', columns: ['售价（元）'] })]);
+    expect(changedRows).toEqual([
+      expect.objectContaining({
+        sheet: '产品',
+        change: 'changed',
+        columns: ['售价（元）'],
+        values: [{ column: '售价（元）', before: String(product.sell_price / 100), after: '612.5' }],
+      }),
+    ]);
     expect(changedRows[0]!.label).toContain(String(product.visa_product_id));
     // The preview wrote nothing.
     const still = await t.db.selectFrom('visa_product').select('sell_price').where('visa_product_id', '=', product.visa_product_id).executeTakeFirstOrThrow();

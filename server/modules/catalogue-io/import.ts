@@ -11,7 +11,7 @@ import { exportBook } from './export.ts';
 import { type BookRow, type CatalogueBook, naturalKey, SHEETS, type SheetKey, sheetDef, splitList } from './sheets.ts';
 import { validateBook } from './validate.ts';
 import { removeMaterials } from './remove-materials.ts';
-import type { BookProblem } from './workbook.ts';
+import { type BookProblem, displayValue } from './workbook.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -34,6 +34,8 @@ export interface RowChange {
   label: string;
   /** A changed row's columns (headers) whose values differ. */
   columns: string[];
+  /** Those columns' cells before and after, as the sheet shows them ('' for an empty cell). */
+  values: Array<{ column: string; before: string; after: string }>;
 }
 
 /** A row's name in the preview: its natural key, and its name or title when that is not the key. */
@@ -44,10 +46,15 @@ function rowLabel(key: SheetKey, row: BookRow): string {
   return name !== undefined && !def.naturalKey.includes('name') ? `${keyText} ${String(name)}` : keyText;
 }
 
-function changedColumns(key: SheetKey, before: BookRow, after: BookRow): string[] {
+function changedValues(key: SheetKey, before: BookRow, after: BookRow): RowChange['values'] {
+  const shown = (value: ReturnType<typeof displayValue>) => (value === null ? '' : String(value));
   return sheetDef(key)
     .columns.filter((column) => !column.exportOnly && JSON.stringify(before[column.field] ?? null) !== JSON.stringify(after[column.field] ?? null))
-    .map((column) => column.header);
+    .map((column) => ({
+      column: column.header,
+      before: shown(displayValue(column, before[column.field] ?? null)),
+      after: shown(displayValue(column, after[column.field] ?? null)),
+    }));
 }
 
 export interface ImportPlan {
@@ -109,13 +116,14 @@ async function compare(db: Db, book: CatalogueBook, rowNumbers: Record<string, n
     const rowOf = (index: number) => rowNumbers[def.key]?.[index] ?? index + 2;
     const rows: RowChange[] = [];
     book[def.key].forEach((row, index) => {
-      if (diff.added.has(index)) rows.push({ change: 'added', row: rowOf(index), label: rowLabel(def.key, row), columns: [] });
+      if (diff.added.has(index)) rows.push({ change: 'added', row: rowOf(index), label: rowLabel(def.key, row), columns: [], values: [] });
       else if (diff.changed.has(index)) {
         const before = have.get(naturalKey(def.key, row));
-        rows.push({ change: 'changed', row: rowOf(index), label: rowLabel(def.key, row), columns: before ? changedColumns(def.key, before, row) : [] });
+        const values = before ? changedValues(def.key, before, row) : [];
+        rows.push({ change: 'changed', row: rowOf(index), label: rowLabel(def.key, row), columns: values.map((v) => v.column), values });
       }
     });
-    for (const row of diff.removed) rows.push({ change: 'removed', row: 0, label: rowLabel(def.key, row), columns: [] });
+    for (const row of diff.removed) rows.push({ change: 'removed', row: 0, label: rowLabel(def.key, row), columns: [], values: [] });
     return {
       rows,
       sheet: def.name,

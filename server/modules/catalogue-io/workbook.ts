@@ -16,7 +16,8 @@ export interface BookProblem {
 /** A fixed date keeps the file's properties the same from one export to the next. */
 const FIXED_DATE = new Date(Date.UTC(2026, 0, 1));
 
-function displayValue(column: Column, value: Cell): string | number | null {
+/** A stored value as its cell shows it (yuan, percent, the label of a code). */
+export function displayValue(column: Column, value: Cell): string | number | null {
   if (value === null || value === undefined) return null;
   switch (column.kind) {
     case 'money':

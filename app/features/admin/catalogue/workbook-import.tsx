@@ -160,7 +160,16 @@ export function WorkbookImport() {
                           <Tag color={CHANGE_LABELS[row.change].color}>{CHANGE_LABELS[row.change].text}</Tag>
                           {row.row > 0 ? <span className="cat-muted">第 {row.row} 行</span> : null}
                           <span>{row.label}</span>
-                          {row.columns.length > 0 ? <span className="cat-muted">（{row.columns.join('、')}）</span> : null}
+                          {row.values.length > 0 ? (
+                            <ul className="cat-workbook-values">
+                              {row.values.map((value) => (
+                                <li key={value.column} title={`${value.before} → ${value.after}`}>
+                                  <span className="cat-muted">{value.column}：</span>
+                                  <del>{value.before || '（空）'}</del> → <ins>{value.after || '（空）'}</ins>
+                                </li>
+                              ))}
+                            </ul>
+                          ) : null}
                         </li>
                       ))}
                     </ul>
