@@ -181,6 +181,8 @@ loggedInTest("'我已支付' asks at once, and a paid code cannot be paid again"
   const phone = await context.newPage();
   await phone.goto((await dialog.getByTestId('pay-sandbox-link').getAttribute('href'))!);
   await phone.getByRole('button', { name: '确认支付' }).click();
+  // The form's answer is a 303 to ?notice=paid: wait for it, or the later goto races it (seen once in CI).
+  await phone.waitForURL(/[?&]notice=paid/);
   await expect(phone.getByText('支付成功', { exact: true })).toBeVisible();
   // The notification (sent 800 ms after paying) and the 2 s polling may be quicker than this click.
   await dialog
