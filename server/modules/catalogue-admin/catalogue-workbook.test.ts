@@ -63,8 +63,8 @@ describe('the back office workbook', () => {
     expect(preview.ret, preview.msg).toBe(0);
     adminCatalogueWorkbookPreview.result.parse(preview.body);
     expect(preview.body.problems).toEqual([]);
-    const changedRows = (preview.body.sheets as { sheet: string; rows: { change: string; label: string; columns: string[]; values: unknown[] }[] }[]).flatMap((s) =>
-      s.rows.map((r) => ({ sheet: s.sheet, ...r })),
+    const changedRows = (preview.body.sheets as { sheet: string; rows: { change: string; label: string; columns: string[]; values: unknown[] }[] }[]).flatMap(
+      (s) => s.rows.map((r) => ({ sheet: s.sheet, ...r })),
     );
     expect(changedRows).toEqual([
       expect.objectContaining({
