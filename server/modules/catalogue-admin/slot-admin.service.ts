@@ -25,7 +25,7 @@ import type { Database, InterviewSlotAuditTable } from '../../db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { Operator } from '../../platform/principal.ts';
 import { consulateDay } from '../interview/calendar.ts';
-import { consulateClosedDays } from '../interview/interview.service.ts';
+import { consulateClosedDays, consulateSlotsBetween } from '../interview/interview.service.ts';
 
 export interface SlotAdminDeps {
   now: () => number;
@@ -92,16 +92,7 @@ export function createSlotAdminService(db: Kysely<Database>, deps: SlotAdminDeps
   const today = () => chinaDate(deps.now());
   const calendar = {
     closedDays: (district: { consular_district_id: number; visa_country_id: number }) => consulateClosedDays(db, district),
-    slotsBetween: (consularDistrictId: number, from: string, to: string) =>
-      db
-        .selectFrom('interview_slot')
-        .selectAll()
-        .where('consular_district_id', '=', consularDistrictId)
-        .where('slot_date', '>=', from)
-        .where('slot_date', '<=', to)
-        .orderBy('slot_date')
-        .orderBy('start_time')
-        .execute(),
+    slotsBetween: (consularDistrictId: number, from: string, to: string) => consulateSlotsBetween(db, consularDistrictId, from, to),
   };
 
   async function districtOf(consularDistrictId: number) {

@@ -46,6 +46,11 @@ export function consulateClosedDays(db: Kysely<Database>, district: { consular_d
   return createInterviewRepository(db).closedDays(district);
 }
 
+/** A district's slots from `from` to `to` (dates inclusive), by day and time: the back office's 面试时段 reads the customers' own rows. */
+export function consulateSlotsBetween(db: Kysely<Database>, consularDistrictId: number, from: string, to: string) {
+  return createInterviewRepository(db).slotsBetween(consularDistrictId, from, to);
+}
+
 export function createInterviewService(db: Kysely<Database>, deps: InterviewServiceDeps) {
   const repo = createInterviewRepository(db);
   const lifecycle = createOrderLifecycle(db, deps);
