@@ -29,7 +29,7 @@ export async function answer<T>(response: Response, path: string): Promise<T> {
 }
 
 /** A free port: the sandbox's payment notification calls the site back at PUBLIC_SITE_URL, so the port is known before the start. */
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -58,6 +58,20 @@ async function startApp() {
     UPLOAD_DIR: join(dir, 'uploads'),
   });
   return { ...started, dbFile };
+}
+
+/** A supervisor of the bench's own and its session cookie (admin_token=…). */
+export async function supervisorCookie(db: Kysely<Database>): Promise<string> {
+  const operatorId = await createOperatorRepository(db).insert({
+    account: `bench_${Date.now().toString(36)}`,
+    name: '压测主管',
+    role: 'supervisor',
+    password_hash: await hashPasswordDigest(sha256Hex('Bench@123456')),
+    totp_secret: null,
+    now: Date.now(),
+  });
+  const session = await createOperatorService(db, { idleMs: 3_600_000, absoluteMs: 3_600_000 }).openSession(operatorId, null, null);
+  return `admin_token=${session.token}`;
 }
 
 /**
@@ -142,18 +156,7 @@ export async function workbenchBench() {
   }
 
   /** A supervisor of the bench's own, logged in through the cookie as a login sets it. */
-  async function operatorCookie(): Promise<string> {
-    const operatorId = await createOperatorRepository(db).insert({
-      account: `bench_${Date.now().toString(36)}`,
-      name: '压测主管',
-      role: 'supervisor',
-      password_hash: await hashPasswordDigest(sha256Hex('Bench@123456')),
-      totp_secret: null,
-      now: Date.now(),
-    });
-    const session = await createOperatorService(db, { idleMs: 3_600_000, absoluteMs: 3_600_000 }).openSession(operatorId, null, null);
-    return `admin_token=${session.token}`;
-  }
+  const operatorCookie = () => supervisorCookie(db);
 
   return {
     base,
