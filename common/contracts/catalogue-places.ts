@@ -73,6 +73,12 @@ export const districtContent = z.object({
   interview_video_url: z.string().max(200).nullable(),
 });
 
+/** A day the destination's consulates in China close every year (its national day …): the slot calendar skips it. */
+export const nationalDayContent = z.object({
+  month_day: z.string().max(5).describe('MM-DD，如 10-01'),
+  name: z.string().max(50).describe('名称，如 国庆日'),
+});
+
 export const adminCatalogueCountryList = defineContract({
   path: '/admin-api/catalogue/country_list',
   payload: z.object({}),
@@ -100,6 +106,7 @@ export const adminCatalogueCountryEditor = defineContract({
     visa_country_id: z.number().nullable().describe('null：新国家'),
     country: countryContent,
     districts: z.array(districtContent.extend({ consular_district_id: z.number().optional(), in_use: z.boolean().describe('有产品或面试时段：不能删除') })),
+    national_days: z.array(nationalDayContent).describe('闭馆日（每年）'),
     continents: z.array(z.object({ continent_id: z.number(), name: z.string() })),
   }),
 });
@@ -110,6 +117,7 @@ export const adminCatalogueCountrySave = defineContract({
     visa_country_id: idField.optional().describe('编辑已有国家时'),
     country: countryContent,
     districts: z.array(districtContent).max(50).describe('该国的全部领区：不在其中的已有领区被删除（有产品或面试时段的不能删除，2348）'),
+    national_days: z.array(nationalDayContent).max(30).optional().describe('该国的全部闭馆日（每年）；不带则不变'),
   }),
   multiline: ['country.description'],
   result: z.object({ visa_country_id: z.number() }),
@@ -128,3 +136,4 @@ export type AdminCountryList = ResultOf<typeof adminCatalogueCountryList>;
 export type AdminCountryEditor = ResultOf<typeof adminCatalogueCountryEditor>;
 export type CountryContent = z.output<typeof countryContent>;
 export type DistrictContent = z.output<typeof districtContent>;
+export type NationalDayContent = z.output<typeof nationalDayContent>;

@@ -45,6 +45,11 @@ loggedInTest('a supervisor creates a country with a consulate and its district',
     await staff.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option', { hasText: province }).first().click();
   }
   await staff.keyboard.press('Escape');
+  // Its national day: the slot calendar closes the consulate on it every year.
+  await staff.getByRole('button', { name: '添加闭馆日' }).click();
+  const day = staff.getByRole('group', { name: '第 1 个闭馆日' });
+  await day.getByLabel('日期（月-日）').fill('07-04');
+  await day.getByLabel('名称').fill('独立日');
   await animationsSettled(staff);
   await snap(staff, 'tmp/catalogue-places/02-country-editor');
   await staff.getByRole('button', { name: '保存' }).click();
@@ -58,6 +63,10 @@ loggedInTest('a supervisor creates a country with a consulate and its district',
   await expect(saved.locator('.ant-select-selection-item', { hasText: '北京市' })).toBeVisible();
   await expect(saved.locator('.ant-select-selection-item', { hasText: '河北省' })).toBeVisible();
   await expect(staff.getByLabel('国家代码（ISO 3166-1）')).toHaveValue(iso);
+  await expect(staff.getByRole('group', { name: '第 1 个闭馆日' }).getByLabel('名称')).toHaveValue('独立日');
+  await staff.setViewportSize({ width: 390, height: 844 });
+  await staff.getByRole('heading', { name: '闭馆日（每年）' }).scrollIntoViewIfNeeded();
+  await snap(staff, 'tmp/catalogue-places/02b-country-editor-390');
   await staff.goto('/admin/catalogue/countries');
   await hydrated(staff);
   await expect(staff.getByRole('link', { name })).toHaveAttribute('href', `/admin/catalogue/countries/edit?country=${countryId}`);

@@ -9,7 +9,7 @@
 // code another country has). The country and all its districts are written in
 // one transaction; a district a product or an interview slot uses is kept.
 import type { Kysely } from 'kysely';
-import type { AdminCountryEditor, AdminCountryList, CountryContent, DistrictContent } from '../../../common/contracts/catalogue-places.ts';
+import type { AdminCountryEditor, AdminCountryList, CountryContent, DistrictContent, NationalDayContent } from '../../../common/contracts/catalogue-places.ts';
 import { ErrorCode } from '../../../common/error-codes.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
@@ -20,6 +20,7 @@ import { checkRow } from '../catalogue-io/workbook.ts';
 
 const COUNTRIES_SHEET = sheetDef('countries');
 const DISTRICTS_SHEET = sheetDef('districts');
+const NATIONAL_DAYS_SHEET = sheetDef('nationalDays');
 
 /** The form's text as the importer would read it: trimmed; empty is "not filled in". */
 const typed = (value: string | null) => (value === null || value.trim() === '' ? null : value.trim());
@@ -39,7 +40,12 @@ export function createPlaces(db: Kysely<Database>, options: { now: () => number 
   }
 
   /** The importer's rules on the edited country and its districts; the first problem is the answer. */
-  async function check(visaCountryId: number | null, country: CountryContent, districts: DistrictContent[]): Promise<void> {
+  async function check(
+    visaCountryId: number | null,
+    country: CountryContent,
+    districts: DistrictContent[],
+    nationalDays: NationalDayContent[] = [],
+  ): Promise<void> {
     const allContinents = await continents();
     const continent = allContinents.find((c) => c.continent_id === country.continent_id);
     if (!continent) throw new AppError(ErrorCode.CATALOGUE_PLACE_INVALID, '大洲不存在');
@@ -67,6 +73,15 @@ export function createPlaces(db: Kysely<Database>, options: { now: () => number 
       const problem = checked.problems[0];
       if (problem) throw new AppError(ErrorCode.CATALOGUE_PLACE_INVALID, `第 ${index + 1} 个领区 · ${problem.column}：${problem.reason}`);
       return checked.row;
+    });
+
+    const seenDays = new Set<string>();
+    nationalDays.forEach((day, index) => {
+      const checked = checkRow(NATIONAL_DAYS_SHEET, { country: countryRow.row.iso ?? null, month_day: typed(day.month_day), name: typed(day.name) });
+      const problem = checked.problems[0];
+      if (problem) throw new AppError(ErrorCode.CATALOGUE_PLACE_INVALID, `第 ${index + 1} 个闭馆日 · ${problem.column}：${problem.reason}`);
+      if (seenDays.has(day.month_day)) throw new AppError(ErrorCode.CATALOGUE_PLACE_INVALID, `第 ${index + 1} 个闭馆日 · ${day.month_day} 已经填过`);
+      seenDays.add(day.month_day);
     });
 
     // The other countries as they are: an ISO code one of them has is a duplicate key of the 国家 sheet.
@@ -136,6 +151,7 @@ export function createPlaces(db: Kysely<Database>, options: { now: () => number 
           visa_country_id: null,
           country: { iso_code: '', name: '', name_en: '', continent_id: allContinents[0]?.continent_id ?? 0, description: '', hot: 0, status: 0 },
           districts: [],
+          national_days: [],
           continents: allContinents,
         };
       }
@@ -148,11 +164,17 @@ export function createPlaces(db: Kysely<Database>, options: { now: () => number 
         .orderBy('consular_district_id')
         .execute();
       const ids = districts.map((d) => d.consular_district_id);
-      const [provinces, used] = await Promise.all([
+      const [provinces, used, nationalDays] = await Promise.all([
         ids.length === 0
           ? Promise.resolve([])
           : db.selectFrom('consular_district_province').selectAll().where('consular_district_id', 'in', ids).orderBy('province_code').execute(),
         usedDistricts(ids),
+        db
+          .selectFrom('country_national_day')
+          .select(['month_day', 'name'])
+          .where('visa_country_id', '=', country.visa_country_id)
+          .orderBy('month_day')
+          .execute(),
       ]);
       return {
         visa_country_id: country.visa_country_id,
@@ -175,11 +197,17 @@ export function createPlaces(db: Kysely<Database>, options: { now: () => number 
           interview_video_url: d.interview_video_url,
           in_use: used.has(d.consular_district_id),
         })),
+        national_days: nationalDays,
         continents: allContinents,
       };
     },
 
-    async save(payload: { visa_country_id?: number; country: CountryContent; districts: DistrictContent[] }): Promise<{ visa_country_id: number }> {
+    async save(payload: {
+      visa_country_id?: number;
+      country: CountryContent;
+      districts: DistrictContent[];
+      national_days?: NationalDayContent[];
+    }): Promise<{ visa_country_id: number }> {
       const countryId = payload.visa_country_id ?? null;
       const existing =
         countryId === null
@@ -193,7 +221,7 @@ export function createPlaces(db: Kysely<Database>, options: { now: () => number 
       const existingIds = new Set(existing.map((d) => d.consular_district_id));
       const stranger = payload.districts.find((d) => d.consular_district_id !== undefined && !existingIds.has(d.consular_district_id));
       if (stranger) throw new AppError(ErrorCode.CATALOGUE_PLACE_INVALID, `领区 ${stranger.consular_district_id} 不属于该国家`);
-      await check(countryId, payload.country, payload.districts);
+      await check(countryId, payload.country, payload.districts, payload.national_days);
 
       const kept = new Set(payload.districts.map((d) => d.consular_district_id).filter((id): id is number => id !== undefined));
       const removed = existing.filter((d) => !kept.has(d.consular_district_id)).map((d) => d.consular_district_id);
@@ -245,6 +273,15 @@ export function createPlaces(db: Kysely<Database>, options: { now: () => number 
               .insertInto('consular_district_province')
               .values(codes.map((province_code) => ({ consular_district_id: districtId!, province_code })))
               .execute();
+          }
+          // The whole list replaces the country's (absent: unchanged). The slot calendar reads it live (interview/calendar.ts).
+          if (payload.national_days) {
+            await trx.deleteFrom('country_national_day').where('visa_country_id', '=', id).execute();
+            if (payload.national_days.length > 0)
+              await trx
+                .insertInto('country_national_day')
+                .values(payload.national_days.map((day) => ({ visa_country_id: id, month_day: day.month_day.trim(), name: day.name.trim() })))
+                .execute();
           }
           // The product pages show the country's and the district's names: when one changes they are rendered
           // afresh (decision 0004). Otherwise the products are left alone (a draft's base stays current).

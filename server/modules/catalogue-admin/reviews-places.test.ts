@@ -14,6 +14,7 @@ import {
   type CountryContent,
   type DistrictContent,
 } from '../../../common/contracts/catalogue-places.ts';
+import { adminSlotCalendar } from '../../../common/contracts/interview-slot-admin.ts';
 import { ErrorCode } from '../../../common/error-codes.ts';
 import { unusedIsoCode } from '../../test-support/factories.ts';
 import { createTestApp, type TestApp } from '../../test-support/test-app.ts';
@@ -245,6 +246,77 @@ describe('countries and consular districts', () => {
     for (const body of [{}, { country: {}, districts: [] }, { country: await country(), districts: 'x' }]) {
       expect((await boss.call('/admin-api/catalogue/country_save', body)).body.ret).toBe(ErrorCode.INVALID_PARAMS);
     }
+  });
+
+  it('keeps the days the consulates close every year (闭馆日): the slot calendar reads them; a save without the list leaves them; bad days refused', async () => {
+    await t.insertProduct(); // the continents the country is filed under
+    const content = await country();
+    const saved = await boss.callContract(adminCatalogueCountrySave, {
+      country: content,
+      districts: [district()],
+      national_days: [
+        { month_day: '07-04', name: '独立日' },
+        { month_day: '12-25', name: '圣诞节' },
+      ],
+    });
+    expect(saved.body.ret, saved.body.msg).toBe(0);
+    const id = saved.result!.visa_country_id;
+    const editor = async () => (await boss.callContract(adminCatalogueCountryEditor, { visa_country_id: id })).result!;
+    expect((await editor()).national_days).toEqual([
+      { month_day: '07-04', name: '独立日' },
+      { month_day: '12-25', name: '圣诞节' },
+    ]);
+    // 面试时段's calendar closes the consulate that day (2028-07-04 is a Tuesday; the 3rd stays open).
+    const districtId = (await editor()).districts[0]!.consular_district_id;
+    const calendar = await boss.callContract(adminSlotCalendar, { consular_district_id: districtId, from: '2028-07-03', to: '2028-07-04' });
+    expect(calendar.body.ret, calendar.body.msg).toBe(0);
+    expect(calendar.result!.days.map((d) => [d.date, d.closed_for])).toEqual([
+      ['2028-07-03', null],
+      ['2028-07-04', '独立日'],
+    ]);
+
+    // Saved again without the list: unchanged. With a list: replaced.
+    expect(
+      (
+        await boss.callContract(adminCatalogueCountrySave, {
+          visa_country_id: id,
+          country: content,
+          districts: [{ ...district(), consular_district_id: districtId }],
+        })
+      ).body.ret,
+    ).toBe(0);
+    expect((await editor()).national_days).toHaveLength(2);
+    const replaced = await boss.callContract(adminCatalogueCountrySave, {
+      visa_country_id: id,
+      country: content,
+      districts: [{ ...district(), consular_district_id: districtId }],
+      national_days: [{ month_day: '10-03', name: '统一日' }],
+    });
+    expect(replaced.body.ret, replaced.body.msg).toBe(0);
+    expect((await editor()).national_days).toEqual([{ month_day: '10-03', name: '统一日' }]);
+
+    const bad: Array<[Array<{ month_day: string; name: string }>, RegExp]> = [
+      [[{ month_day: '13-01', name: '某日' }], /第 1 个闭馆日 · 日期（月-日）：格式不对/],
+      [[{ month_day: '07-04', name: '' }], /第 1 个闭馆日 · 名称：不能为空/],
+      [
+        [
+          { month_day: '07-04', name: '独立日' },
+          { month_day: '07-04', name: '又一个' },
+        ],
+        /第 2 个闭馆日 · 07-04 已经填过/,
+      ],
+    ];
+    for (const [days, msg] of bad) {
+      const answer = await boss.callContract(adminCatalogueCountrySave, {
+        visa_country_id: id,
+        country: content,
+        districts: [{ ...district(), consular_district_id: districtId }],
+        national_days: days,
+      });
+      expect(answer.body.ret).toBe(ErrorCode.CATALOGUE_PLACE_INVALID);
+      expect(answer.body.msg).toMatch(msg);
+    }
+    expect((await editor()).national_days).toEqual([{ month_day: '10-03', name: '统一日' }]);
   });
 
   it("keeps a district a product uses (2348), refuses another country's district and an unknown country (2344)", async () => {

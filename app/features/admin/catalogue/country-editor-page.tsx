@@ -1,14 +1,15 @@
 // 产品管理 · 国家编辑 (issue 26): the country (continent, ISO code with its
 // flag, names, introduction, state) and its consular districts: the consulate,
 // its city and address, and the provinces it covers (the address library's).
-// The server checks the whole with the catalogue importer's rules and answers
+// The days its consulates close every year (national days …) are listed too:
+// the interview slot calendar skips them. The server checks the whole with the catalogue importer's rules and answers
 // the first problem in Chinese; a district that has products or interview
 // slots cannot be removed.
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { Button, Form, Input, InputNumber, Radio, Select, Tag } from 'antd';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import type { AdminCountryEditor, CountryContent, DistrictContent } from '../../../../common/contracts/catalogue-places';
+import type { AdminCountryEditor, CountryContent, DistrictContent, NationalDayContent } from '../../../../common/contracts/catalogue-places';
 import type { Province } from '../../../../common/web-context';
 import { toast } from '../../../lib/toast';
 import { adminApi } from '../admin-api';
@@ -18,6 +19,7 @@ type DistrictRow = DistrictContent & { in_use?: boolean };
 interface FormValues {
   country: CountryContent;
   districts: DistrictRow[];
+  national_days: NationalDayContent[];
 }
 
 const flagOf = (iso: string) => (/^[A-Z]{2}$/.test(iso) ? `/static/flags/4x3/${iso.toLowerCase()}.svg` : null);
@@ -41,6 +43,7 @@ export function CountryEditorPage({ editor, provinces }: { editor: AdminCountryE
           interview_video_url: district.interview_video_url || null,
           province_codes: district.province_codes ?? [],
         })),
+        national_days: values.national_days ?? [],
       });
       toast.success('已保存，客人页面已更新');
       navigate(`/admin/catalogue/countries/edit?country=${saved.visa_country_id}`, { replace: true });
@@ -62,7 +65,12 @@ export function CountryEditorPage({ editor, provinces }: { editor: AdminCountryE
           保存
         </Button>
       </div>
-      <Form<FormValues> form={form} layout="vertical" initialValues={{ country: editor.country, districts: editor.districts }} onFinish={save}>
+      <Form<FormValues>
+        form={form}
+        layout="vertical"
+        initialValues={{ country: editor.country, districts: editor.districts, national_days: editor.national_days }}
+        onFinish={save}
+      >
         <section className="cat-grid" aria-label="国家">
           <Form.Item name={['country', 'continent_id']} label="大洲" rules={[{ required: true, message: '请选择大洲' }]}>
             <Select options={editor.continents.map((c) => ({ value: c.continent_id, label: c.name }))} />
@@ -174,6 +182,35 @@ export function CountryEditorPage({ editor, provinces }: { editor: AdminCountryE
                 onClick={() => add({ name: '', consulate_name: '', city: '', address: '', province_codes: [], interview_video_url: null })}
               >
                 添加领区
+              </Button>
+            </>
+          )}
+        </Form.List>
+
+        <h2 className="cat-title cat-section-title">闭馆日（每年）</h2>
+        <p className="cat-hint">该国驻华使领馆每年固定闭馆的日子（如国庆日）。面试时段日历会跳过这些日子；中国的法定节假日已自动排除。</p>
+        <Form.List name="national_days">
+          {(fields, { add, remove }) => (
+            <>
+              {fields.map((field, index) => (
+                <div key={field.key} className="cat-national-day" role="group" aria-label={`第 ${index + 1} 个闭馆日`}>
+                  <Form.Item
+                    name={[field.name, 'month_day']}
+                    label="日期（月-日）"
+                    rules={[{ required: true, pattern: /^(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/, message: 'MM-DD，如 10-01' }]}
+                  >
+                    <Input maxLength={5} placeholder="10-01" />
+                  </Form.Item>
+                  <Form.Item name={[field.name, 'name']} label="名称" rules={[{ required: true, whitespace: true, message: '请填写名称' }]}>
+                    <Input maxLength={50} placeholder="国庆日" />
+                  </Form.Item>
+                  <Button size="small" icon={<DeleteOutlined />} aria-label={`删除第 ${index + 1} 个闭馆日`} onClick={() => remove(field.name)}>
+                    删除
+                  </Button>
+                </div>
+              ))}
+              <Button icon={<PlusOutlined />} onClick={() => add({ month_day: '', name: '' })}>
+                添加闭馆日
               </Button>
             </>
           )}
