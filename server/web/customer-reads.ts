@@ -63,7 +63,7 @@ async function read<C extends Contract>(
 
 export function customerReads(services: ReadServices, caller: Customer): CustomerReads {
   return {
-    orderList: (tab, page) => read(orderList, { tab, page }, (p) => services.order.list(caller, p.tab, p.page)),
+    orderList: (tab, page, scope = 'all') => read(orderList, { tab, page, scope }, (p) => services.order.list(caller, p.tab, p.page, p.scope)),
     orderDetail: (id) => read(orderDetailGet, { user_order_id: id }, (p) => services.order.detail(caller, p.user_order_id)),
     materialList: (id) => read(materialList, { user_order_id: id }, (p) => services.material.list(caller, p.user_order_id)),
     interviewSlots: (id) => read(interviewSlotList, { user_order_id: id }, (p) => services.interview.list(caller, p.user_order_id)),

@@ -65,7 +65,7 @@ export function orderOperations(service: OrderService & CustomerOrderReads) {
         '标签：全部 · 待支付（草稿和待支付）· 需要处理（待重新上传、待邮寄资料、待确认核对页，或出发日期已过且尚未递交使馆）· 办理中 · 已完成 · 已取消/已退款。',
       auth: 'customer',
       errors: [],
-      handle: ({ tab, page }, context) => service.list(context.caller, tab, page),
+      handle: ({ tab, page, scope }, context) => service.list(context.caller, tab, page, scope),
     }),
     defineOperation({
       ...orderDepartureDateUpdate,
