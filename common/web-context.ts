@@ -13,6 +13,7 @@ import type { ReconciliationListResult, adminReconciliationList } from './contra
 import type { MaterialListResult } from './contracts/material.ts';
 import type { NoticeListResult } from './contracts/notice.ts';
 import type { OrderDetail, OrderListResult, OrderListScope } from './contracts/order.ts';
+import type { TeamMemberList } from './contracts/team.ts';
 import type { AdminPageCheckView, PageCheckView } from './contracts/page-check.ts';
 import type { OperatorInfo, OperatorRow } from './contracts/operator.ts';
 import type { AdminFileAccessLog, AdminQueueFilters, AdminQueueResult, AdminWorkbench, adminFileAccessLog, adminOrderQueue } from './contracts/admin-order.ts';
@@ -86,6 +87,8 @@ export interface CustomerReads {
   mailList(userOrderId: number): Promise<ReadAnswer<MailList>>;
   /** The passports' return parcel (/www/order/return_parcel, issue 11). */
   returnParcel(userOrderId: number): Promise<ReadAnswer<ReturnParcel>>;
+  /** 成员管理 (issue 29): administrators only (2501 otherwise). */
+  teamMembers(): Promise<ReadAnswer<TeamMemberList>>;
 }
 
 /**

@@ -94,5 +94,6 @@ export const TEAM_CONTRACTS = [
 ] as const;
 
 export type TeamMember = z.output<typeof teamMember>;
+export type TeamMemberList = ResultOf<typeof teamMemberList>;
 export type LinkDelivery = ResultOf<typeof teamMemberInvite>;
 export type InvitationInfo = ResultOf<typeof teamInvitationGet>;
