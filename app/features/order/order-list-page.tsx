@@ -82,7 +82,7 @@ export function OrderListPage({ tab, page, scope = 'all', list }: OrderListPageP
             list.page_data.map((order) => <OrderCard key={order.user_order_id} order={order} now={now} onChanged={() => void revalidator.revalidate()} />)
           ) : (
             <div className="order-empty" data-testid="order-empty">
-              <Empty image={<InboxOutlined />} description={EMPTY_TEXT[tab]}>
+              <Empty image={<InboxOutlined />} description={scope === 'mine' && tab === 'all' ? '您还没有下过订单' : EMPTY_TEXT[tab]}>
                 {tab === 'all' ? (
                   <Button type="primary" onClick={() => navigate('/visa/continent')}>
                     去选择签证

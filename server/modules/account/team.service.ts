@@ -428,6 +428,15 @@ export function createTeamService(db: Kysely<Database>, deps: TeamDeps) {
           .where('status', '!=', ACCOUNT_STATUS.disabled)
           .execute();
         await endSessions(trx, row.account_id, now());
+        // The notice that announced the link has done its work.
+        await trx
+          .updateTable('notice')
+          .set({ read_at: now() })
+          .where('recipient_kind', '=', 'customer')
+          .where('recipient_id', '=', row.account_id)
+          .where('kind', 'in', ['team_invitation', 'team_password_reset'])
+          .where('read_at', 'is', null)
+          .execute();
         return { account: row.account };
       });
     },

@@ -124,6 +124,8 @@ describe(`teams (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLite'})`, (
     expect((await t.call('/www/team/invitation_accept', { token, password: sha256Hex('Other-2') })).body.ret).toBe(2509);
     expect((await t.call('/www/team/invitation_get', { token })).body.ret).toBe(2509);
     const colleagueToken = await t.login(email, 'Secret-1');
+    // The invitation's notice is read once the link has been used.
+    expect((await t.call('/www/notice/notice_unread_count', {}, { token: colleagueToken })).body.body.unread_count).toBe(0);
     const me = (await t.call('/www/user/user_info_query', {}, { token: colleagueToken })).body.body;
     expect(me).toMatchObject({ account: email, role: 'agent' });
     expect(me.enterprise.enterprise_id).toBe(admin.enterpriseId);
