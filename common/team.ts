@@ -118,5 +118,13 @@ export function callAccess(path: string): CallAccess {
   return CUSTOMER_CALL_ACCESS[path] ?? 'team';
 }
 
+/** The lifecycle events a 财务 may fire from the order pages: paying only (pay). */
+const FINANCE_EVENTS: readonly string[] = ['payment_create'];
+
+/** An order view's allowed_events as this role may use them (the pages hide the rest; the server refuses them with 2501). */
+export function eventsForRole<E extends string>(role: string | null, events: readonly E[]): E[] {
+  return role === 'finance' ? events.filter((event) => FINANCE_EVENTS.includes(event)) : [...events];
+}
+
 /** How long an invitation or a reset link stays valid. */
 export const INVITATION_TTL_MS = 72 * 3_600_000;
