@@ -24,7 +24,7 @@ async function shoot(page: Page, name: string) {
 }
 
 test('an administrator invites a colleague who sets a password, sees the orders and is disabled', async ({ page, customer, baseURL, browser }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   // One order of the enterprise, placed by the administrator.
   const product = await createProduct({ interview: false });
   const departure = new Date(Date.now() + 40 * 86_400_000).toISOString().slice(0, 10);
