@@ -165,8 +165,8 @@ describe(`teams (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLite'})`, (
   });
 
   it('refuses a 财务 placing or cancelling an order (2501, in Chinese) but lets them read the enterprise orders and pay', async () => {
-    const { admin, call } = await enterprise();
-    const finance = await colleague(call, 'finance');
+    const { admin } = await enterprise();
+    const finance = await t.loggedInColleague(admin.enterpriseId, 'finance');
     const orderId = await placeOrder(admin.token);
 
     const refused = await t.call(
@@ -194,8 +194,8 @@ describe(`teams (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLite'})`, (
   });
 
   it("records which colleague did what: 我的订单 / 全部, and each action's name on the timeline", async () => {
-    const { admin, call } = await enterprise();
-    const agent = await colleague(call, 'agent', '赵经办');
+    const { admin } = await enterprise();
+    const agent = await t.loggedInColleague(admin.enterpriseId, 'agent', { name: '赵经办' });
     const mine = await placeOrder(admin.token);
     const theirs = await placeOrder(agent.token);
     const ids = async (token: string, scope: string) =>
@@ -216,7 +216,7 @@ describe(`teams (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLite'})`, (
 
   it("ends a disabled colleague's sessions at once; their orders stay the enterprise's; re-enabled they log in again", async () => {
     const { admin, call } = await enterprise();
-    const agent = await colleague(call, 'agent');
+    const agent = await t.loggedInColleague(admin.enterpriseId, 'agent');
     const orderId = await placeOrder(agent.token);
     expect((await call('/www/team/member_disable', { account_id: agent.accountId })).body.ret).toBe(0);
     const refused = await t.call('/www/order/order_list', {}, { token: agent.token });
@@ -282,7 +282,7 @@ describe(`teams (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLite'})`, (
   it("shows another enterprise's colleague nothing: their order is a missing order, their colleague a missing member", async () => {
     const a = await enterprise();
     const b = await enterprise();
-    const agentOfB = await colleague(b.call, 'agent');
+    const agentOfB = await t.loggedInColleague(b.admin.enterpriseId, 'agent');
     const orderOfA = await placeOrder(a.admin.token);
     const foreign = await t.call('/www/order/order_detail_get', { user_order_id: orderOfA }, { token: agentOfB.token });
     const missing = await t.call('/www/order/order_detail_get', { user_order_id: 2_000_000_000 }, { token: agentOfB.token });
