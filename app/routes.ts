@@ -15,6 +15,7 @@ export default [
   route('visa/country/:id', 'routes/visa-country.tsx'),
   route('visa/product/:id', 'routes/visa-product.tsx'),
   route('dev/components', 'routes/dev-components.tsx'),
+  route('team/join', 'routes/team-join.tsx'),
   layout('routes/require-login-layout.tsx', [
     route('order/order-list', 'routes/order-list.tsx'),
     route('order/order-detail/:userOrderId', 'routes/order-detail.tsx'),
@@ -23,6 +24,7 @@ export default [
     route('order/order-page-check/:userOrderId', 'routes/order-page-check.tsx'),
     route('order/order-interview-notification/:userOrderId', 'routes/order-interview-notification.tsx'),
     route('user/personal-center', 'routes/personal-center.tsx'),
+    route('user/team', 'routes/team-members.tsx'),
     route('notice', 'routes/notice.tsx'),
     route('ordering/create-order', 'routes/create-order.tsx'),
     route('ordering/upload/:userOrderId', 'routes/ordering-upload.tsx'),

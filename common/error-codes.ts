@@ -235,6 +235,18 @@ export const ErrorCode = {
   CATALOGUE_WORKBOOK_UNREADABLE: 2353,
   CATALOGUE_WORKBOOK_ROWS_INVALID: 2354,
   CATALOGUE_WORKBOOK_CHANGED: 2355,
+  // 2501–2529 teams: colleagues, roles and invitations (modules/team)
+  TEAM_ROLE_FORBIDDEN: 2501,
+  TEAM_MEMBER_NOT_FOUND: 2502,
+  TEAM_LAST_ADMIN: 2503,
+  TEAM_SELF_CHANGE: 2504,
+  TEAM_CONTACT_INVALID: 2505,
+  TEAM_CONTACT_TAKEN: 2506,
+  TEAM_NAME_INVALID: 2507,
+  TEAM_ROLE_INVALID: 2508,
+  TEAM_INVITATION_INVALID: 2509,
+  TEAM_INVITATION_EXPIRED: 2510,
+  TEAM_MEMBER_STATE: 2511,
 } as const;
 
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -539,6 +551,26 @@ export const ERROR_CATALOGUE: Record<ErrorCodeValue, { msg: string; meaning: str
   2223: { msg: '该订单没有需要寄回的护照，请直接办理完成', meaning: '订单没有寄来（未取消）的纸质资料快递，或为电子签产品：用“办理完成”', http: 200 },
   2224: { msg: '该订单的护照需要寄回，请先寄回护照', meaning: '订单有客户寄来的纸质资料（含护照），须寄回，签收后自动完成', http: 200 },
   2225: { msg: '订单没有回寄地址，请联系客户', meaning: '订单确认时没有保存回寄地址（或同行地址）快照', http: 200 },
+  // 2501–2529 teams
+  2501: {
+    msg: '您的角色无权进行此操作',
+    meaning: '当前成员的角色不能调用此接口（财务不能下单、取消或修改订单与申请人；只有管理员能管理成员），msg 说明角色和可做的事',
+    http: 200,
+  },
+  2502: { msg: '成员不存在', meaning: 'account_id 不存在，或不是当前企业的成员', http: 200 },
+  2503: { msg: '企业至少需要保留一位启用的管理员', meaning: '要停用、改为其他角色的是企业最后一位启用的管理员', http: 200 },
+  2504: { msg: '不能重置自己的密码', meaning: '管理员不能通过成员管理重置自己的密码（请由另一位管理员操作）', http: 200 },
+  2505: { msg: '请输入正确的手机号或邮箱', meaning: 'contact 既不是 11 位手机号，也不是正确的邮箱（邮箱不超过 50 个字符）', http: 200 },
+  2506: { msg: '该手机号或邮箱已有账号', meaning: 'contact 已是某个账号的登录名（本企业或其他企业）', http: 200 },
+  2507: { msg: '请输入成员姓名', meaning: 'name 去除空格后为空或超过 20 个字', http: 200 },
+  2508: { msg: '请选择成员角色', meaning: 'role 不是 admin、agent 或 finance', http: 200 },
+  2509: { msg: '链接无效或已使用，请联系管理员重新发送', meaning: 'token 不存在、已使用，或已被新的链接代替', http: 200 },
+  2510: { msg: '链接已过期，请联系管理员重新发送', meaning: '邀请或重置密码链接超过有效期（72 小时）', http: 200 },
+  2511: {
+    msg: '成员状态已变化，请刷新后重试',
+    meaning: '操作不适用于成员当前状态：重新发送邀请只对未接受邀请的成员，重置密码只对已启用的成员，启用只对已停用的成员，停用只对未停用的成员',
+    http: 200,
+  },
   1429: { msg: '操作过于频繁，请稍后再试', meaning: '请求频率超限', http: 200 },
   1500: { msg: '系统繁忙，请稍后再试', meaning: '服务器内部错误，详情只记录在日志中', http: 500 },
 };

@@ -12,7 +12,8 @@ import type { RefundFailedCount } from './contracts/refund.ts';
 import type { ReconciliationListResult, adminReconciliationList } from './contracts/reconciliation.ts';
 import type { MaterialListResult } from './contracts/material.ts';
 import type { NoticeListResult } from './contracts/notice.ts';
-import type { OrderDetail, OrderListResult } from './contracts/order.ts';
+import type { OrderDetail, OrderListResult, OrderListScope } from './contracts/order.ts';
+import type { TeamMemberList } from './contracts/team.ts';
 import type { AdminPageCheckView, PageCheckView } from './contracts/page-check.ts';
 import type { OperatorInfo, OperatorRow } from './contracts/operator.ts';
 import type { AdminFileAccessLog, AdminQueueFilters, AdminQueueResult, AdminWorkbench, adminFileAccessLog, adminOrderQueue } from './contracts/admin-order.ts';
@@ -66,7 +67,8 @@ export type ReadAnswer<T> = { ok: true; body: T } | { ok: false; ret: number; ms
  * missing one), each answering its call's contract result.
  */
 export interface CustomerReads {
-  orderList(tab: OrderListTabKey, page: number): Promise<ReadAnswer<OrderListResult>>;
+  /** scope (issue 29): 'mine' the orders the caller placed, 'all' (the default) the enterprise's. */
+  orderList(tab: OrderListTabKey, page: number, scope?: OrderListScope): Promise<ReadAnswer<OrderListResult>>;
   orderDetail(userOrderId: number): Promise<ReadAnswer<OrderDetail>>;
   materialList(userOrderId: number): Promise<ReadAnswer<MaterialListResult>>;
   interviewSlots(userOrderId: number): Promise<ReadAnswer<InterviewSlotListResult>>;
@@ -85,6 +87,8 @@ export interface CustomerReads {
   mailList(userOrderId: number): Promise<ReadAnswer<MailList>>;
   /** The passports' return parcel (/www/order/return_parcel, issue 11). */
   returnParcel(userOrderId: number): Promise<ReadAnswer<ReturnParcel>>;
+  /** 成员管理 (issue 29): administrators only (2501 otherwise). */
+  teamMembers(): Promise<ReadAnswer<TeamMemberList>>;
 }
 
 /**

@@ -19,7 +19,7 @@ import { accountOperations } from './modules/account/account.routes.ts';
 import { createMailer, type Mailer } from './modules/notification/mailer.ts';
 import { noticeOperations } from './modules/notification/notice.routes.ts';
 import { createNoticeService, type NoticeService } from './modules/notification/notice.service.ts';
-import { createOutboxWorker, installOutbox, type OutboxWorker } from './modules/notification/outbox.ts';
+import { createOutboxWorker, installOutbox, OUTBOX_JOB, type OutboxWorker } from './modules/notification/outbox.ts';
 import { orderExpiryJob } from './modules/order/expiry.ts';
 import { onOrderEventCommitted } from './modules/order/after-commit.ts';
 import { orderOperations } from './modules/order/order.routes.ts';
@@ -55,6 +55,9 @@ import { catalogueOperations, materialEmailOperation } from './modules/catalogue
 import { type CatalogueService, createCatalogueService } from './modules/catalogue/catalogue.service.ts';
 import { type AccountService, createAccountService } from './modules/account/account.service.ts';
 import type { AuthenticatedAccount } from './modules/account/account.types.ts';
+import { teamOperations } from './modules/account/team.routes.ts';
+import { createTeamService, type TeamService } from './modules/account/team.service.ts';
+import { callAccess, refusalMessage, roleMay } from '../common/team.ts';
 import { provinceList } from './modules/system/address-library.ts';
 import { registerAddressLibraryFile, systemOperations } from './modules/system/system.routes.ts';
 import { installErrorHandling, installJsonParser } from './platform/error-handler.ts';
@@ -130,6 +133,8 @@ export interface Services {
   catalogueAdmin: CatalogueAdminService;
   /** 产品管理 · 面试时段 (issue 26): slots, closures and their audit. */
   slotAdmin: SlotAdminService;
+  /** 成员管理 (issue 29): the enterprise's colleagues and their invitations. */
+  team: TeamService;
 }
 
 declare module 'fastify' {
@@ -211,6 +216,8 @@ export async function buildApp({
     interviewNotice: createInterviewNoticeService(database.db, { now }),
     catalogueAdmin: createCatalogueAdminService(database.db, { now }),
     slotAdmin: createSlotAdminService(database.db, { now }),
+    // Invitation and reset e-mails go through the notices' outbox, run right after their commit.
+    team: createTeamService(database.db, { now, siteUrl: config.PUBLIC_SITE_URL, afterMailQueued: () => jobs.poke(OUTBOX_JOB) }),
   };
 
   // API answers, the address library and static files; pages compress themselves.
@@ -374,6 +381,9 @@ export async function buildApp({
       if (auth === 'customer') {
         const account = await services.account.authenticate(token);
         if (!account) throw new AppError(ErrorCode.NOT_LOGGED_IN);
+        // The colleague's role may make this call (common/team.ts CUSTOMER_CALL_ACCESS), or 2501 before anything is read.
+        const access = callAccess(request.routeOptions.url ?? request.url);
+        if (!roleMay(account.role, access)) throw new AppError(ErrorCode.TEAM_ROLE_FORBIDDEN, refusalMessage(account.role, access));
         request.account = account;
       } else if (isStaffAuth(auth)) {
         // The back office's pages hold no token (HttpOnly admin_token, SameSite=Strict: decision 0032);
@@ -385,6 +395,7 @@ export async function buildApp({
     });
     const operations = [
       ...accountOperations(services.account, config),
+      ...teamOperations(services.team),
       ...catalogueOperations(services.catalogue),
       materialEmailOperation({ service: services.catalogue, mailer, rateLimiter, siteUrl: config.PUBLIC_SITE_URL, now }),
       ...systemOperations({ miniProgramLinkBase: config.MINI_PROGRAM_LINK_BASE, rateLimiter, now }),

@@ -31,7 +31,7 @@ function LoginRequired() {
       <Result
         icon={<LockOutlined />}
         title="请先登录"
-        subTitle="订单与办理页面仅对登录用户开放，请使用企业管理员账号登录。"
+        subTitle="订单与办理页面仅对登录用户开放，请使用企业账号登录。"
         extra={
           <Button type="primary" onClick={openLoginDialog}>
             登录

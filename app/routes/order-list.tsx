@@ -4,7 +4,7 @@
 import { redirect } from 'react-router';
 import { LoadErrorBoundary } from '../components/load-error-boundary';
 import { OrderListPage } from '../features/order/order-list-page';
-import { lastPage, orderListPath, parsePage, parseTab } from '../features/order/order-list-params';
+import { lastPage, orderListPath, parsePage, parseScope, parseTab } from '../features/order/order-list-params';
 import { loaded } from '../lib/loaded';
 import { requireCustomer } from '../lib/require-user';
 import type { Route } from './+types/order-list';
@@ -16,14 +16,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const search = new URL(request.url).searchParams;
   const tab = parseTab(search.get('tab'));
   const page = parsePage(search.get('page'));
-  const list = loaded(await reads.orderList(tab, page));
+  const scope = parseScope(search.get('mine'));
+  const list = loaded(await reads.orderList(tab, page, scope));
   // A page past the end (the last order of the last page was cancelled, an old link): the last page.
-  if (page > lastPage(list.total_count)) throw redirect(orderListPath(tab, lastPage(list.total_count)));
-  return { tab, page, list };
+  if (page > lastPage(list.total_count)) throw redirect(orderListPath(tab, lastPage(list.total_count), scope));
+  return { tab, page, scope, list };
 }
 
 export default function Screen({ loaderData }: Route.ComponentProps) {
-  return <OrderListPage tab={loaderData.tab} page={loaderData.page} list={loaderData.list} />;
+  return <OrderListPage tab={loaderData.tab} page={loaderData.page} scope={loaderData.scope} list={loaderData.list} />;
 }
 
 export function ErrorBoundary() {

@@ -1,10 +1,12 @@
-// Personal centre: the administrator's own account and enterprise
-// ("admin-info") and how to reach customer service.
-import { Card, Descriptions, Skeleton } from 'antd';
+// Personal centre: the colleague's own account and enterprise
+// ("admin-info"), 成员管理 for an administrator (issue 29), and how to reach
+// customer service.
+import { Card, Descriptions, Skeleton, Space } from 'antd';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import type { CustomerService } from '../../common/contracts/account';
 import { formatDateTime } from '../../common/format';
+import { teamRoleLabel } from '../../common/team';
 import { api } from '../lib/api-client';
 import { requireUser } from '../lib/require-user';
 import type { Route } from './+types/personal-center';
@@ -26,7 +28,20 @@ export default function PersonalCenter({ loaderData }: Route.ComponentProps) {
 
   return (
     <div className="page" style={{ display: 'grid', gap: 16 }}>
-      <Card title="管理员信息" className="admin-info" extra={<Link to="/order/order-list">我的订单</Link>}>
+      <Card
+        title={user.role === 'admin' ? '管理员信息' : '账号信息'}
+        className="admin-info"
+        extra={
+          <Space size="middle">
+            {user.role === 'admin' ? (
+              <Link to="/user/team" data-testid="personal-center-team">
+                成员管理
+              </Link>
+            ) : null}
+            <Link to="/order/order-list">我的订单</Link>
+          </Space>
+        }
+      >
         <Descriptions column={{ xs: 1, sm: 2 }}>
           <Descriptions.Item label="账号">{user.account}</Descriptions.Item>
           <Descriptions.Item label="姓名">{user.name}</Descriptions.Item>
@@ -34,7 +49,7 @@ export default function PersonalCenter({ loaderData }: Route.ComponentProps) {
           <Descriptions.Item label="邮箱">{user.email ?? '未填写'}</Descriptions.Item>
           <Descriptions.Item label="所属企业">{user.enterprise.name}</Descriptions.Item>
           <Descriptions.Item label="企业类型">{user.enterprise.kind_label}</Descriptions.Item>
-          <Descriptions.Item label="角色">{user.role === 'admin' ? '企业管理员' : user.role}</Descriptions.Item>
+          <Descriptions.Item label="角色">{teamRoleLabel(user.role)}</Descriptions.Item>
           <Descriptions.Item label="上次登录">{user.last_login_at ? formatDateTime(user.last_login_at) : '—'}</Descriptions.Item>
         </Descriptions>
       </Card>

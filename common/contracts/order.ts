@@ -179,6 +179,7 @@ const orderDetail = z.object({
         event: z.string(),
         event_label: z.string(),
         actor: z.enum(['customer', 'operator', 'system']),
+        actor_name: z.string().nullable().describe('客户操作的成员姓名（issue 29）；签证顾问和系统为 null'),
         from_status: z.string().nullable(),
         to_status: z.string().nullable(),
         created_at: z.number(),
@@ -225,6 +226,7 @@ export const orderList = defineContract({
       .default('all')
       .describe('all 全部，unpaid 待支付，action 需要处理，processing 办理中，completed 已完成，closed 已取消/已退款'),
     page: pageField,
+    scope: z.enum(['all', 'mine']).default('all').describe('all 企业的全部订单，mine 我下的订单（issue 29）'),
   }),
   result: z.object({ page_data: z.array(orderSummary), total_count: z.number() }),
 });
@@ -289,3 +291,6 @@ export type ReturnAddressSnapshot = z.output<typeof returnAddressSnapshot>;
 export type ApplicantInterview = z.output<typeof applicantInterview>;
 export type PaymentView = z.output<typeof paymentView>;
 export type MissingMaterialView = z.output<typeof missingMaterial>;
+
+/** The order list's 全部 / 我的订单 (issue 29). */
+export type OrderListScope = 'all' | 'mine';

@@ -33,8 +33,9 @@ export interface AccountTable {
   name: string;
   mobile_phone: string | null;
   email: string | null;
-  /** 'admin' for the enterprise administrator. */
+  /** 'admin' 管理员, 'agent' 经办人, 'finance' 财务 (common/team.ts; migration 052). */
   role: string;
+  /** 0 active, 1 disabled, 2 invited (no password yet: cannot log in). */
   status: number;
   created_at: number;
   last_login_at: number | null;
@@ -51,6 +52,22 @@ export interface AccountSessionTable {
   revoked_at: number | null;
   ip: string | null;
   user_agent: string | null;
+}
+
+/** Migration 052: a link that lets a colleague set their own password (an invitation or an administrator's reset). */
+export interface AccountInvitationTable {
+  invitation_id: Generated<number>;
+  account_id: number;
+  enterprise_id: number;
+  purpose: 'invite' | 'reset';
+  /** SHA-256 hex of the token; the token itself is only in the link. */
+  token_hash: string;
+  /** The administrator who sent it. */
+  created_by: number;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+  revoked_at: number | null;
 }
 
 export interface ApiRequestNonceTable {
@@ -86,6 +103,7 @@ export interface Database
   enterprise: EnterpriseTable;
   account: AccountTable;
   account_session: AccountSessionTable;
+  account_invitation: AccountInvitationTable;
   api_request_nonce: ApiRequestNonceTable;
   login_throttle: LoginThrottleTable;
 }

@@ -318,3 +318,39 @@ export async function insertCustomer(db: Db, options: { password?: string; name?
   });
   return { account, password, name, enterpriseName, ...ids, principal: { kind: 'customer', accountId: ids.accountId, enterpriseId: ids.enterpriseId } };
 }
+
+let colleagues = 0;
+
+/**
+ * A colleague of an existing enterprise (issue 29), active, with a role and a
+ * known password, straight into the database (no invitation): for other
+ * areas' tests that need a 经办人 or a 财务. team.test.ts tests the invitation itself.
+ */
+export async function insertColleague(
+  db: Db,
+  enterpriseId: number,
+  role: 'admin' | 'agent' | 'finance',
+  options: { password?: string; name?: string } = {},
+): Promise<{ account: string; password: string; accountId: number; enterpriseId: number; name: string; principal: Customer }> {
+  colleagues += 1;
+  const password = options.password ?? 'Passw0rd!';
+  const account = `colleague_${process.pid.toString(36)}${Date.now().toString(36)}${colleagues}${Math.random().toString(36).slice(2, 6)}`.slice(0, 50);
+  const name = options.name ?? `测试同事${colleagues}`;
+  const row = await db
+    .insertInto('account')
+    .values({
+      enterprise_id: enterpriseId,
+      account,
+      password_hash: await testPasswordHash(sha256Hex(password)),
+      name,
+      mobile_phone: null,
+      email: null,
+      role,
+      status: 0,
+      created_at: Date.now(),
+      last_login_at: null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { account, password, accountId: row.id, enterpriseId, name, principal: { kind: 'customer', accountId: row.id, enterpriseId } };
+}

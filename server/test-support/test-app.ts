@@ -21,7 +21,7 @@ import type { Kysely } from 'kysely';
 import type { Database, OperatorRoleValue, OperatorStatusValue } from '../db/schema.ts';
 import { createOperatorRepository } from '../modules/operator/operator.repository.ts';
 import { newTotpSecret, totpCode } from '../modules/operator/totp.ts';
-import { insertCustomer, insertProduct, type ProductOptions } from './factories.ts';
+import { insertColleague, insertCustomer, insertProduct, type ProductOptions } from './factories.ts';
 import { testPasswordHashOf } from './password.ts';
 import { databaseUrl, TEST_DATABASE_PREFIX } from './template.ts';
 
@@ -295,6 +295,11 @@ export async function createTestApp(testDb?: TestDatabase, options: TestAppOptio
     insertProduct: (options: ProductOptions = {}) => insertProduct(handle.db, { at: clock.now, ...options }),
     /** An enterprise and its administrator with a known password, unique each call. */
     insertCustomer: (options?: Parameters<typeof insertCustomer>[1]) => insertCustomer(handle.db, options),
+    /** A colleague of an enterprise with a role (issue 29), logged in: the principal, the credentials and a session token. */
+    async loggedInColleague(enterpriseId: number, role: 'admin' | 'agent' | 'finance', options?: Parameters<typeof insertColleague>[3]) {
+      const created = await insertColleague(handle.db, enterpriseId, role, options);
+      return { ...created, token: await login(created.account, created.password) };
+    },
     /** insertCustomer, logged in: the principal, the credentials and a session token. */
     async loggedInCustomer(options?: Parameters<typeof insertCustomer>[1]) {
       const created = await insertCustomer(handle.db, options);

@@ -16,7 +16,9 @@ import { noticeList, noticeUnreadCount } from '../../common/contracts/notice.ts'
 import { orderDetailGet, orderList } from '../../common/contracts/order.ts';
 import { pageCheckDetail } from '../../common/contracts/page-check.ts';
 import { returnParcel } from '../../common/contracts/ship-back.ts';
+import { teamMemberList } from '../../common/contracts/team.ts';
 import type { CustomerReads, ReadAnswer } from '../../common/web-context.ts';
+import type { TeamService } from '../modules/account/team.service.ts';
 import type { AddressService } from '../modules/address/address.service.ts';
 import type { InsuranceService } from '../modules/insurance/insurance.service.ts';
 import type { InterviewService } from '../modules/interview/interview.service.ts';
@@ -43,6 +45,7 @@ export interface ReadServices {
   interviewNotice: InterviewNoticeService;
   mail: MailService;
   shipBack: ShipBackService;
+  team: TeamService;
 }
 
 async function read<C extends Contract>(
@@ -63,7 +66,7 @@ async function read<C extends Contract>(
 
 export function customerReads(services: ReadServices, caller: Customer): CustomerReads {
   return {
-    orderList: (tab, page) => read(orderList, { tab, page }, (p) => services.order.list(caller, p.tab, p.page)),
+    orderList: (tab, page, scope = 'all') => read(orderList, { tab, page, scope }, (p) => services.order.list(caller, p.tab, p.page, p.scope)),
     orderDetail: (id) => read(orderDetailGet, { user_order_id: id }, (p) => services.order.detail(caller, p.user_order_id)),
     materialList: (id) => read(materialList, { user_order_id: id }, (p) => services.material.list(caller, p.user_order_id)),
     interviewSlots: (id) => read(interviewSlotList, { user_order_id: id }, (p) => services.interview.list(caller, p.user_order_id)),
@@ -76,5 +79,6 @@ export function customerReads(services: ReadServices, caller: Customer): Custome
     unreadNotices: () => read(noticeUnreadCount, {}, async () => ({ unread_count: await services.notice.unreadCount(caller) })),
     mailList: (id) => read(mailList, { user_order_id: id }, (p) => services.mail.list(caller, p.user_order_id)),
     returnParcel: (id) => read(returnParcel, { user_order_id: id }, (p) => services.shipBack.returnParcel(caller, p.user_order_id)),
+    teamMembers: () => read(teamMemberList, {}, () => services.team.list(caller)),
   };
 }

@@ -63,7 +63,7 @@ export function LoginDialog() {
       destroyOnHidden
       bodyScroll={false}
       title={<div className="login-dialog-title">欢迎使用易签通</div>}
-      subtitle={<div className="login-dialog-subtitle">企业版 · 请使用管理员账号登录</div>}
+      subtitle={<div className="login-dialog-subtitle">企业版 · 管理员和成员均使用自己的账号登录</div>}
       className="login-dialog"
     >
       <Form<LoginForm>
@@ -79,7 +79,7 @@ export function LoginDialog() {
         <Form.Item name="account" label="账号" validateTrigger="onBlur" rules={[{ required: true, message: '请输入账号' }, { max: LOGIN_FIELD_MAX_LENGTH }]}>
           <TrimmedInput
             prefix={<UserOutlined />}
-            placeholder="请输入管理员账号"
+            placeholder="请输入账号（成员为手机号或邮箱）"
             maxLength={LOGIN_FIELD_MAX_LENGTH}
             autoComplete="username"
             onPressEnter={() => form.submit()}

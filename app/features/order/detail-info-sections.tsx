@@ -120,7 +120,7 @@ export function ScheduleSection({ order }: { order: OrderDetail }) {
                 </div>
                 <div className="order-muted order-event-meta">
                   {formatDateTime(event.created_at)}
-                  {count > 1 ? '（最近一次）' : ''} · {ACTOR_LABELS[event.actor] ?? event.actor}
+                  {count > 1 ? '（最近一次）' : ''} · {event.actor_name ?? ACTOR_LABELS[event.actor] ?? event.actor}
                 </div>
               </div>
             ),

@@ -10,6 +10,7 @@ import { type OrderAction, type OrderEventName, actionAllowed } from '../../../c
 import { type OrderingStep, orderingPath } from '../../../common/ordering';
 import { api } from '../../lib/api-client';
 import { toast } from '../../lib/toast';
+import { actionsForRole, useTeamRole } from '../../lib/use-team-role';
 import { ACTION_LABELS, actionPath, orderDetailPath } from './order-format';
 
 export interface ActionableOrder {
@@ -73,9 +74,11 @@ interface OrderActionsProps {
 export function OrderActions({ order, onChanged, onChooseDepartureDate, showDetailLink = false, size = 'middle' }: OrderActionsProps) {
   const navigate = useNavigate();
   const cancelOrder = useCancelOrder();
+  const role = useTeamRole();
   const [resolving, setResolving] = useState(false);
   const id = order.user_order_id;
-  const actions = order.actions.filter((action) => actionAllowed(action, order.allowed_events));
+  // A 财务 sees only paying and reading (issue 29; the server refuses the rest with 2501).
+  const actions = actionsForRole(role, order.actions).filter((action) => actionAllowed(action, order.allowed_events));
   const primary = PRIMARY_ORDER.find((action) => actions.includes(action));
 
   // Where a draft resumes is the detail's ordering_step; a card asks for it only when pressed.

@@ -30,6 +30,8 @@ import type { MailList } from '../../../common/contracts/mail';
 import { OrderActions } from './order-actions';
 import { OrderStatusTag } from './order-status-tag';
 import { PriceText } from './price-text';
+import { eventsForRole } from '../../../common/team';
+import { useTeamRole } from '../../lib/use-team-role';
 import './order.css';
 
 export function OrderDetailPage({
@@ -62,6 +64,7 @@ export function OrderDetailPage({
 
   // An unpaid order whose time is up is cancelled by the server when read: read it again, once
   // (a browser clock ahead of the server's must not make it read in a loop).
+  const role = useTeamRole();
   const reread = useRef(false);
   const due = now !== null && UNPAID_STATUSES.includes(order.status) && order.expires_at !== null && order.expires_at <= now;
   useEffect(() => {
@@ -69,6 +72,9 @@ export function OrderDetailPage({
     reread.current = true;
     void revalidator.revalidate();
   }, [due, revalidator]);
+
+  // A 财务 is offered paying only (issue 29).
+  const allowedEvents = eventsForRole(role, order.allowed_events);
 
   return (
     <div className="order-page" data-testid="order-detail-page">
@@ -110,9 +116,9 @@ export function OrderDetailPage({
         <RefundSection order={order} />
         <ApplicantsSection order={order} />
         <VisaInfosSection order={order} />
-        {materials ? <MaterialReviewSection list={materials} userOrderId={order.user_order_id} allowedEvents={order.allowed_events} /> : null}
+        {materials ? <MaterialReviewSection list={materials} userOrderId={order.user_order_id} allowedEvents={allowedEvents} /> : null}
         <PageCheckSection />
-        <InterviewDetailSections notice={interview} allowedEvents={order.allowed_events} />
+        <InterviewDetailSections notice={interview} allowedEvents={allowedEvents} />
         <MailSections mail={mail} />
         <ReturnParcelSection />
         <DepartureDateDialog open={dateDialogOpen} onClose={() => setDateDialogOpen(false)} order={order} onChanged={reload} />

@@ -54,11 +54,11 @@ export interface ScheduleEntry<E> {
 }
 
 /** The schedule newest first, with runs of the same event by the same actor shown once with their count. */
-export function scheduleEntries<E extends { event: string; actor: string }>(events: readonly E[]): Array<ScheduleEntry<E>> {
+export function scheduleEntries<E extends { event: string; actor: string; actor_name?: string | null }>(events: readonly E[]): Array<ScheduleEntry<E>> {
   const entries: Array<ScheduleEntry<E>> = [];
   for (const event of [...events].reverse()) {
     const last = entries.at(-1);
-    if (last && last.event.event === event.event && last.event.actor === event.actor) last.count += 1;
+    if (last && last.event.event === event.event && last.event.actor === event.actor && last.event.actor_name === event.actor_name) last.count += 1;
     else entries.push({ event, count: 1 });
   }
   return entries;

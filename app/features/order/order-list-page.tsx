@@ -5,11 +5,12 @@ import { InboxOutlined } from '@ant-design/icons';
 import { Button, Empty, Pagination, Tabs } from 'antd';
 import { useEffect, useRef } from 'react';
 import { useLocation, useNavigate, useNavigation, useRevalidator, useSearchParams } from 'react-router';
-import type { OrderListResult } from '../../../common/contracts/order';
+import type { OrderListResult, OrderListScope } from '../../../common/contracts/order';
 import { ORDER_LIMITS } from '../../../common/contracts/rules';
 import { ORDER_LIST_TABS, type OrderListTabKey, UNPAID_STATUSES } from '../../../common/order';
 import { LoadingOverlay } from '../../components/loading-overlay';
 import { useNow } from '../../lib/use-now';
+import { OrderScopeSwitch } from '../../components/order-scope-switch';
 import { OrderCard } from './order-card';
 import { orderListSearch, parseTab } from './order-list-params';
 import './order.css';
@@ -26,10 +27,12 @@ const EMPTY_TEXT: Record<OrderListTabKey, string> = {
 export interface OrderListPageProps {
   tab: OrderListTabKey;
   page: number;
+  /** 全部 (the enterprise's) or 我的订单 (issue 29). */
+  scope?: OrderListScope;
   list: OrderListResult;
 }
 
-export function OrderListPage({ tab, page, list }: OrderListPageProps) {
+export function OrderListPage({ tab, page, scope = 'all', list }: OrderListPageProps) {
   const [, setSearchParams] = useSearchParams();
   const { pathname } = useLocation();
   const navigation = useNavigation();
@@ -39,8 +42,10 @@ export function OrderListPage({ tab, page, list }: OrderListPageProps) {
   // Another tab or page, or the same one read again.
   const loading = revalidator.state === 'loading' || (navigation.state === 'loading' && navigation.location.pathname === pathname);
 
-  const go = (next: { tab?: OrderListTabKey; page?: number }) =>
-    setSearchParams(orderListSearch(next.tab ?? tab, next.page ?? 1), { preventScrollReset: next.tab !== undefined });
+  const go = (next: { tab?: OrderListTabKey; page?: number; scope?: OrderListScope }) =>
+    setSearchParams(orderListSearch(next.tab ?? tab, next.page ?? 1, next.scope ?? scope), {
+      preventScrollReset: next.tab !== undefined || next.scope !== undefined,
+    });
 
   // An unpaid order whose time is up is cancelled by the server on the next read: read again,
   // once per order (a browser clock ahead of the server's must not make it read in a loop).
@@ -61,7 +66,10 @@ export function OrderListPage({ tab, page, list }: OrderListPageProps) {
 
   return (
     <div className="order-page" data-testid="order-list-page">
-      <h1 className="order-page-title">我的订单</h1>
+      <h1 className="order-page-title">
+        我的订单
+        <OrderScopeSwitch scope={scope} onChange={(next) => go({ scope: next })} />
+      </h1>
       <Tabs
         className="order-tabs"
         activeKey={tab}
@@ -74,7 +82,7 @@ export function OrderListPage({ tab, page, list }: OrderListPageProps) {
             list.page_data.map((order) => <OrderCard key={order.user_order_id} order={order} now={now} onChanged={() => void revalidator.revalidate()} />)
           ) : (
             <div className="order-empty" data-testid="order-empty">
-              <Empty image={<InboxOutlined />} description={EMPTY_TEXT[tab]}>
+              <Empty image={<InboxOutlined />} description={scope === 'mine' && tab === 'all' ? '您还没有下过订单' : EMPTY_TEXT[tab]}>
                 {tab === 'all' ? (
                   <Button type="primary" onClick={() => navigate('/visa/continent')}>
                     去选择签证

@@ -99,6 +99,7 @@ export function createAccountRepository(db: Kysely<Database>) {
           'account_session.revoked_at',
           'account.account',
           'account.enterprise_id',
+          'account.role',
           'account.status as account_status',
           'enterprise.status as enterprise_status',
         ])

@@ -126,7 +126,7 @@ export function createAccountService(
         session.enterprise_status !== 0;
       if (expired) return null;
       if (at - session.last_seen_at > TOUCH_INTERVAL_MS) await repo.touchSession(session.id, at);
-      return { accountId: session.account_id, enterpriseId: session.enterprise_id, account: session.account, sessionId: session.id };
+      return { accountId: session.account_id, enterpriseId: session.enterprise_id, account: session.account, sessionId: session.id, role: session.role };
     },
 
     async logout(sessionId: number): Promise<void> {

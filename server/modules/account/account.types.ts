@@ -4,4 +4,6 @@ export interface AuthenticatedAccount {
   enterpriseId: number;
   account: string;
   sessionId: number;
+  /** The colleague's role in the enterprise (common/team.ts): admin, agent or finance. */
+  role: string;
 }

@@ -40,6 +40,12 @@ export function createOrderDetail(db: Kysely<Database>, deps: { now: () => numbe
       isDraft(order) ? missingMaterials(db, userOrderId) : Promise.resolve([]),
     ]);
     const differences = await priceDifferencesOf(db, userOrderId);
+    // Which colleague did each customer action (issue 29): the names of the enterprise's accounts in the events.
+    const colleagueIds = [...new Set(events.flatMap((row) => (row.actor === 'customer' && row.actor_id !== null ? [row.actor_id] : [])))];
+    const colleagues = colleagueIds.length
+      ? await db.selectFrom('account').select(['id', 'name']).where('id', 'in', colleagueIds).where('enterprise_id', '=', customer.enterpriseId).execute()
+      : [];
+    const colleagueName = new Map(colleagues.map((row) => [row.id, row.name]));
     const visaResults = await visaResultsOf(db, userOrderId);
     const visaDates = new Map(visaResults.map((v) => [v.applicant_id, { valid_from: v.valid_from, valid_to: v.valid_to }]));
     const filesOf = new Map(fileCounts.map((row) => [row.applicant_id, Number(row.count)]));
@@ -69,6 +75,7 @@ export function createOrderDetail(db: Kysely<Database>, deps: { now: () => numbe
         event: row.event,
         event_label: ORDER_EVENTS[row.event] ?? row.event,
         actor: row.actor,
+        actor_name: row.actor === 'customer' && row.actor_id !== null ? (colleagueName.get(row.actor_id) ?? null) : null,
         from_status: row.from_status,
         to_status: row.to_status,
         created_at: row.created_at,

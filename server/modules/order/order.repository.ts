@@ -300,9 +300,11 @@ export function createOrderRepository(db: Kysely<Database>) {
       return raw && toOrderRow(raw);
     },
 
-    async listOrders(enterpriseId: number, tab: OrderListTab, today: string, offset: number, limit: number) {
+    /** placedBy: only the orders this account placed (the list's 我的订单); all of the enterprise's otherwise. */
+    async listOrders(enterpriseId: number, tab: OrderListTab, today: string, offset: number, limit: number, placedBy?: number) {
       const filtered = <Q extends { where: any }>(query: Q): Q => {
         let q = query.where('user_order.enterprise_id', '=', enterpriseId);
+        if (placedBy !== undefined) q = q.where('user_order.account_id', '=', placedBy);
         if (tab.key === 'action') q = q.where((eb: ExpressionBuilder<Database, 'user_order'>) => needsActionWhere(eb, today));
         else if (tab.key !== 'all') q = q.where('user_order.status', 'in', [...tab.statuses]);
         return q;

@@ -1,7 +1,7 @@
 // The order calls. Every one needs a session and sees only the orders of the
 // caller's enterprise: another enterprise's order answers exactly like a
 // missing one (1801 订单不存在).
-import type { OrderDetail, OrderListResult } from '../../../common/contracts/order.ts';
+import type { OrderDetail, OrderListResult, OrderListScope } from '../../../common/contracts/order.ts';
 import { orderCancel, orderCreate, orderDepartureDateUpdate, orderDetailGet, orderList } from '../../../common/contracts/order.ts';
 import { ErrorCode } from '../../../common/error-codes.ts';
 import type { OrderListTabKey } from '../../../common/order.ts';
@@ -16,7 +16,7 @@ import type { OrderService } from './order.service.ts';
  */
 export interface CustomerOrderReads {
   detail(customer: Customer, userOrderId: number): Promise<OrderDetail>;
-  list(customer: Customer, tab: OrderListTabKey, page: number): Promise<OrderListResult>;
+  list(customer: Customer, tab: OrderListTabKey, page: number, scope?: OrderListScope): Promise<OrderListResult>;
 }
 
 const TAG = '订单';
@@ -65,7 +65,7 @@ export function orderOperations(service: OrderService & CustomerOrderReads) {
         '标签：全部 · 待支付（草稿和待支付）· 需要处理（待重新上传、待邮寄资料、待确认核对页，或出发日期已过且尚未递交使馆）· 办理中 · 已完成 · 已取消/已退款。',
       auth: 'customer',
       errors: [],
-      handle: ({ tab, page }, context) => service.list(context.caller, tab, page),
+      handle: ({ tab, page, scope }, context) => service.list(context.caller, tab, page, scope),
     }),
     defineOperation({
       ...orderDepartureDateUpdate,

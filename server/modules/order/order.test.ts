@@ -149,7 +149,9 @@ describe(`orders (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLite'})`, 
       ['王小明', '自由职业者', '办理中'],
       ['申请人2', '在校学生', '办理中'],
     ]);
-    expect(detail.events).toEqual([{ event: 'create', event_label: '创建订单', actor: 'customer', from_status: null, to_status: 'draft', created_at: T0 }]);
+    expect(detail.events).toEqual([
+      { event: 'create', event_label: '创建订单', actor: 'customer', actor_name: expect.any(String), from_status: null, to_status: 'draft', created_at: T0 },
+    ]);
   });
 
   it('charges sell_price without a distributor price, and takes a district of the product’s country', async () => {
