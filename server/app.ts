@@ -19,7 +19,7 @@ import { accountOperations } from './modules/account/account.routes.ts';
 import { createMailer, type Mailer } from './modules/notification/mailer.ts';
 import { noticeOperations } from './modules/notification/notice.routes.ts';
 import { createNoticeService, type NoticeService } from './modules/notification/notice.service.ts';
-import { createOutboxWorker, installOutbox, type OutboxWorker } from './modules/notification/outbox.ts';
+import { createOutboxWorker, installOutbox, OUTBOX_JOB, type OutboxWorker } from './modules/notification/outbox.ts';
 import { orderExpiryJob } from './modules/order/expiry.ts';
 import { onOrderEventCommitted } from './modules/order/after-commit.ts';
 import { orderOperations } from './modules/order/order.routes.ts';
@@ -73,6 +73,8 @@ import { directoryOf } from './modules/operator/directory.ts';
 import { createReviewModule, type ReviewModule } from './modules/review/review.module.ts';
 import { createPageCheckModule } from './modules/page-check/page-check.module.ts';
 import { createResultModule } from './modules/result/result.module.ts';
+import { createInvoiceModule } from './modules/invoice/invoice.module.ts';
+import { createReportService, registerExportRoutes, reportOperations } from './modules/order-report/report.module.ts';
 import type { PageCheckService } from './modules/page-check/page-check.service.ts';
 import { createPriceDifferenceService } from './modules/price-difference/price-difference.service.ts';
 import { priceDifferenceOperations } from './modules/price-difference/price-difference.routes.ts';
@@ -269,6 +271,17 @@ export async function buildApp({
     rateLimiter,
     siteUrl: config.PUBLIC_SITE_URL,
   });
+  // Invoices (issue 29): the e-invoice PDFs stored like every upload; the customer told through the notices' outbox.
+  const invoices = createInvoiceModule({
+    db: database.db,
+    now,
+    storage,
+    maxBytes: config.UPLOAD_MAX_BYTES,
+    log: app.log,
+    pokeOutbox: () => jobs.poke(OUTBOX_JOB),
+  });
+  // Reports (issue 29): 出行团组 and the order export's download.
+  const reports = createReportService(database.db);
   const skewMs = config.SIGNATURE_MAX_SKEW_SECONDS * 1000;
   // An id must be remembered as long as its X-Date is accepted: twice the skew (decision 0016).
   const replayStore = config.REDIS_URL
@@ -412,6 +425,8 @@ export async function buildApp({
       ...catalogueAdminOperations(services.catalogueAdmin),
       ...slotAdminOperations(services.slotAdmin),
       ...catalogueWorkbookOperations(catalogueWorkbook),
+      ...reportOperations(reports),
+      ...invoices.operations,
     ];
     for (const operation of operations) {
       registerOperation(api, operation);
@@ -419,13 +434,15 @@ export async function buildApp({
     await api.register(materials.uploadRoutes);
     await api.register(pageCheck.uploadRoutes);
     await api.register(results.uploadRoutes);
+    await api.register(invoices.uploadRoutes);
     for (const routes of catalogueWorkbookUploadRoutes(catalogueWorkbook)) await api.register(routes);
   });
 
   registerAddressLibraryFile(app);
   // The stored files' routes: /files/… for the customer's session, /admin-files/… for an operator's.
   const fileAuth: FileRouteAuth = { customer: (token) => services.account.authenticate(token), operator: (token) => services.operator.authenticate(token) };
-  for (const files of [materials, pageCheck, results]) files.registerFileRoutes(app, fileAuth);
+  for (const files of [materials, pageCheck, results, invoices]) files.registerFileRoutes(app, fileAuth);
+  registerExportRoutes(app, reports, { authenticate: (token) => services.account.authenticate(token), now });
 
   if (pages) {
     // Country flags from the flag-icons package (SVG, 4x3 and 1x1).
