@@ -74,7 +74,8 @@ import { createReviewModule, type ReviewModule } from './modules/review/review.m
 import { createPageCheckModule } from './modules/page-check/page-check.module.ts';
 import { createResultModule } from './modules/result/result.module.ts';
 import { createInvoiceModule } from './modules/invoice/invoice.module.ts';
-import { createReportService, registerExportRoutes, reportOperations } from './modules/order-report/report.module.ts';
+import type { InvoiceService } from './modules/invoice/invoice.service.ts';
+import { createReportService, registerExportRoutes, type ReportService, reportOperations } from './modules/order-report/report.module.ts';
 import type { PageCheckService } from './modules/page-check/page-check.service.ts';
 import { createPriceDifferenceService } from './modules/price-difference/price-difference.service.ts';
 import { priceDifferenceOperations } from './modules/price-difference/price-difference.routes.ts';
@@ -132,6 +133,10 @@ export interface Services {
   catalogueAdmin: CatalogueAdminService;
   /** 产品管理 · 面试时段 (issue 26): slots, closures and their audit. */
   slotAdmin: SlotAdminService;
+  /** Invoices (issue 29). */
+  invoices: InvoiceService;
+  /** 出行团组 and the order export (issue 29). */
+  reports: ReportService;
 }
 
 declare module 'fastify' {
@@ -191,7 +196,7 @@ export async function buildApp({
   // The page check (核页) and the operator's submit: pages stored like the customers' files.
   const pageCheck = createPageCheckModule({ db: database.db, now, storage, maxBytes: config.UPLOAD_MAX_BYTES, log: app.log });
   // The services the signed operations call, and the login-only pages too (in process, server/web/customer-reads.ts).
-  const base: Omit<Services, 'mail' | 'shipBack' | 'refunds' | 'reconciliation' | 'workbench'> = {
+  const base: Omit<Services, 'mail' | 'shipBack' | 'refunds' | 'reconciliation' | 'workbench' | 'invoices' | 'reports'> = {
     account: createAccountService(database.db, { idleMs: config.SESSION_IDLE_MINUTES * 60_000, absoluteMs: config.SESSION_ABSOLUTE_HOURS * 3_600_000 }, now),
     catalogue: createCatalogueService(database.db),
     order: { ...createOrderService(database.db, { now }), ...createCustomerOrderView(database.db, { now }) },
@@ -353,6 +358,8 @@ export async function buildApp({
     shipBack: createShipBackService(database.db, { now, courier: courier.service }),
     refunds: refunds.service,
     reconciliation: reconciliation.service,
+    invoices: invoices.service,
+    reports,
     // The workbench's panels are read by their own services (called once `services` exists).
     workbench: createOperatorWorkbench(database.db, {
       now,

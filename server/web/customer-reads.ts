@@ -16,6 +16,10 @@ import { noticeList, noticeUnreadCount } from '../../common/contracts/notice.ts'
 import { orderDetailGet, orderList } from '../../common/contracts/order.ts';
 import { pageCheckDetail } from '../../common/contracts/page-check.ts';
 import { returnParcel } from '../../common/contracts/ship-back.ts';
+import { invoiceList } from '../../common/contracts/invoice.ts';
+import { orderGroupList } from '../../common/contracts/report.ts';
+import type { InvoiceService } from '../modules/invoice/invoice.service.ts';
+import type { ReportService } from '../modules/order-report/report.module.ts';
 import type { CustomerReads, ReadAnswer } from '../../common/web-context.ts';
 import type { AddressService } from '../modules/address/address.service.ts';
 import type { InsuranceService } from '../modules/insurance/insurance.service.ts';
@@ -43,6 +47,8 @@ export interface ReadServices {
   interviewNotice: InterviewNoticeService;
   mail: MailService;
   shipBack: ShipBackService;
+  invoices: InvoiceService;
+  reports: ReportService;
 }
 
 async function read<C extends Contract>(
@@ -76,5 +82,7 @@ export function customerReads(services: ReadServices, caller: Customer): Custome
     unreadNotices: () => read(noticeUnreadCount, {}, async () => ({ unread_count: await services.notice.unreadCount(caller) })),
     mailList: (id) => read(mailList, { user_order_id: id }, (p) => services.mail.list(caller, p.user_order_id)),
     returnParcel: (id) => read(returnParcel, { user_order_id: id }, (p) => services.shipBack.returnParcel(caller, p.user_order_id)),
+    orderGroups: () => read(orderGroupList, {}, () => services.reports.groups(caller)),
+    invoices: (page) => read(invoiceList, { page }, (p) => services.invoices.list(caller, p.page)),
   };
 }

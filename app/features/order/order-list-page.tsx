@@ -3,15 +3,17 @@
 // change is a navigation, a cancel or an expired countdown revalidates.
 import { InboxOutlined } from '@ant-design/icons';
 import { Button, Empty, Pagination, Tabs } from 'antd';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate, useNavigation, useRevalidator, useSearchParams } from 'react-router';
 import type { OrderListResult } from '../../../common/contracts/order';
+import type { OrderGroupListResult } from '../../../common/contracts/report';
 import { ORDER_LIMITS } from '../../../common/contracts/rules';
 import { ORDER_LIST_TABS, type OrderListTabKey, UNPAID_STATUSES } from '../../../common/order';
 import { LoadingOverlay } from '../../components/loading-overlay';
 import { useNow } from '../../lib/use-now';
 import { OrderCard } from './order-card';
 import { orderListSearch, parseTab } from './order-list-params';
+import { OrderReportBar } from './order-report-bar';
 import './order.css';
 
 const EMPTY_TEXT: Record<OrderListTabKey, string> = {
@@ -27,9 +29,11 @@ export interface OrderListPageProps {
   tab: OrderListTabKey;
   page: number;
   list: OrderListResult;
+  groups: OrderGroupListResult['groups'];
 }
 
-export function OrderListPage({ tab, page, list }: OrderListPageProps) {
+export function OrderListPage({ tab, page, list, groups }: OrderListPageProps) {
+  const [selected, setSelected] = useState<number[]>([]);
   const [, setSearchParams] = useSearchParams();
   const { pathname } = useLocation();
   const navigation = useNavigation();
@@ -68,10 +72,24 @@ export function OrderListPage({ tab, page, list }: OrderListPageProps) {
         onChange={(key) => go({ tab: parseTab(key) })}
         items={ORDER_LIST_TABS.map((item) => ({ key: item.key, label: <span data-testid={`order-tab-${item.key}`}>{item.label}</span> }))}
       />
+      <OrderReportBar groups={groups} selected={selected} onClear={() => setSelected([])} onChanged={() => void revalidator.revalidate()} />
       <LoadingOverlay loading={loading} loadingText="正在加载订单">
         <div className="order-list" data-testid="order-list">
           {list.page_data.length > 0 ? (
-            list.page_data.map((order) => <OrderCard key={order.user_order_id} order={order} now={now} onChanged={() => void revalidator.revalidate()} />)
+            list.page_data.map((order) => (
+              <OrderCard
+                key={order.user_order_id}
+                order={order}
+                now={now}
+                onChanged={() => void revalidator.revalidate()}
+                selected={selected.includes(order.user_order_id)}
+                onSelect={(checked) =>
+                  setSelected((ids) =>
+                    checked ? [...ids.filter((id) => id !== order.user_order_id), order.user_order_id] : ids.filter((id) => id !== order.user_order_id),
+                  )
+                }
+              />
+            ))
           ) : (
             <div className="order-empty" data-testid="order-empty">
               <Empty image={<InboxOutlined />} description={EMPTY_TEXT[tab]}>
