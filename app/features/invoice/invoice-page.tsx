@@ -41,8 +41,8 @@ function InvoiceCard({ invoice }: { invoice: InvoiceView }) {
           </li>
         ))}
       </ul>
-      {invoice.reject_reason ? <p className="order-muted">驳回原因：{invoice.reject_reason}</p> : null}
-      {invoice.reversal === 'due' ? <p className="order-muted">开票后订单有退款，我们将开具红字发票冲销并按实付金额重新开具。</p> : null}
+      {invoice.reject_reason ? <p className="invoice-muted">驳回原因：{invoice.reject_reason}</p> : null}
+      {invoice.reversal === 'due' ? <p className="invoice-muted">开票后订单有退款，我们将开具红字发票冲销并按实付金额重新开具。</p> : null}
       {invoice.file ? (
         <div className="invoice-card-actions">
           <a href={invoice.file.url} target="_blank" rel="noreferrer" data-testid="invoice-open">
@@ -61,8 +61,8 @@ export function InvoicePage({ page, list }: { page: number; list: InvoiceListRes
   const [, setSearchParams] = useSearchParams();
   return (
     <div className="invoice-page" data-testid="invoice-page">
-      <h1 className="order-page-title">我的发票</h1>
-      <p className="order-muted">在“我的订单”中勾选已支付的订单，点击“申请发票”。开具后会发送通知到收票邮箱。</p>
+      <h1 className="invoice-page-title">我的发票</h1>
+      <p className="invoice-muted">在“我的订单”中勾选已支付的订单，点击“申请发票”。开具后会发送通知到收票邮箱。</p>
       <div className="invoice-list">
         {list.page_data.length > 0 ? (
           list.page_data.map((invoice) => <InvoiceCard key={invoice.invoice_id} invoice={invoice} />)
@@ -74,7 +74,6 @@ export function InvoicePage({ page, list }: { page: number; list: InvoiceListRes
       </div>
       {list.total_count > 10 ? (
         <Pagination
-          className="order-pagination"
           current={page}
           pageSize={10}
           total={list.total_count}
