@@ -58,6 +58,7 @@ loggedInTest(
     await groupDialog.getByTestId('order-group-name').fill('春季欧洲考察团');
     await groupDialog.getByRole('button', { name: '保存' }).click();
     await expect(page.getByText('已设为团组“春季欧洲考察团”')).toBeVisible();
+    await expect(page.locator(`[data-testid="order-card"][data-order-id="${first.userOrderId}"]`).getByTestId('order-group')).toHaveText('团组 春季欧洲考察团');
 
     // 申请发票 for both orders.
     await bar.getByTestId('invoice-request-open').click();

@@ -40,6 +40,11 @@ export function OrderCard({
           />
         ) : null}
         <span className="order-card-no">订单号 {order.order_no}</span>
+        {order.group_name ? (
+          <span className="order-card-group" data-testid="order-group">
+            团组 {order.group_name}
+          </span>
+        ) : null}
         <span className="order-card-created">下单时间 {formatDateTime(order.created_at)}</span>
         <span className="order-card-status">
           {unpaid && order.expires_at !== null && now !== null ? (

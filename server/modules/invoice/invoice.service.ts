@@ -21,6 +21,7 @@ import { EMAIL_PATTERN } from '../../../common/contracts/rules.ts';
 import { ErrorCode } from '../../../common/error-codes.ts';
 import { formatPrice } from '../../../common/format.ts';
 import { INVOICE_LIMITS, INVOICE_REVERSAL_LABELS, INVOICE_STATUSES, type InvoiceReversal, isCreditCode, normalizeTaxId } from '../../../common/invoice.ts';
+import { orderNumber } from '../../../common/order-number.ts';
 import { normalizeInputText } from '../../../common/text.ts';
 import type { Database, InvoiceTable } from '../../db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
@@ -107,7 +108,7 @@ export function createInvoiceService(db: Kysely<Database>, deps: StoredFileDeps 
   async function ownedOrders(db: Db, customer: Customer, ids: number[], lock: boolean) {
     let query = db
       .selectFrom('user_order')
-      .select(['user_order_id', 'order_no', 'product_title'])
+      .select(['user_order_id', 'order_no', 'created_at', 'product_title'])
       .where('enterprise_id', '=', customer.enterpriseId)
       .where('user_order_id', 'in', ids)
       .orderBy('user_order_id');
@@ -130,7 +131,7 @@ export function createInvoiceService(db: Kysely<Database>, deps: StoredFileDeps 
       db
         .selectFrom('invoice_order as io')
         .innerJoin('user_order as o', 'o.user_order_id', 'io.user_order_id')
-        .select(['io.invoice_id', 'io.user_order_id', 'io.amount', 'o.order_no', 'o.product_title'])
+        .select(['io.invoice_id', 'io.user_order_id', 'io.amount', 'o.order_no', 'o.created_at', 'o.product_title'])
         .where('io.invoice_id', 'in', ids)
         .orderBy('io.user_order_id')
         .execute(),
@@ -168,7 +169,12 @@ export function createInvoiceService(db: Kysely<Database>, deps: StoredFileDeps 
         amount: row.amount,
         orders: orders
           .filter((o) => o.invoice_id === row.invoice_id)
-          .map((o) => ({ user_order_id: o.user_order_id, order_no: o.order_no ?? String(o.user_order_id), product_title: o.product_title, amount: o.amount })),
+          .map((o) => ({
+            user_order_id: o.user_order_id,
+            order_no: o.order_no ?? orderNumber(o.user_order_id, o.created_at),
+            product_title: o.product_title,
+            amount: o.amount,
+          })),
         created_at: row.created_at,
         issued_at: row.issued_at,
         reject_reason: row.reject_reason,
@@ -286,7 +292,7 @@ export function createInvoiceService(db: Kysely<Database>, deps: StoredFileDeps 
           const m = money.get(order.user_order_id)!;
           return {
             user_order_id: order.user_order_id,
-            order_no: order.order_no ?? String(order.user_order_id),
+            order_no: order.order_no ?? orderNumber(order.user_order_id, order.created_at),
             product_title: order.product_title,
             ...m,
             invoiceable: available(m),
@@ -314,7 +320,7 @@ export function createInvoiceService(db: Kysely<Database>, deps: StoredFileDeps 
         const money = await moneyOf(trx, ids);
         const lines = orders.map((order) => {
           const m = money.get(order.user_order_id)!;
-          const label = order.order_no ?? String(order.user_order_id);
+          const label = order.order_no ?? orderNumber(order.user_order_id, order.created_at);
           if (m.paid === 0) throw new AppError(ErrorCode.INVOICE_ORDER_NOT_PAID, `订单 ${label} 尚未支付，不能开票`);
           const free = available(m);
           const asked = input.orders.find((o) => o.user_order_id === order.user_order_id)!.amount ?? free;

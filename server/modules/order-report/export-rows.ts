@@ -10,6 +10,7 @@ import type { Kysely } from 'kysely';
 import { ErrorCode } from '../../../common/error-codes.ts';
 import { formatDateTime } from '../../../common/format.ts';
 import { APPLICANT_STATUSES, awaitsPayment, isCalendarDate, daysBetween, statusLabel, stepLabel } from '../../../common/order.ts';
+import { orderNumber } from '../../../common/order-number.ts';
 import { ORDER_EXPORT_MAX_DAYS, ORDER_SELECTION_MAX } from '../../../common/report.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
@@ -173,7 +174,7 @@ export function createExportRows(db: Kysely<Database>) {
           const interview = interviews.get(applicant.applicant_id);
           const first = index === 0;
           rows.push({
-            order_no: order.order_no ?? String(order.user_order_id),
+            order_no: order.order_no ?? orderNumber(order.user_order_id, order.created_at),
             group_name: order.group_name ?? '',
             product_title: order.product_title,
             country: order.country,
