@@ -75,7 +75,7 @@ import { createPageCheckModule } from './modules/page-check/page-check.module.ts
 import { createResultModule } from './modules/result/result.module.ts';
 import { createInvoiceModule } from './modules/invoice/invoice.module.ts';
 import type { InvoiceService } from './modules/invoice/invoice.service.ts';
-import { createReportService, registerExportRoutes, type ReportService, reportOperations } from './modules/order-report/report.module.ts';
+import { createReportService, EXPORTS_PER_MINUTE, registerExportRoutes, type ReportService, reportOperations } from './modules/order-report/report.module.ts';
 import type { PageCheckService } from './modules/page-check/page-check.service.ts';
 import { createPriceDifferenceService } from './modules/price-difference/price-difference.service.ts';
 import { priceDifferenceOperations } from './modules/price-difference/price-difference.routes.ts';
@@ -449,7 +449,11 @@ export async function buildApp({
   // The stored files' routes: /files/… for the customer's session, /admin-files/… for an operator's.
   const fileAuth: FileRouteAuth = { customer: (token) => services.account.authenticate(token), operator: (token) => services.operator.authenticate(token) };
   for (const files of [materials, pageCheck, results, invoices]) files.registerFileRoutes(app, fileAuth);
-  registerExportRoutes(app, reports, { authenticate: (token) => services.account.authenticate(token), now });
+  registerExportRoutes(app, reports, {
+    authenticate: (token) => services.account.authenticate(token),
+    now,
+    allow: (accountId) => rateLimiter.hit(`order_export:${accountId}`, EXPORTS_PER_MINUTE, 60_000, now()),
+  });
 
   if (pages) {
     // Country flags from the flag-icons package (SVG, 4x3 and 1x1).

@@ -12,6 +12,7 @@ import { orderGroupList, orderGroupSet } from '../../../common/contracts/report.
 import { adminRefundCreate } from '../../../common/contracts/refund.ts';
 import { ErrorCode } from '../../../common/error-codes.ts';
 import { ORDER_EXPORT_COLUMNS } from '../../../common/report.ts';
+import { EXPORTS_PER_MINUTE } from './report.module.ts';
 import { type Customer, eventually, type PaymentTestContext, paymentTestContext } from '../../test-support/fixtures/payment.ts';
 
 let ctx: PaymentTestContext;
@@ -201,5 +202,15 @@ describe(`order export (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLite
       ErrorCode.EXPORT_SELECTION_EMPTY,
     );
     expect((await download(`group=${encodeURIComponent('欧洲考察团')}`, bob)).json().ret).toBe(ErrorCode.EXPORT_NOTHING);
+  });
+
+  it('throttles an account to EXPORTS_PER_MINUTE exports a minute', async () => {
+    const carol = await ctx.customer();
+    const order = await paidOrder(carol);
+    for (let i = 0; i < EXPORTS_PER_MINUTE; i += 1) expect((await download(`ids=${order}`, carol, 'csv')).statusCode).toBe(200);
+    const refused = await download(`ids=${order}`, carol, 'csv');
+    expect(refused.json().ret).toBe(ErrorCode.TOO_MANY_REQUESTS);
+    ctx.t.clock.now += 61_000;
+    expect((await download(`ids=${order}`, carol, 'csv')).statusCode).toBe(200);
   });
 });

@@ -23,6 +23,8 @@ import { createExportRows, criteriaOf } from './export-rows.ts';
 import { writeCsv, writeXlsx } from './export-writers.ts';
 
 const TAG = '订单 · 报表';
+/** Exports per account per minute. */
+export const EXPORTS_PER_MINUTE = 20;
 
 export function createReportService(db: Kysely<Database>) {
   const rows = createExportRows(db);
@@ -109,7 +111,12 @@ function refuse(reply: FastifyReply, ret: keyof typeof ERROR_CATALOGUE, msg?: st
 export function registerExportRoutes(
   app: FastifyInstance,
   service: ReportService,
-  deps: { authenticate: (token: string | undefined) => Promise<{ accountId: number; enterpriseId: number } | null>; now: () => number },
+  deps: {
+    authenticate: (token: string | undefined) => Promise<{ accountId: number; enterpriseId: number } | null>;
+    now: () => number;
+    /** Whether this account may export once more now (a throttle: an export costs the server a second or so). */
+    allow: (accountId: number) => Promise<boolean>;
+  },
 ): void {
   app.get<{ Params: { format: string }; Querystring: Record<string, string> }>(
     '/files/export/orders.:format',
@@ -119,6 +126,7 @@ export function registerExportRoutes(
       const token = typeof header === 'string' && header !== '' ? header : cookieValue(request, STORAGE_KEYS.tokenCookie);
       const account = await deps.authenticate(token);
       if (!account) return refuse(reply, ErrorCode.NOT_LOGGED_IN);
+      if (!(await deps.allow(account.accountId))) return refuse(reply, ErrorCode.TOO_MANY_REQUESTS);
       const format = request.params.format;
       if (format !== 'xlsx' && format !== 'csv') return refuse(reply, ErrorCode.EXPORT_FORMAT_INVALID);
       const query = orderExportQuery.safeParse(request.query ?? {});
