@@ -7,6 +7,8 @@ import type { InsurancePlanListResult } from './contracts/insurance.ts';
 import type { InterviewSlotListResult } from './contracts/interview.ts';
 import type { InterviewNoticeDetail } from './contracts/interview-notice.ts';
 import type { MailList } from './contracts/mail.ts';
+import type { AdminInvoiceListResult, InvoiceListResult, adminInvoiceList } from './contracts/invoice.ts';
+import type { OrderGroupListResult } from './contracts/report.ts';
 import type { AdminShipBack, ReturnParcel } from './contracts/ship-back.ts';
 import type { RefundFailedCount } from './contracts/refund.ts';
 import type { ReconciliationListResult, adminReconciliationList } from './contracts/reconciliation.ts';
@@ -89,6 +91,10 @@ export interface CustomerReads {
   returnParcel(userOrderId: number): Promise<ReadAnswer<ReturnParcel>>;
   /** 成员管理 (issue 29): administrators only (2501 otherwise). */
   teamMembers(): Promise<ReadAnswer<TeamMemberList>>;
+  /** The enterprise's 出行团组 (/www/order/order_group_list, issue 29). */
+  orderGroups(): Promise<ReadAnswer<OrderGroupListResult>>;
+  /** The enterprise's invoices and its invoice details (/www/invoice/invoice_list, issue 29). */
+  invoices(page: number): Promise<ReadAnswer<InvoiceListResult>>;
 }
 
 /**
@@ -120,6 +126,8 @@ export interface OperatorReads {
   orderShipBack(userOrderId: number): Promise<ReadAnswer<AdminShipBack>>;
   /** The daily reconciliation's differences and last runs (/admin-api/reconciliation/difference_list, issue 25). */
   reconciliation(query: PayloadOf<typeof adminReconciliationList>): Promise<ReadAnswer<ReconciliationListResult>>;
+  /** 发票: the invoice requests and those to reverse (/admin-api/invoice/list, issue 29). */
+  invoices(query: PayloadOf<typeof adminInvoiceList>): Promise<ReadAnswer<AdminInvoiceListResult>>;
   /** 产品管理's list (/admin-api/catalogue/product_list, supervisors). */
   catalogueProducts(query: { keyword?: string; page: number }): Promise<ReadAnswer<CatalogueProductList>>;
   /** The product editor (/admin-api/catalogue/product_editor, supervisors) and the product's publications. */

@@ -76,6 +76,9 @@ import { directoryOf } from './modules/operator/directory.ts';
 import { createReviewModule, type ReviewModule } from './modules/review/review.module.ts';
 import { createPageCheckModule } from './modules/page-check/page-check.module.ts';
 import { createResultModule } from './modules/result/result.module.ts';
+import { createInvoiceModule } from './modules/invoice/invoice.module.ts';
+import type { InvoiceService } from './modules/invoice/invoice.service.ts';
+import { createReportService, EXPORTS_PER_MINUTE, registerExportRoutes, type ReportService, reportOperations } from './modules/order-report/report.module.ts';
 import type { PageCheckService } from './modules/page-check/page-check.service.ts';
 import { createPriceDifferenceService } from './modules/price-difference/price-difference.service.ts';
 import { priceDifferenceOperations } from './modules/price-difference/price-difference.routes.ts';
@@ -135,6 +138,10 @@ export interface Services {
   slotAdmin: SlotAdminService;
   /** 成员管理 (issue 29): the enterprise's colleagues and their invitations. */
   team: TeamService;
+  /** Invoices (issue 29). */
+  invoices: InvoiceService;
+  /** 出行团组 and the order export (issue 29). */
+  reports: ReportService;
 }
 
 declare module 'fastify' {
@@ -194,7 +201,7 @@ export async function buildApp({
   // The page check (核页) and the operator's submit: pages stored like the customers' files.
   const pageCheck = createPageCheckModule({ db: database.db, now, storage, maxBytes: config.UPLOAD_MAX_BYTES, log: app.log });
   // The services the signed operations call, and the login-only pages too (in process, server/web/customer-reads.ts).
-  const base: Omit<Services, 'mail' | 'shipBack' | 'refunds' | 'reconciliation' | 'workbench'> = {
+  const base: Omit<Services, 'mail' | 'shipBack' | 'refunds' | 'reconciliation' | 'workbench' | 'invoices' | 'reports'> = {
     account: createAccountService(database.db, { idleMs: config.SESSION_IDLE_MINUTES * 60_000, absoluteMs: config.SESSION_ABSOLUTE_HOURS * 3_600_000 }, now),
     catalogue: createCatalogueService(database.db),
     order: { ...createOrderService(database.db, { now }), ...createCustomerOrderView(database.db, { now }) },
@@ -276,6 +283,17 @@ export async function buildApp({
     rateLimiter,
     siteUrl: config.PUBLIC_SITE_URL,
   });
+  // Invoices (issue 29): the e-invoice PDFs stored like every upload; the customer told through the notices' outbox.
+  const invoices = createInvoiceModule({
+    db: database.db,
+    now,
+    storage,
+    maxBytes: config.UPLOAD_MAX_BYTES,
+    log: app.log,
+    pokeOutbox: () => jobs.poke(OUTBOX_JOB),
+  });
+  // Reports (issue 29): 出行团组 and the order export's download.
+  const reports = createReportService(database.db);
   const skewMs = config.SIGNATURE_MAX_SKEW_SECONDS * 1000;
   // An id must be remembered as long as its X-Date is accepted: twice the skew (decision 0016).
   const replayStore = config.REDIS_URL
@@ -347,6 +365,8 @@ export async function buildApp({
     shipBack: createShipBackService(database.db, { now, courier: courier.service }),
     refunds: refunds.service,
     reconciliation: reconciliation.service,
+    invoices: invoices.service,
+    reports,
     // The workbench's panels are read by their own services (called once `services` exists).
     workbench: createOperatorWorkbench(database.db, {
       now,
@@ -423,6 +443,8 @@ export async function buildApp({
       ...catalogueAdminOperations(services.catalogueAdmin),
       ...slotAdminOperations(services.slotAdmin),
       ...catalogueWorkbookOperations(catalogueWorkbook),
+      ...reportOperations(reports),
+      ...invoices.operations,
     ];
     for (const operation of operations) {
       registerOperation(api, operation);
@@ -430,13 +452,19 @@ export async function buildApp({
     await api.register(materials.uploadRoutes);
     await api.register(pageCheck.uploadRoutes);
     await api.register(results.uploadRoutes);
+    await api.register(invoices.uploadRoutes);
     for (const routes of catalogueWorkbookUploadRoutes(catalogueWorkbook)) await api.register(routes);
   });
 
   registerAddressLibraryFile(app);
   // The stored files' routes: /files/… for the customer's session, /admin-files/… for an operator's.
   const fileAuth: FileRouteAuth = { customer: (token) => services.account.authenticate(token), operator: (token) => services.operator.authenticate(token) };
-  for (const files of [materials, pageCheck, results]) files.registerFileRoutes(app, fileAuth);
+  for (const files of [materials, pageCheck, results, invoices]) files.registerFileRoutes(app, fileAuth);
+  registerExportRoutes(app, reports, {
+    authenticate: (token) => services.account.authenticate(token),
+    now,
+    allow: (accountId) => rateLimiter.hit(`order_export:${accountId}`, EXPORTS_PER_MINUTE, 60_000, now()),
+  });
 
   if (pages) {
     // Country flags from the flag-icons package (SVG, 4x3 and 1x1).

@@ -77,6 +77,14 @@ export default function UserMenu({ user, onLogout }: { user: UserInfo; onLogout:
                 </Link>
               ),
             },
+            {
+              key: 'invoices',
+              label: (
+                <Link className="site-header-menu-link" to="/user/invoice">
+                  我的发票
+                </Link>
+              ),
+            },
             { type: 'divider' },
             {
               key: 'logout',

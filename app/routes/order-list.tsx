@@ -1,4 +1,5 @@
-// /order/order-list (spec 2.1): status tabs and order cards. The loader reads
+// /order/order-list (spec 2.1): status tabs and order cards, with the export
+// and invoice bar (issue 29) and the enterprise's 出行团组. The loader reads
 // the tab and page of the URL in process as the session's customer
 // (app/features/order).
 import { redirect } from 'react-router';
@@ -17,14 +18,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const tab = parseTab(search.get('tab'));
   const page = parsePage(search.get('page'));
   const scope = parseScope(search.get('mine'));
-  const list = loaded(await reads.orderList(tab, page, scope));
+  const [answer, groups] = await Promise.all([reads.orderList(tab, page, scope), reads.orderGroups()]);
+  const list = loaded(answer);
   // A page past the end (the last order of the last page was cancelled, an old link): the last page.
   if (page > lastPage(list.total_count)) throw redirect(orderListPath(tab, lastPage(list.total_count), scope));
-  return { tab, page, scope, list };
+  return { tab, page, scope, list, groups: loaded(groups).groups };
 }
 
 export default function Screen({ loaderData }: Route.ComponentProps) {
-  return <OrderListPage tab={loaderData.tab} page={loaderData.page} scope={loaderData.scope} list={loaderData.list} />;
+  return <OrderListPage tab={loaderData.tab} page={loaderData.page} scope={loaderData.scope} list={loaderData.list} groups={loaderData.groups} />;
 }
 
 export function ErrorBoundary() {

@@ -10,6 +10,8 @@ import { CATALOGUE_ADMIN_CONTRACTS } from './catalogue-admin.ts';
 import { CATALOGUE_PLACES_CONTRACTS } from './catalogue-places.ts';
 import { defineRegistry } from './define.ts';
 import { INSURANCE_CONTRACTS } from './insurance.ts';
+import { ADMIN_INVOICE_CONTRACTS, INVOICE_CONTRACTS } from './invoice.ts';
+import { REPORT_CONTRACTS } from './report.ts';
 import { INTERVIEW_CONTRACTS } from './interview.ts';
 import { INTERVIEW_SLOT_ADMIN_CONTRACTS } from './interview-slot-admin.ts';
 import { ADMIN_INTERVIEW_CONTRACTS, INTERVIEW_NOTICE_CONTRACTS } from './interview-notice.ts';
@@ -45,6 +47,8 @@ export const WWW_CONTRACTS = defineRegistry([
   ...VISA_RESULT_CONTRACTS,
   ...SHIP_BACK_CONTRACTS,
   ...TEAM_CONTRACTS,
+  ...REPORT_CONTRACTS,
+  ...INVOICE_CONTRACTS,
 ]);
 
 export type WwwRegistry = typeof WWW_CONTRACTS;
@@ -64,6 +68,7 @@ export const ADMIN_CONTRACTS = defineRegistry([
   ...CATALOGUE_ADMIN_CONTRACTS,
   ...INTERVIEW_SLOT_ADMIN_CONTRACTS,
   ...CATALOGUE_PLACES_CONTRACTS,
+  ...ADMIN_INVOICE_CONTRACTS,
 ]);
 
 export type AdminRegistry = typeof ADMIN_CONTRACTS;

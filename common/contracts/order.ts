@@ -123,6 +123,7 @@ const applicantSummary = z.object({
 const summaryFields = {
   user_order_id: z.number(),
   order_no: z.string().describe('订单号（给人看的，如 YD20261128000042）；接口仍以 user_order_id 指定订单'),
+  group_name: z.string().nullable().describe('出行团组（order_group_set）；没有为 null'),
   status: z.enum(ORDER_STATUS_VALUES).describe('draft 草稿，pending_payment 待支付，processing 办理中，completed 已完成，cancelled 已取消，refunded 已退款'),
   status_label: z.string(),
   step: z.enum(ORDER_STEP_VALUES).nullable().describe('办理中的子步骤'),

@@ -158,6 +158,7 @@ describe('multi-line declarations of the contracts', () => {
       '/admin-api/order/return_record': ['note'],
       '/admin-api/order/close_refund': ['reason'],
       '/admin-api/reconciliation/difference_explain': ['note'],
+      '/admin-api/invoice/reject': ['reason'],
       '/admin-api/catalogue/draft_save': [
         'content.basic_info[].content',
         'content.checklists[].materials[].attention',

@@ -29,6 +29,7 @@ import * as reviewModeration from './migrations/2026-11-28-046-review-moderation
 import * as orderProductSnapshot from './migrations/2026-11-28-047-order-product-snapshot.ts';
 import * as queueDueDescIndex from './migrations/2026-11-28-048-queue-due-desc-index.ts';
 import * as teams from './migrations/2026-11-28-052-teams.ts';
+import * as reportsInvoices from './migrations/2026-11-28-053-reports-invoices.ts';
 
 const migrations: Record<string, Migration> = {
   '2026-11-21-001-accounts': accounts,
@@ -59,6 +60,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-28-047-order-product-snapshot': orderProductSnapshot,
   '2026-11-28-048-queue-due-desc-index': queueDueDescIndex,
   '2026-11-28-052-teams': teams,
+  '2026-11-28-053-reports-invoices': reportsInvoices,
 };
 
 /** The migrations this code knows, oldest first (a backup names the last one its database had). */

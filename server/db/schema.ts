@@ -99,7 +99,8 @@ export interface Database
     RetentionTables,
     RefundTables,
     CatalogueDraftTables,
-    InterviewSlotAdminTables {
+    InterviewSlotAdminTables,
+    InvoiceTables {
   enterprise: EnterpriseTable;
   account: AccountTable;
   account_session: AccountSessionTable;
@@ -425,6 +426,9 @@ export interface UserOrderTable {
   photo_width: number | null;
   photo_height: number | null;
   photo_name: string | null;
+  // Migration 053.
+  /** The 出行团组 the customer put the order in (null: none). */
+  group_name: string | null;
 }
 
 /** Migration 047: the product's checklist as it was when the order was placed. */
@@ -1050,4 +1054,71 @@ export interface InterviewSlotAuditTable {
 export interface InterviewSlotAdminTables {
   interview_closure: InterviewClosureTable;
   interview_slot_audit: InterviewSlotAuditTable;
+}
+
+// ── Invoices (migration 053) ─────────────────────────────────────────────
+
+export type InvoiceStatus = 'requested' | 'issued' | 'rejected';
+
+export interface InvoiceProfileTable {
+  enterprise_id: number;
+  title: string;
+  tax_id: string;
+  address_phone: string;
+  bank_account: string;
+  email: string;
+  updated_at: number;
+}
+
+export interface InvoiceTable {
+  invoice_id: Generated<number>;
+  enterprise_id: number;
+  account_id: number;
+  status: InvoiceStatus;
+  title: string;
+  tax_id: string;
+  address_phone: string;
+  bank_account: string;
+  email: string;
+  /** cents: the sum of its invoice_order rows */
+  amount: number;
+  created_at: number;
+  issued_at: number | null;
+  issued_by: number | null;
+  rejected_at: number | null;
+  reject_reason: string | null;
+  reversed_at: number | null;
+  reversed_by: number | null;
+}
+
+export interface InvoiceOrderTable {
+  invoice_id: number;
+  user_order_id: number;
+  /** cents */
+  amount: number;
+}
+
+export interface InvoiceFileTable {
+  file_id: Generated<number>;
+  /** null while uploaded and not yet attached by the issue. */
+  invoice_id: number | null;
+  /** The invoice's first order (its enterprise is the owner). */
+  user_order_id: number;
+  /** Always 0: an invoice is no applicant's. */
+  applicant_id: number;
+  storage_key: string;
+  file_name: string;
+  content_type: string;
+  size_bytes: number;
+  sha256: string;
+  operator_id: number;
+  created_at: number;
+}
+
+/** Tables of migration 053 (modules/invoice). */
+export interface InvoiceTables {
+  invoice_profile: InvoiceProfileTable;
+  invoice: InvoiceTable;
+  invoice_order: InvoiceOrderTable;
+  invoice_file: InvoiceFileTable;
 }

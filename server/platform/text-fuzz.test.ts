@@ -1,7 +1,7 @@
 // A fuzz of the whole signed surface (issue 23): every call of WWW_CONTRACTS
 // (as a logged-in customer) and ADMIN_CONTRACTS (as a logged-in supervisor),
 // read from the registries so that a new call is fuzzed the day it is added,
-// and the three multipart uploads. Each payload is built from the contract's
+// and the multipart uploads. Each payload is built from the contract's
 // own schema (z.toJSONSchema) with plausible values (the customer's real order,
 // applicant, product…), then
 //   1. every field in turn, and an extra key, gets a character the text rule
@@ -347,6 +347,7 @@ describe(`text fuzz of every call (${database})`, () => {
     expect(uploads.map((c) => c.path).sort()).toEqual([
       '/admin-api/catalogue/workbook_import',
       '/admin-api/catalogue/workbook_preview',
+      '/admin-api/invoice/issue',
       '/admin-api/page_check/upload',
       '/admin-api/result/file_upload',
       '/www/order/material_upload',

@@ -17,6 +17,10 @@ import { orderDetailGet, orderList } from '../../common/contracts/order.ts';
 import { pageCheckDetail } from '../../common/contracts/page-check.ts';
 import { returnParcel } from '../../common/contracts/ship-back.ts';
 import { teamMemberList } from '../../common/contracts/team.ts';
+import { invoiceList } from '../../common/contracts/invoice.ts';
+import { orderGroupList } from '../../common/contracts/report.ts';
+import type { InvoiceService } from '../modules/invoice/invoice.service.ts';
+import type { ReportService } from '../modules/order-report/report.module.ts';
 import type { CustomerReads, ReadAnswer } from '../../common/web-context.ts';
 import type { TeamService } from '../modules/account/team.service.ts';
 import type { AddressService } from '../modules/address/address.service.ts';
@@ -46,6 +50,8 @@ export interface ReadServices {
   mail: MailService;
   shipBack: ShipBackService;
   team: TeamService;
+  invoices: InvoiceService;
+  reports: ReportService;
 }
 
 async function read<C extends Contract>(
@@ -80,5 +86,7 @@ export function customerReads(services: ReadServices, caller: Customer): Custome
     mailList: (id) => read(mailList, { user_order_id: id }, (p) => services.mail.list(caller, p.user_order_id)),
     returnParcel: (id) => read(returnParcel, { user_order_id: id }, (p) => services.shipBack.returnParcel(caller, p.user_order_id)),
     teamMembers: () => read(teamMemberList, {}, () => services.team.list(caller)),
+    orderGroups: () => read(orderGroupList, {}, () => services.reports.groups(caller)),
+    invoices: (page) => read(invoiceList, { page }, (p) => services.invoices.list(caller, p.page)),
   };
 }

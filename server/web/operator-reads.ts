@@ -13,6 +13,8 @@ import { adminMailGet } from '../../common/contracts/mail.ts';
 import { adminShipBackGet } from '../../common/contracts/ship-back.ts';
 import type { RefundService } from '../modules/refund/refund.service.ts';
 import { adminReconciliationList } from '../../common/contracts/reconciliation.ts';
+import { adminInvoiceList } from '../../common/contracts/invoice.ts';
+import type { InvoiceService } from '../modules/invoice/invoice.service.ts';
 import type { ReconciliationService } from '../modules/reconciliation/reconciliation.service.ts';
 import { adminCatalogueProductEditor, adminCatalogueProductList } from '../../common/contracts/catalogue-admin.ts';
 import type { CatalogueAdminService } from '../modules/catalogue-admin/catalogue-admin.service.ts';
@@ -39,6 +41,7 @@ export interface OperatorReadServices {
   shipBack: ShipBackService;
   refunds: RefundService;
   reconciliation: ReconciliationService;
+  invoices: InvoiceService;
   catalogueAdmin: CatalogueAdminService;
   slotAdmin: SlotAdminService;
 }
@@ -90,6 +93,7 @@ export function operatorReads(services: OperatorReadServices, caller: Operator, 
     orderShipBack: (userOrderId) =>
       readParsed(adminShipBackGet, { user_order_id: userOrderId }, (parsed) => services.shipBack.adminGet(caller, parsed.user_order_id)),
     reconciliation: (query) => readParsed(adminReconciliationList, query, (parsed) => services.reconciliation.list(caller, parsed)),
+    invoices: (query) => readParsed(adminInvoiceList, query, (parsed) => services.invoices.adminList(caller, parsed)),
     catalogueProducts: (query) =>
       readParsed(adminCatalogueProductList, query, async (parsed) => {
         supervisorOnly(caller);

@@ -14,6 +14,7 @@ export const ADMIN_MENU: AdminMenuEntry[] = [
   { path: '/admin/operators', label: '操作员管理', supervisor: true },
   { path: '/admin/access-log', label: '访问日志', supervisor: true },
   { path: '/admin/reconciliation', label: '对账差异' },
+  { path: '/admin/invoices', label: '发票' },
   { path: '/admin/catalogue', label: '产品管理', supervisor: true },
   { path: '/admin/catalogue/slots', label: '面试时段', supervisor: true },
   { path: '/admin/catalogue/countries', label: '国家与领区', supervisor: true },

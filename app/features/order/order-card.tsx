@@ -2,6 +2,7 @@
 // departure date, status, total, created time, the unpaid countdown, the
 // applicants with their own status, and the action buttons.
 import { ClockCircleOutlined, UserOutlined } from '@ant-design/icons';
+import { Checkbox } from 'antd';
 import { Link } from 'react-router';
 import type { OrderSummary } from '../../../common/contracts/order';
 import { APPLICANT_STATUS_SHOWN_STATUSES, UNPAID_STATUSES, hasStatus } from '../../../common/order';
@@ -12,12 +13,38 @@ import { OrderStatusTag } from './order-status-tag';
 import { PriceText } from './price-text';
 import './visa.css';
 
-export function OrderCard({ order, now, onChanged }: { order: OrderSummary; now: number | null; onChanged: () => void }) {
+export function OrderCard({
+  order,
+  now,
+  onChanged,
+  selected,
+  onSelect,
+}: {
+  order: OrderSummary;
+  now: number | null;
+  onChanged: () => void;
+  /** Ticked for the export and invoice bar (issue 29); no box without onSelect. */
+  selected?: boolean;
+  onSelect?: (checked: boolean) => void;
+}) {
   const unpaid = UNPAID_STATUSES.includes(order.status);
   return (
     <article className="order-card" data-testid="order-card" data-order-id={order.user_order_id}>
       <header className="order-card-head">
+        {onSelect ? (
+          <Checkbox
+            checked={selected}
+            onChange={(event) => onSelect(event.target.checked)}
+            aria-label={`选择订单 ${order.order_no}`}
+            data-testid="order-select"
+          />
+        ) : null}
         <span className="order-card-no">订单号 {order.order_no}</span>
+        {order.group_name ? (
+          <span className="order-card-group" data-testid="order-group">
+            团组 {order.group_name}
+          </span>
+        ) : null}
         <span className="order-card-created">下单时间 {formatDateTime(order.created_at)}</span>
         <span className="order-card-status">
           {unpaid && order.expires_at !== null && now !== null ? (

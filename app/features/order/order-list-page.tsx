@@ -3,9 +3,10 @@
 // change is a navigation, a cancel or an expired countdown revalidates.
 import { InboxOutlined } from '@ant-design/icons';
 import { Button, Empty, Pagination, Tabs } from 'antd';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate, useNavigation, useRevalidator, useSearchParams } from 'react-router';
 import type { OrderListResult, OrderListScope } from '../../../common/contracts/order';
+import type { OrderGroupListResult } from '../../../common/contracts/report';
 import { ORDER_LIMITS } from '../../../common/contracts/rules';
 import { ORDER_LIST_TABS, type OrderListTabKey, UNPAID_STATUSES } from '../../../common/order';
 import { LoadingOverlay } from '../../components/loading-overlay';
@@ -13,6 +14,7 @@ import { useNow } from '../../lib/use-now';
 import { OrderScopeSwitch } from '../../components/order-scope-switch';
 import { OrderCard } from './order-card';
 import { orderListSearch, parseTab } from './order-list-params';
+import { OrderReportBar } from './order-report-bar';
 import './order.css';
 
 const EMPTY_TEXT: Record<OrderListTabKey, string> = {
@@ -30,9 +32,11 @@ export interface OrderListPageProps {
   /** 全部 (the enterprise's) or 我的订单 (issue 29). */
   scope?: OrderListScope;
   list: OrderListResult;
+  groups: OrderGroupListResult['groups'];
 }
 
-export function OrderListPage({ tab, page, scope = 'all', list }: OrderListPageProps) {
+export function OrderListPage({ tab, page, scope = 'all', list, groups }: OrderListPageProps) {
+  const [selected, setSelected] = useState<number[]>([]);
   const [, setSearchParams] = useSearchParams();
   const { pathname } = useLocation();
   const navigation = useNavigation();
@@ -76,10 +80,24 @@ export function OrderListPage({ tab, page, scope = 'all', list }: OrderListPageP
         onChange={(key) => go({ tab: parseTab(key) })}
         items={ORDER_LIST_TABS.map((item) => ({ key: item.key, label: <span data-testid={`order-tab-${item.key}`}>{item.label}</span> }))}
       />
+      <OrderReportBar groups={groups} selected={selected} onClear={() => setSelected([])} onChanged={() => void revalidator.revalidate()} />
       <LoadingOverlay loading={loading} loadingText="正在加载订单">
         <div className="order-list" data-testid="order-list">
           {list.page_data.length > 0 ? (
-            list.page_data.map((order) => <OrderCard key={order.user_order_id} order={order} now={now} onChanged={() => void revalidator.revalidate()} />)
+            list.page_data.map((order) => (
+              <OrderCard
+                key={order.user_order_id}
+                order={order}
+                now={now}
+                onChanged={() => void revalidator.revalidate()}
+                selected={selected.includes(order.user_order_id)}
+                onSelect={(checked) =>
+                  setSelected((ids) =>
+                    checked ? [...ids.filter((id) => id !== order.user_order_id), order.user_order_id] : ids.filter((id) => id !== order.user_order_id),
+                  )
+                }
+              />
+            ))
           ) : (
             <div className="order-empty" data-testid="order-empty">
               <Empty image={<InboxOutlined />} description={scope === 'mine' && tab === 'all' ? '您还没有下过订单' : EMPTY_TEXT[tab]}>

@@ -37,6 +37,7 @@ export function summaryOf(row: OrderRow, today: string): Omit<OrderSummary, 'app
   return {
     user_order_id: row.user_order_id,
     order_no: row.order_no,
+    group_name: row.group_name,
     status: row.status,
     status_label: statusLabel(row.status),
     step: row.step,

@@ -119,6 +119,7 @@ const ORDER_COLUMNS = [
   'user_order.price_difference_due',
   'user_order.price_difference_paid',
   'user_order.order_no',
+  'user_order.group_name',
   'consular_district.name as consular_district_name',
   'visa_product.visa_country_id',
   'user_order.visa_photo_id',
