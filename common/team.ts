@@ -12,7 +12,7 @@ export const TEAM_ROLE_LABELS: Record<TeamRole, string> = { admin: '管理员', 
 export const TEAM_ROLE_DESCRIPTIONS: Record<TeamRole, string> = {
   admin: '全部功能，并管理成员',
   agent: '下单、办理订单、管理申请人和地址',
-  finance: '查看订单和支付记录，可支付订单；不能下单、取消或修改订单',
+  finance: '查看订单和支付记录，可支付订单、导出报表和申请发票；不能下单、取消或修改订单',
 };
 
 export function isTeamRole(value: unknown): value is TeamRole {
@@ -33,8 +33,9 @@ export const ACCOUNT_STATUS = { active: 0, disabled: 1, invited: 2 } as const;
 /**
  * The kinds of customer call:
  * - read: reading the enterprise's orders, notices, addresses (every role);
- * - pay: paying an order or its price difference (admin, agent and finance —
- *   finance settles the company's bills; paying changes nothing that was ordered);
+ * - pay: paying an order or its price difference, requesting an invoice
+ *   (admin, agent and finance — finance settles the company's bills and keeps
+ *   its invoices; neither changes anything that was ordered);
  * - order: placing, changing or cancelling orders, travellers' materials,
  *   interviews, mail and addresses (admin and agent);
  * - team: managing colleagues (admin only).
@@ -104,6 +105,11 @@ export const CUSTOMER_CALL_ACCESS: Record<string, CallAccess> = {
   '/www/order/return_parcel': 'order',
   '/www/address/address_save': 'order',
   '/www/address/address_delete': 'order',
+  '/www/order/order_group_list': 'read',
+  '/www/order/order_group_set': 'order',
+  '/www/invoice/invoice_list': 'read',
+  '/www/invoice/invoiceable_orders': 'read',
+  '/www/invoice/invoice_request': 'pay',
   '/www/team/member_list': 'team',
   '/www/team/member_invite': 'team',
   '/www/team/invitation_resend': 'team',
