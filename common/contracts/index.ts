@@ -24,6 +24,7 @@ import { PRICE_DIFFERENCE_CONTRACTS } from './price-difference.ts';
 import { REFUND_CONTRACTS } from './refund.ts';
 import { RECONCILIATION_CONTRACTS } from './reconciliation.ts';
 import { SYSTEM_CONTRACTS } from './system.ts';
+import { TRAVELLER_CONTRACTS } from './traveller.ts';
 import { ADMIN_VISA_RESULT_CONTRACTS, VISA_RESULT_CONTRACTS } from './visa-result.ts';
 import { ADMIN_SHIP_BACK_CONTRACTS, SHIP_BACK_CONTRACTS } from './ship-back.ts';
 
@@ -43,6 +44,7 @@ export const WWW_CONTRACTS = defineRegistry([
   ...MAIL_CONTRACTS,
   ...VISA_RESULT_CONTRACTS,
   ...SHIP_BACK_CONTRACTS,
+  ...TRAVELLER_CONTRACTS,
 ]);
 
 export type WwwRegistry = typeof WWW_CONTRACTS;

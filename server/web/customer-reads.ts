@@ -16,6 +16,7 @@ import { noticeList, noticeUnreadCount } from '../../common/contracts/notice.ts'
 import { orderDetailGet, orderList } from '../../common/contracts/order.ts';
 import { pageCheckDetail } from '../../common/contracts/page-check.ts';
 import { returnParcel } from '../../common/contracts/ship-back.ts';
+import { travellerList, travellerOffers } from '../../common/contracts/traveller.ts';
 import type { CustomerReads, ReadAnswer } from '../../common/web-context.ts';
 import type { AddressService } from '../modules/address/address.service.ts';
 import type { InsuranceService } from '../modules/insurance/insurance.service.ts';
@@ -28,6 +29,7 @@ import type { OrderService } from '../modules/order/order.service.ts';
 import type { CustomerOrderView } from '../modules/order-view/customer-view.ts';
 import type { PageCheckService } from '../modules/page-check/page-check.service.ts';
 import type { ShipBackService } from '../modules/ship-back/ship-back.service.ts';
+import type { TravellerService } from '../modules/traveller/traveller.service.ts';
 import { AppError } from '../platform/errors.ts';
 import { parsePayload } from '../platform/payload.ts';
 import type { Customer } from '../platform/principal.ts';
@@ -43,6 +45,7 @@ export interface ReadServices {
   interviewNotice: InterviewNoticeService;
   mail: MailService;
   shipBack: ShipBackService;
+  traveller: TravellerService;
 }
 
 async function read<C extends Contract>(
@@ -76,5 +79,7 @@ export function customerReads(services: ReadServices, caller: Customer): Custome
     unreadNotices: () => read(noticeUnreadCount, {}, async () => ({ unread_count: await services.notice.unreadCount(caller) })),
     mailList: (id) => read(mailList, { user_order_id: id }, (p) => services.mail.list(caller, p.user_order_id)),
     returnParcel: (id) => read(returnParcel, { user_order_id: id }, (p) => services.shipBack.returnParcel(caller, p.user_order_id)),
+    travellers: () => read(travellerList, {}, async () => ({ list: await services.traveller.list(caller) })),
+    travellerOffers: (id) => read(travellerOffers, { user_order_id: id }, (p) => services.traveller.offers(caller, p.user_order_id)),
   };
 }
