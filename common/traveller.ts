@@ -41,6 +41,15 @@ export function documentTypeForItem(itemName: string): Exclude<TravellerDocument
   return null;
 }
 
+/** 'YYYY-MM-DD' naming a day that exists, any year from 1900 (a birth date; isCalendarDate of common/order.ts is for trips, from 2000). */
+export function isRealDate(value: string): boolean {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!match) return false;
+  const [y, m, d] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(y, m - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d && y >= 1900;
+}
+
 /** The same calendar day `months` months earlier (clamped to the month's end: 08-31 − 6 → 02-28). */
 export function monthsBefore(date: string, months: number): string {
   const [y, m, d] = date.split('-').map(Number) as [number, number, number];

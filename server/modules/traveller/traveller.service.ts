@@ -30,6 +30,7 @@ import { normalizeInputText } from '../../../common/text.ts';
 import {
   documentTypeForItem,
   documentUnusableReason,
+  isRealDate,
   TRAVELLER_DOCUMENT_TYPES,
   TRAVELLER_LIMITS,
   type TravellerDocumentType,
@@ -77,8 +78,8 @@ export function createTravellerService(db: Kysely<Database>, deps: TravellerServ
   const objects = createObjectStore(db, { name: 'traveller_document', contentTypes: MATERIAL_CONTENT_TYPES }, deps);
   const today = () => chinaDate(deps.now());
 
-  async function ownTraveller(customer: Customer, travellerId: number): Promise<TravellerRow> {
-    const row = await db
+  async function ownTraveller(customer: Customer, travellerId: number, on: Kysely<Database> = db): Promise<TravellerRow> {
+    const row = await on
       .selectFrom('traveller')
       .selectAll()
       .where('traveller_id', '=', travellerId)
@@ -151,7 +152,7 @@ export function createTravellerService(db: Kysely<Database>, deps: TravellerServ
     const sex = normalizeInputText(input.sex).toUpperCase();
     if (sex !== 'M' && sex !== 'F') throw refuse(ErrorCode.TRAVELLER_SEX_INVALID);
     const birth = normalizeInputText(input.birth_date);
-    if (!isCalendarDate(birth) || birth > on || birth < '1900-01-01') throw refuse(ErrorCode.TRAVELLER_BIRTH_DATE_INVALID);
+    if (!isRealDate(birth) || birth > on) throw refuse(ErrorCode.TRAVELLER_BIRTH_DATE_INVALID);
     const mobile = normalizeInputText(input.mobile_phone).replace(/[\s-]/g, '');
     if (!MOBILE_PHONE_PATTERN.test(mobile)) throw refuse(ErrorCode.TRAVELLER_MOBILE_INVALID);
     const email = optionalText(input.email);
@@ -292,7 +293,7 @@ export function createTravellerService(db: Kysely<Database>, deps: TravellerServ
       const documentId = await objects.keep(stored, () =>
         db.transaction().execute(async (trx) => {
           // Again inside the transaction: the traveller may have been deleted, the type filled meanwhile.
-          await ownTraveller(customer, input.traveller_id);
+          await ownTraveller(customer, input.traveller_id, trx);
           if ((await countOf(trx)) >= TRAVELLER_LIMITS.maxDocumentsPerType) throw refuse(ErrorCode.TRAVELLER_DOCUMENT_LIMIT);
           const row = await trx
             .insertInto('traveller_document')
