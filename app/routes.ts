@@ -23,6 +23,7 @@ export default [
     route('order/order-page-check/:userOrderId', 'routes/order-page-check.tsx'),
     route('order/order-interview-notification/:userOrderId', 'routes/order-interview-notification.tsx'),
     route('user/personal-center', 'routes/personal-center.tsx'),
+    route('user/travellers', 'routes/travellers.tsx'),
     route('notice', 'routes/notice.tsx'),
     route('ordering/create-order', 'routes/create-order.tsx'),
     route('ordering/upload/:userOrderId', 'routes/ordering-upload.tsx'),

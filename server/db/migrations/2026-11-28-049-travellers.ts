@@ -65,11 +65,15 @@ export async function up(db: Kysely<any>): Promise<void> {
     await sql`alter table order_material_file drop constraint if exists order_material_file_storage_key_key`.execute(db);
   } else {
     const table = await sql<{ sql: string }>`select sql from sqlite_master where type = 'table' and name = 'order_material_file'`.execute(db);
-    const indexes = await sql<{ sql: string }>`select sql from sqlite_master where type = 'index' and tbl_name = 'order_material_file' and sql is not null`.execute(db);
+    const indexes = await sql<{
+      sql: string;
+    }>`select sql from sqlite_master where type = 'index' and tbl_name = 'order_material_file' and sql is not null`.execute(db);
     const ddl = table.rows[0]!.sql;
     const unique = /"storage_key" varchar\(200\) not null unique/i;
     if (!unique.test(ddl)) throw new Error('order_material_file: storage_key definition not as expected');
-    const rebuilt = ddl.replace(unique, '"storage_key" varchar(200) not null').replace(/^CREATE TABLE "order_material_file"/i, 'CREATE TABLE "order_material_file_rebuilt"');
+    const rebuilt = ddl
+      .replace(unique, '"storage_key" varchar(200) not null')
+      .replace(/^CREATE TABLE "order_material_file"/i, 'CREATE TABLE "order_material_file_rebuilt"');
     const sequence = await sql<{ seq: number }>`select seq from sqlite_sequence where name = 'order_material_file'`.execute(db);
     await sql.raw(rebuilt).execute(db);
     await sql`insert into order_material_file_rebuilt select * from order_material_file`.execute(db);
