@@ -32,12 +32,12 @@ export function TravellerOffers({ userOrderId, offers }: { userOrderId: number; 
         material_id: offer.material_id,
       });
       toast.success(`已使用保存的${offer.doc_type_label}作为“${offer.material_name}”`);
-      await revalidator.revalidate();
     } catch (error) {
       if (!(error instanceof ApiError)) toast.error('操作失败，请重试');
-    } finally {
-      setBusy(null);
     }
+    setBusy(null);
+    // The checklist and the offers as they are now (the taken file, what is still missing).
+    void revalidator.revalidate();
   };
 
   return (
@@ -78,7 +78,7 @@ export function TravellerOffers({ userOrderId, offers }: { userOrderId: number; 
                     type="primary"
                     ghost
                     loading={busy === key}
-                    disabled={busy !== null && busy !== key}
+                    disabled={busy !== null || revalidator.state === 'loading'}
                     onClick={() => void take(person.applicant_id, offer)}
                     data-testid="traveller-offer-accept"
                   >
