@@ -25,6 +25,7 @@ export default [
     route('order/order-interview-notification/:userOrderId', 'routes/order-interview-notification.tsx'),
     route('user/personal-center', 'routes/personal-center.tsx'),
     route('user/team', 'routes/team-members.tsx'),
+    route('user/travellers', 'routes/travellers.tsx'),
     route('notice', 'routes/notice.tsx'),
     route('user/invoice', 'routes/invoice-list.tsx'),
     route('ordering/create-order', 'routes/create-order.tsx'),

@@ -1,6 +1,7 @@
 // What the server hands to the page loaders (React Router's load context).
 // Types only: the web client never imports server code.
 import type { UserInfo } from './contracts/account.ts';
+import type { TravellerListResult, TravellerOffersResult } from './contracts/traveller.ts';
 import type { AddressList } from './contracts/address.ts';
 import type { ContinentWithCountries, ReviewPage, VisaCountryDetail, VisaProductDetail, VisaProductListItem } from './contracts/catalogue.ts';
 import type { InsurancePlanListResult } from './contracts/insurance.ts';
@@ -95,6 +96,10 @@ export interface CustomerReads {
   orderGroups(): Promise<ReadAnswer<OrderGroupListResult>>;
   /** The enterprise's invoices and its invoice details (/www/invoice/invoice_list, issue 29). */
   invoices(page: number): Promise<ReadAnswer<InvoiceListResult>>;
+  /** The enterprise's saved travellers (常用出行人) with their documents. */
+  travellers(): Promise<ReadAnswer<TravellerListResult>>;
+  /** The saved documents offered to each applicant of a draft order (/www/traveller/offer_list). */
+  travellerOffers(userOrderId: number): Promise<ReadAnswer<TravellerOffersResult>>;
 }
 
 /**

@@ -47,6 +47,9 @@ import { createMailService, type MailService } from './modules/mail/mail.service
 import { shipBackOperations } from './modules/ship-back/ship-back.routes.ts';
 import { createShipBackService, type ShipBackService } from './modules/ship-back/ship-back.service.ts';
 import { createRetentionJob } from './modules/retention/retention.job.ts';
+import { createTravellerDocumentRetention } from './modules/retention/traveller-documents.ts';
+import { createTravellerModule } from './modules/traveller/traveller.routes.ts';
+import type { TravellerService } from './modules/traveller/traveller.service.ts';
 import { createFileStorage } from './modules/stored-file/open-storage.ts';
 import type { FileRouteAuth } from './modules/stored-file/serve.ts';
 import { locateProvince } from './modules/system/ip-location.ts';
@@ -142,6 +145,8 @@ export interface Services {
   invoices: InvoiceService;
   /** 出行团组 and the order export (issue 29). */
   reports: ReportService;
+  /** 常用出行人 (issue 28 part 3): saved travellers, their documents, offered on the upload step. */
+  traveller: TravellerService;
 }
 
 declare module 'fastify' {
@@ -192,6 +197,8 @@ export async function buildApp({
   }
   // Uploaded materials: JSON calls and the multipart upload in /www, stored files under /files/material/.
   const materials = createMaterialModule({ db: database.db, config, now, log: app.log, storage });
+  // Saved travellers (常用出行人): their documents stored like materials and reused by reference in orders.
+  const travellers = createTravellerModule({ db: database.db, config, now, log: app.log, storage, material: materials.service });
 
   const operators = createOperatorService(
     database.db,
@@ -225,6 +232,7 @@ export async function buildApp({
     slotAdmin: createSlotAdminService(database.db, { now }),
     // Invitation and reset e-mails go through the notices' outbox, run right after their commit.
     team: createTeamService(database.db, { now, siteUrl: config.PUBLIC_SITE_URL, afterMailQueued: () => jobs.poke(OUTBOX_JOB) }),
+    traveller: travellers.service,
   };
 
   // API answers, the address library and static files; pages compress themselves.
@@ -387,6 +395,9 @@ export async function buildApp({
   // Retention of travellers' scans (issue 11): every instance runs it; each order is claimed first.
   const retention = createRetentionJob(database.db, { storage, now, retentionDays: config.RETENTION_DAYS, log: app.log });
   jobs.register(retention.job(config.RETENTION_INTERVAL_MINUTES * 60_000));
+  // The saved travellers' documents: deleted RETENTION_DAYS after they stopped being usable (expired, photo too old).
+  const travellerRetention = createTravellerDocumentRetention(database.db, { storage, now, retentionDays: config.RETENTION_DAYS, log: app.log });
+  jobs.register(travellerRetention.job(config.RETENTION_INTERVAL_MINUTES * 60_000));
 
   // The catalogue workbook in the back office (issue 26).
   const catalogueWorkbook = createCatalogueWorkbook(database.db, { now });
@@ -421,6 +432,7 @@ export async function buildApp({
       ...systemOperations({ miniProgramLinkBase: config.MINI_PROGRAM_LINK_BASE, rateLimiter, now }),
       ...orderOperations(services.order),
       ...materials.operations,
+      ...travellers.operations,
       ...payments.operations,
       ...interviewOperations(services.interview),
       ...addressOperations(services.address),
@@ -450,6 +462,7 @@ export async function buildApp({
       registerOperation(api, operation);
     }
     await api.register(materials.uploadRoutes);
+    await api.register(travellers.uploadRoutes);
     await api.register(pageCheck.uploadRoutes);
     await api.register(results.uploadRoutes);
     await api.register(invoices.uploadRoutes);
@@ -459,7 +472,7 @@ export async function buildApp({
   registerAddressLibraryFile(app);
   // The stored files' routes: /files/… for the customer's session, /admin-files/… for an operator's.
   const fileAuth: FileRouteAuth = { customer: (token) => services.account.authenticate(token), operator: (token) => services.operator.authenticate(token) };
-  for (const files of [materials, pageCheck, results, invoices]) files.registerFileRoutes(app, fileAuth);
+  for (const files of [materials, pageCheck, results, invoices, travellers]) files.registerFileRoutes(app, fileAuth);
   registerExportRoutes(app, reports, {
     authenticate: (token) => services.account.authenticate(token),
     now,

@@ -8,6 +8,8 @@ import { chinaDate } from '../../common/order';
 import { CreateOrderForm } from '../features/ordering/create/create-order-form';
 import { createOrderView, missingProductView, productIdParam } from '../features/ordering/create/create-order-model';
 import { CreateOrderProblem } from '../features/ordering/create/create-order-problem';
+import { savedTravellers } from '../features/travellers/saved-travellers';
+import { TravellerPicker } from '../features/travellers/traveller-picker';
 import { requireUser } from '../lib/require-user';
 import type { Route } from './+types/create-order';
 
@@ -19,22 +21,31 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   await requireUser(context);
   const today = chinaDate(Date.now());
   const productId = productIdParam(new URL(request.url).searchParams);
-  if (productId === null) return { view: missingProductView(), today };
+  if (productId === null) return { view: missingProductView(), today, travellers: [] };
   const product = await context.catalogue.productDetail(productId);
   // The product's own country, whatever visa_country_id the link says.
   const country = product ? await context.catalogue.country(product.visa_country_id) : null;
-  return { view: createOrderView(productId, product, country, context.provinces(), context.visitorProvince()), today };
+  return {
+    view: createOrderView(productId, product, country, context.provinces(), context.visitorProvince()),
+    today,
+    travellers: await savedTravellers(context),
+  };
 }
 
 export default function Screen({ loaderData }: Route.ComponentProps) {
-  const { view, today } = loaderData;
+  const { view, today, travellers } = loaderData;
   return (
     <div className="co-page" data-testid="create-order-page">
       <div className="co-body">
         <h1 className="co-title">填写订单</h1>
       </div>
       {view.kind === 'ready' ? (
-        <CreateOrderForm key={view.product.visa_product_id} view={view} today={today} />
+        <CreateOrderForm
+          key={view.product.visa_product_id}
+          view={view}
+          today={today}
+          beforeApplicants={(form) => <TravellerPicker form={form} travellers={travellers} />}
+        />
       ) : (
         <div className="co-body">
           <CreateOrderProblem problem={view} />

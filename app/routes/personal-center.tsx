@@ -53,6 +53,11 @@ export default function PersonalCenter({ loaderData }: Route.ComponentProps) {
           <Descriptions.Item label="上次登录">{user.last_login_at ? formatDateTime(user.last_login_at) : '—'}</Descriptions.Item>
         </Descriptions>
       </Card>
+      <Card title="常用出行人" extra={<Link to="/user/travellers">管理</Link>} data-testid="personal-travellers">
+        <p style={{ margin: 0 }}>
+          保存常出行的人及其护照、身份证、户口本和证件照片，下单时直接选择，上传资料时直接使用。<Link to="/user/travellers">管理常用出行人</Link>
+        </p>
+      </Card>
       <Card title="联系客服">
         {service ? (
           <Descriptions column={{ xs: 1, sm: 2 }}>

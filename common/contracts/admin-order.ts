@@ -179,6 +179,7 @@ const reviewFile = z.object({
   reviewed_at: z.number().nullable(),
   review_round: z.number().nullable(),
   created_at: z.number(),
+  reused_from_traveller: z.boolean().describe('客户从常用出行人保存的证件中选用（同一文件）：审核界面标注“来自常用出行人”'),
 });
 
 const workbenchItem = z.object({

@@ -27,6 +27,7 @@ import { REFUND_CONTRACTS } from './refund.ts';
 import { RECONCILIATION_CONTRACTS } from './reconciliation.ts';
 import { SYSTEM_CONTRACTS } from './system.ts';
 import { TEAM_CONTRACTS } from './team.ts';
+import { TRAVELLER_CONTRACTS } from './traveller.ts';
 import { ADMIN_VISA_RESULT_CONTRACTS, VISA_RESULT_CONTRACTS } from './visa-result.ts';
 import { ADMIN_SHIP_BACK_CONTRACTS, SHIP_BACK_CONTRACTS } from './ship-back.ts';
 
@@ -49,6 +50,7 @@ export const WWW_CONTRACTS = defineRegistry([
   ...TEAM_CONTRACTS,
   ...REPORT_CONTRACTS,
   ...INVOICE_CONTRACTS,
+  ...TRAVELLER_CONTRACTS,
 ]);
 
 export type WwwRegistry = typeof WWW_CONTRACTS;

@@ -21,6 +21,7 @@ const file = z.object({
   review_status_label: z.string(),
   no_pass_memo: z.string().nullable(),
   created_at: z.number(),
+  reused_from_traveller: z.boolean().describe('来自常用出行人保存的证件（同一文件，未复制）'),
 });
 
 const item = z.object({

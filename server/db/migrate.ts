@@ -30,6 +30,7 @@ import * as orderProductSnapshot from './migrations/2026-11-28-047-order-product
 import * as queueDueDescIndex from './migrations/2026-11-28-048-queue-due-desc-index.ts';
 import * as teams from './migrations/2026-11-28-052-teams.ts';
 import * as reportsInvoices from './migrations/2026-11-28-053-reports-invoices.ts';
+import * as travellers from './migrations/2026-11-28-049-travellers.ts';
 
 const migrations: Record<string, Migration> = {
   '2026-11-21-001-accounts': accounts,
@@ -61,6 +62,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-28-048-queue-due-desc-index': queueDueDescIndex,
   '2026-11-28-052-teams': teams,
   '2026-11-28-053-reports-invoices': reportsInvoices,
+  '2026-11-28-049-travellers': travellers,
 };
 
 /** The migrations this code knows, oldest first (a backup names the last one its database had). */

@@ -100,7 +100,8 @@ export interface Database
     RefundTables,
     CatalogueDraftTables,
     InterviewSlotAdminTables,
-    InvoiceTables {
+    InvoiceTables,
+    TravellerTables {
   enterprise: EnterpriseTable;
   account: AccountTable;
   account_session: AccountSessionTable;
@@ -513,6 +514,9 @@ export interface OrderMaterialFileTable {
   reviewed_at: number | null;
   /** The review round of the current decision. */
   review_round: number | null;
+  // Migration 049.
+  /** The traveller's document this file reuses (the same stored object); null: uploaded for the order. */
+  reused_document_id: number | null;
 }
 
 export interface InterviewSlotTable {
@@ -1121,4 +1125,51 @@ export interface InvoiceTables {
   invoice: InvoiceTable;
   invoice_order: InvoiceOrderTable;
   invoice_file: InvoiceFileTable;
+}
+
+// ── Travellers saved for next time (migration 049) ─────────────────────────
+
+export type TravellerDocumentType = 'passport' | 'id_card' | 'hukou' | 'photo';
+
+export interface TravellerTable {
+  traveller_id: Generated<number>;
+  enterprise_id: number;
+  name: string;
+  pinyin: string;
+  sex: 'M' | 'F';
+  /** 'YYYY-MM-DD'. */
+  birth_date: string;
+  mobile_phone: string;
+  email: string | null;
+  identity_id: number;
+  passport_no: string | null;
+  passport_expiry: string | null;
+  /** The traveller's consent to keeping their documents, recorded with each save. */
+  consent_at: number;
+  consent_account_id: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface TravellerDocumentTable {
+  document_id: Generated<number>;
+  traveller_id: number;
+  enterprise_id: number;
+  doc_type: TravellerDocumentType;
+  /** An object of the stored files' storage; order files reusing it hold the same key. */
+  storage_key: string;
+  file_name: string;
+  content_type: MaterialContentType;
+  size_bytes: number;
+  sha256: string;
+  taken_date: string | null;
+  expiry_date: string | null;
+  account_id: number;
+  created_at: number;
+}
+
+/** Tables of migration 049 (modules/traveller). */
+export interface TravellerTables {
+  traveller: TravellerTable;
+  traveller_document: TravellerDocumentTable;
 }

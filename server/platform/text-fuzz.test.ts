@@ -351,6 +351,7 @@ describe(`text fuzz of every call (${database})`, () => {
       '/admin-api/page_check/upload',
       '/admin-api/result/file_upload',
       '/www/order/material_upload',
+      '/www/traveller/document_upload',
     ]);
   });
 

@@ -21,6 +21,7 @@ import { invoiceList } from '../../common/contracts/invoice.ts';
 import { orderGroupList } from '../../common/contracts/report.ts';
 import type { InvoiceService } from '../modules/invoice/invoice.service.ts';
 import type { ReportService } from '../modules/order-report/report.module.ts';
+import { travellerList, travellerOffers } from '../../common/contracts/traveller.ts';
 import type { CustomerReads, ReadAnswer } from '../../common/web-context.ts';
 import type { TeamService } from '../modules/account/team.service.ts';
 import type { AddressService } from '../modules/address/address.service.ts';
@@ -34,6 +35,7 @@ import type { OrderService } from '../modules/order/order.service.ts';
 import type { CustomerOrderView } from '../modules/order-view/customer-view.ts';
 import type { PageCheckService } from '../modules/page-check/page-check.service.ts';
 import type { ShipBackService } from '../modules/ship-back/ship-back.service.ts';
+import type { TravellerService } from '../modules/traveller/traveller.service.ts';
 import { AppError } from '../platform/errors.ts';
 import { parsePayload } from '../platform/payload.ts';
 import type { Customer } from '../platform/principal.ts';
@@ -52,6 +54,7 @@ export interface ReadServices {
   team: TeamService;
   invoices: InvoiceService;
   reports: ReportService;
+  traveller: TravellerService;
 }
 
 async function read<C extends Contract>(
@@ -88,5 +91,7 @@ export function customerReads(services: ReadServices, caller: Customer): Custome
     teamMembers: () => read(teamMemberList, {}, () => services.team.list(caller)),
     orderGroups: () => read(orderGroupList, {}, () => services.reports.groups(caller)),
     invoices: (page) => read(invoiceList, { page }, (p) => services.invoices.list(caller, p.page)),
+    travellers: () => read(travellerList, {}, async () => ({ list: await services.traveller.list(caller) })),
+    travellerOffers: (id) => read(travellerOffers, { user_order_id: id }, (p) => services.traveller.offers(caller, p.user_order_id)),
   };
 }

@@ -13,6 +13,7 @@ const file = (file_id: number, extra: Partial<MaterialFileView> = {}): MaterialF
   review_status: 'pending',
   review_status_label: '待审核',
   no_pass_memo: null,
+  reused_from_traveller: false,
   created_at: 0,
   ...extra,
 });

@@ -17,6 +17,8 @@ export interface NewFileRow extends StoredUpload {
   kind: 'material' | 'photo';
   account_id: number;
   created_at: number;
+  /** The traveller's saved document this file reuses (the same stored object); absent: uploaded for the order. */
+  reused_document_id?: number | null;
 }
 
 const FILE_COLUMNS = [
@@ -29,6 +31,7 @@ const FILE_COLUMNS = [
   'review_status',
   'no_pass_memo',
   'created_at',
+  'reused_document_id',
 ] as const;
 
 export function createMaterialRepository(db: Kysely<Database>) {
@@ -114,7 +117,7 @@ export function createMaterialRepository(db: Kysely<Database>) {
       trx: Db,
       fileId: number,
       expectedKey: string,
-      content: Pick<NewFileRow, 'storage_key' | 'file_name' | 'content_type' | 'size_bytes' | 'sha256' | 'account_id' | 'created_at'>,
+      content: Pick<NewFileRow, 'storage_key' | 'file_name' | 'content_type' | 'size_bytes' | 'sha256' | 'account_id' | 'created_at' | 'reused_document_id'>,
     ): Promise<boolean> {
       const result = await trx
         .updateTable('order_material_file')

@@ -29,7 +29,7 @@ import { AppError } from '../../platform/errors.ts';
 import { allowedEvents, checkAllowed, createOrderLifecycle, eventsFrom, type OrderRow, placeOf } from '../order/lifecycle.ts';
 import type { Customer } from '../../platform/principal.ts';
 import { type AccessLogFilter, fileAccessLogPage } from '../stored-file/access-log.ts';
-import { createStoredFiles, type FileViewer, type StoredFileDeps, type UploadSource } from '../stored-file/stored-files.ts';
+import { createStoredFiles, type FileViewer, type StoredFileDeps, type StoredUpload, type UploadSource } from '../stored-file/stored-files.ts';
 import { materialFiles } from './material-files.ts';
 import { createMaterialRepository, type MaterialFileRow } from './material.repository.ts';
 import { missingMaterials } from './material-progress.ts';
@@ -70,6 +70,7 @@ export function fileView(row: MaterialFileRow): MaterialFileView {
     review_status_label: MATERIAL_REVIEW_STATUSES[row.review_status],
     no_pass_memo: row.no_pass_memo,
     created_at: row.created_at,
+    reused_from_traveller: row.reused_document_id !== null,
   };
 }
 
@@ -119,6 +120,71 @@ export function createMaterialService(db: Kysely<Database>, deps: MaterialServic
     }
     if (!replacing && existing.length >= MATERIAL_LIMITS.maxFilesPerMaterial) throw new AppError(ErrorCode.MATERIAL_TOO_MANY_FILES);
     return { mode, applicant, isPhoto, materialName, replacing };
+  }
+
+  /**
+   * Records a stored file for an item or the photo (a new row or the replaced one), in the order's
+   * lifecycle change decided again on the order as it is now: it may have been confirmed,
+   * cancelled or reviewed meanwhile. The replaced file's object is dropped after the commit
+   * (kept while another row still points at it: a traveller's document).
+   */
+  async function record(
+    customer: Customer,
+    order: OrderRow,
+    input: UploadInput,
+    upload: StoredUpload,
+    reusedDocumentId: number | null,
+  ): Promise<MaterialUploadResult> {
+    let fileId = 0;
+    let replaced: MaterialFileRow | null = null;
+    // Decided again on the order as it is now: it may have been confirmed, cancelled or reviewed meanwhile.
+    await lifecycle.change(customer, order.user_order_id, async (fresh, at) => {
+      const plan = await planUpload(customer, fresh, input);
+      replaced = plan.replacing;
+      const content = { ...upload, account_id: customer.accountId, created_at: at, reused_document_id: reusedDocumentId };
+      return {
+        event: plan.replacing ? 'material_replace' : 'material_upload',
+        // Uploads of one order serialise on its row instead of failing each other.
+        concurrency: 'place',
+        within: async (trx) => {
+          if (plan.replacing) {
+            if (!(await repo.replaceFile(trx, plan.replacing.file_id, plan.replacing.storage_key, content))) throw new AppError(ErrorCode.ORDER_CONFLICT);
+            fileId = plan.replacing.file_id;
+            return;
+          }
+          // Re-counted under the order row's lock: two parallel uploads cannot both take the
+          // last place, nor both become an applicant's only photo.
+          const count = await repo.countFiles(trx, fresh.user_order_id, plan.applicant.applicant_id, input.material_id);
+          if (plan.isPhoto && count > 0) throw new AppError(ErrorCode.ORDER_CONFLICT);
+          if (count >= MATERIAL_LIMITS.maxFilesPerMaterial) throw new AppError(ErrorCode.MATERIAL_TOO_MANY_FILES);
+          fileId = await repo.insertFile(trx, {
+            ...content,
+            user_order_id: fresh.user_order_id,
+            applicant_id: plan.applicant.applicant_id,
+            material_id: input.material_id,
+            kind: plan.isPhoto ? 'photo' : 'material',
+          });
+        },
+        detail: () => ({
+          file_id: fileId,
+          applicant_id: plan.applicant.applicant_id,
+          applicant_name: plan.applicant.name,
+          material_id: input.material_id,
+          material_name: plan.materialName,
+          file_name: upload.file_name,
+          content_type: upload.content_type,
+          size: upload.size_bytes,
+          sha256: upload.sha256,
+          ...(reusedDocumentId !== null ? { reused_document_id: reusedDocumentId } : {}),
+          ...(plan.replacing ? { replaced_file_name: plan.replacing.file_name, replaced_sha256: plan.replacing.sha256 } : {}),
+        }),
+      };
+    });
+    const old = replaced as MaterialFileRow | null;
+    if (old) await storedFiles.drop(old.storage_key, 'replaced');
+
+    const row = await repo.file(order.user_order_id, fileId);
+    return { file: fileView(row!), replaced: old !== null, missing: await missingMaterials(db, order.user_order_id) };
   }
 
   return {
@@ -205,57 +271,19 @@ export function createMaterialService(db: Kysely<Database>, deps: MaterialServic
 
       // The bytes: type from the first ones, then streamed to storage under a new key.
       const upload = await storedFiles.store(source, isPhoto ? PHOTO : undefined);
-      let fileId = 0;
-      let replaced: MaterialFileRow | null = null;
-      // Decided again on the order as it is now: it may have been confirmed, cancelled or reviewed meanwhile.
-      await storedFiles.keep(upload, () =>
-        lifecycle.change(customer, order.user_order_id, async (fresh, at) => {
-          const plan = await planUpload(customer, fresh, input);
-          replaced = plan.replacing;
-          const content = { ...upload, account_id: customer.accountId, created_at: at };
-          return {
-            event: plan.replacing ? 'material_replace' : 'material_upload',
-            // Uploads of one order serialise on its row instead of failing each other.
-            concurrency: 'place',
-            within: async (trx) => {
-              if (plan.replacing) {
-                if (!(await repo.replaceFile(trx, plan.replacing.file_id, plan.replacing.storage_key, content))) throw new AppError(ErrorCode.ORDER_CONFLICT);
-                fileId = plan.replacing.file_id;
-                return;
-              }
-              // Re-counted under the order row's lock: two parallel uploads cannot both take the
-              // last place, nor both become an applicant's only photo.
-              const count = await repo.countFiles(trx, fresh.user_order_id, plan.applicant.applicant_id, input.material_id);
-              if (plan.isPhoto && count > 0) throw new AppError(ErrorCode.ORDER_CONFLICT);
-              if (count >= MATERIAL_LIMITS.maxFilesPerMaterial) throw new AppError(ErrorCode.MATERIAL_TOO_MANY_FILES);
-              fileId = await repo.insertFile(trx, {
-                ...content,
-                user_order_id: fresh.user_order_id,
-                applicant_id: plan.applicant.applicant_id,
-                material_id: input.material_id,
-                kind: plan.isPhoto ? 'photo' : 'material',
-              });
-            },
-            detail: () => ({
-              file_id: fileId,
-              applicant_id: plan.applicant.applicant_id,
-              applicant_name: plan.applicant.name,
-              material_id: input.material_id,
-              material_name: plan.materialName,
-              file_name: upload.file_name,
-              content_type: upload.content_type,
-              size: upload.size_bytes,
-              sha256: upload.sha256,
-              ...(plan.replacing ? { replaced_file_name: plan.replacing.file_name, replaced_sha256: plan.replacing.sha256 } : {}),
-            }),
-          };
-        }),
-      );
-      const old = replaced as MaterialFileRow | null;
-      if (old) await storedFiles.drop(old.storage_key, 'replaced');
+      return storedFiles.keep(upload, () => record(customer, order, input, upload, null));
+    },
 
-      const row = await repo.file(order.user_order_id, fileId);
-      return { file: fileView(row!), replaced: old !== null, missing: await missingMaterials(db, order.user_order_id) };
+    /**
+     * A traveller's saved document taken for an item or the photo (modules/traveller): the same
+     * stored object, recorded like an upload with the document it came from. The caller checked
+     * the document (its enterprise, its type, that it is still usable); the order's rules are here.
+     */
+    async reuse(customer: Customer, input: UploadInput, stored: StoredUpload, documentId: number): Promise<MaterialUploadResult> {
+      const order = await lifecycle.current(customer, input.user_order_id);
+      const { isPhoto } = await planUpload(customer, order, input);
+      if (isPhoto && !PHOTO.types.includes(stored.content_type)) throw PHOTO.refused();
+      return record(customer, order, input, stored, documentId);
     },
 
     async remove(customer: Customer, userOrderId: number, fileId: number): Promise<MaterialDeleteResult> {

@@ -67,6 +67,7 @@ export function createWorkbenchRepository(db: Kysely<Database>) {
           'reviewed_at',
           'review_round',
           'created_at',
+          'reused_document_id',
         ])
         .where('user_order_id', '=', userOrderId)
         .orderBy('file_id')

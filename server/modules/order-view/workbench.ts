@@ -143,6 +143,7 @@ export function createWorkbenchView(db: Kysely<Database>, deps: { now: () => num
       reviewed_at: f.reviewed_at,
       review_round: f.review_round,
       created_at: f.created_at,
+      reused_from_traveller: f.reused_document_id !== null,
     });
     // Each applicant's files in one pass (not a filter over every file per checklist item).
     const filesOf = new Map<string, WorkbenchFileRow[]>();

@@ -18,6 +18,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { JobSpec } from '../../platform/jobs.ts';
 import { SYSTEM } from '../../platform/principal.ts';
+import { storageKeyInUse } from '../stored-file/shared-keys.ts';
 import { type FileStorage, STORAGE_KEY_PATTERN } from '../stored-file/storage.ts';
 import { createOrderLifecycle } from '../order/lifecycle.ts';
 import { DEFAULT_PURGERS, type FinishedOrder, type Purger, type StoredFileRef } from './purgers.ts';
@@ -117,7 +118,11 @@ export function createRetentionJob(db: Kysely<Database>, deps: RetentionDeps) {
     }
     // The stored objects first: a row never outlives the run that deleted its object by more than a lease.
     // A key the storage never makes (STORAGE_KEY_PATTERN) holds no object: only its row goes.
-    for (const entry of due) for (const file of entry.files) if (STORAGE_KEY_PATTERN.test(file.storage_key)) await deps.storage.delete(file.storage_key);
+    // An object a traveller's saved document or another order still uses (shared by reference) stays.
+    for (const entry of due)
+      for (const file of entry.files)
+        if (STORAGE_KEY_PATTERN.test(file.storage_key) && !(await storageKeyInUse(db, file.storage_key, order.user_order_id)))
+          await deps.storage.delete(file.storage_key);
 
     const counts: Record<string, number> = {};
     await lifecycle.change(SYSTEM, order.user_order_id, (current) => {

@@ -20,7 +20,7 @@ import { cookieValue } from '../../web/cookies.ts';
 import { contentDisposition } from './file-name.ts';
 import type { StoredFileRow, StoredFileTable } from './kind.ts';
 import { StoredFileDamagedError } from './envelope.ts';
-import type { ByteRange } from './storage.ts';
+import type { ByteRange, StoredObject } from './storage.ts';
 import type { StoredFiles } from './stored-files.ts';
 
 /** Who is asking, from a session token (the account and operator services). */
@@ -36,7 +36,7 @@ const FRAMED_HEADERS = {
   'x-robots-tag': 'noindex',
 };
 
-function notFound(reply: FastifyReply) {
+export function notFound(reply: FastifyReply) {
   return reply.code(404).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send('Not Found');
 }
 
@@ -62,68 +62,83 @@ export function parseRange(header: string | undefined, size: number): ByteRange 
 }
 
 /** A row id of the URL (1 … 2^31 − 1), else 0. */
-function idOf(raw: string): number {
+export function idOf(raw: string): number {
   const id = /^[1-9]\d{0,9}$/.test(raw) ? Number(raw) : 0;
   return id > 2_147_483_647 ? 0 : id;
 }
 
-function tokenOf(request: FastifyRequest, cookie: string): string | undefined {
+export function tokenOf(request: FastifyRequest, cookie: string): string | undefined {
   const header = request.headers['x-token'];
   return typeof header === 'string' && header !== '' ? header : cookieValue(request, cookie);
 }
 
+/** A stored file's columns the answer needs. */
+export interface ServedFile {
+  storage_key: string;
+  file_name: string;
+  content_type: string;
+  size_bytes: number;
+}
+
+/** The file's headers: inline under its cleaned name, its real type, never sniffed; framed: by our own pages only. */
+export function describeFile(reply: FastifyReply, file: ServedFile, cache: string, framed: boolean) {
+  reply
+    .header('content-type', file.content_type)
+    .header('x-content-type-options', 'nosniff')
+    .header('content-disposition', contentDisposition(file.file_name, file.content_type as MaterialContentType))
+    .header('cache-control', cache);
+  if (framed) reply.headers(FRAMED_HEADERS);
+}
+
+/** The stored bytes (or the range asked for); a row whose object is gone is the same plain 404 (`open` logs it). */
+export async function sendStoredFile(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  file: ServedFile,
+  open: (file: ServedFile, range?: ByteRange) => Promise<StoredObject | null>,
+) {
+  const clear = () => {
+    for (const name of ['etag', 'content-type', 'content-disposition', 'accept-ranges', ...Object.keys(FRAMED_HEADERS)]) reply.removeHeader(name);
+  };
+  reply.header('accept-ranges', 'bytes');
+  const size = file.size_bytes;
+  // If-Range naming another version of the file: the whole file, as if no range was asked.
+  const ifRange = request.headers['if-range'];
+  const rangeHeader = ifRange === undefined || ifRange === reply.getHeader('etag') ? request.headers.range : undefined;
+  const range = parseRange(rangeHeader, size);
+  if (range === 'unsatisfiable') {
+    clear();
+    return reply.code(416).header('content-range', `bytes */${size}`).header('cache-control', 'no-store').send();
+  }
+  let stored;
+  try {
+    stored = await open(file, range ?? undefined);
+  } catch (error) {
+    if (!(error instanceof StoredFileDamagedError)) throw error;
+    // Refused before any byte (open logged it): the envelope, not the file's headers.
+    clear();
+    const ret = ErrorCode.STORED_FILE_DAMAGED;
+    return reply.code(ERROR_CATALOGUE[ret].http).header('cache-control', 'no-store').send({ ret, msg: ERROR_CATALOGUE[ret].msg, body: null });
+  }
+  if (!stored) {
+    clear();
+    return notFound(reply);
+  }
+  if (range) {
+    reply
+      .code(206)
+      .header('content-range', `bytes ${range.start}-${range.end}/${size}`)
+      .header('content-length', String(range.end - range.start + 1));
+  } else {
+    reply.header('content-length', String(stored.size ?? size));
+  }
+  return reply.send(stored.body);
+}
+
 export function registerFileRoutes<T extends StoredFileTable>(app: FastifyInstance, files: StoredFiles<T>, auth: FileRouteAuth): void {
   const { kind } = files;
-
-  /** The file's headers: inline under its cleaned name, its real type, never sniffed; framed: by our own pages only. */
-  function describe(reply: FastifyReply, file: StoredFileRow<T>, cache: string, framed: boolean) {
-    reply
-      .header('content-type', file.content_type)
-      .header('x-content-type-options', 'nosniff')
-      .header('content-disposition', contentDisposition(file.file_name, file.content_type as MaterialContentType))
-      .header('cache-control', cache);
-    if (framed) reply.headers(FRAMED_HEADERS);
-  }
-
-  /** The stored bytes (or the range asked for); a row whose object is gone is the same plain 404 (files.open logs it). */
-  async function send(request: FastifyRequest, reply: FastifyReply, file: StoredFileRow<T>) {
-    const clear = () => {
-      for (const name of ['etag', 'content-type', 'content-disposition', 'accept-ranges', ...Object.keys(FRAMED_HEADERS)]) reply.removeHeader(name);
-    };
-    reply.header('accept-ranges', 'bytes');
-    const size = file.size_bytes;
-    // If-Range naming another version of the file: the whole file, as if no range was asked.
-    const ifRange = request.headers['if-range'];
-    const rangeHeader = ifRange === undefined || ifRange === reply.getHeader('etag') ? request.headers.range : undefined;
-    const range = parseRange(rangeHeader, size);
-    if (range === 'unsatisfiable') {
-      clear();
-      return reply.code(416).header('content-range', `bytes */${size}`).header('cache-control', 'no-store').send();
-    }
-    let stored;
-    try {
-      stored = await files.open(file, range ?? undefined);
-    } catch (error) {
-      if (!(error instanceof StoredFileDamagedError)) throw error;
-      // Refused before any byte (files.open logged it): the envelope, not the file's headers.
-      clear();
-      const ret = ErrorCode.STORED_FILE_DAMAGED;
-      return reply.code(ERROR_CATALOGUE[ret].http).header('cache-control', 'no-store').send({ ret, msg: ERROR_CATALOGUE[ret].msg, body: null });
-    }
-    if (!stored) {
-      clear();
-      return notFound(reply);
-    }
-    if (range) {
-      reply
-        .code(206)
-        .header('content-range', `bytes ${range.start}-${range.end}/${size}`)
-        .header('content-length', String(range.end - range.start + 1));
-    } else {
-      reply.header('content-length', String(stored.size ?? size));
-    }
-    return reply.send(stored.body);
-  }
+  const describe = describeFile;
+  const send = (request: FastifyRequest, reply: FastifyReply, file: StoredFileRow<T>) => sendStoredFile(request, reply, file, files.open);
 
   app.get<{ Params: { fileId: string } }>(`${kind.customerPath}:fileId`, { compress: false, schema: { hide: true } }, async (request, reply) => {
     const id = idOf(request.params.fileId);

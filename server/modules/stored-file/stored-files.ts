@@ -23,6 +23,7 @@ import { cleanFileName } from './file-name.ts';
 import type { StoredFileKind, StoredFileRow, StoredFileTable } from './kind.ts';
 import { StoredFileDamagedError } from './envelope.ts';
 import { type ByteRange, type FileStorage, newStorageKey, type StoredObject } from './storage.ts';
+import { storageKeyInUse } from './shared-keys.ts';
 import { inspectUpload } from './upload-stream.ts';
 
 export interface StoredFileDeps {
@@ -59,34 +60,44 @@ export interface Accept {
   refused: () => AppError;
 }
 
-export function createStoredFiles<T extends StoredFileTable>(db: Kysely<Database>, kind: StoredFileKind<T>, deps: StoredFileDeps) {
-  const { storage, log } = deps;
-  const maxBytes = kind.maxBytes ?? deps.maxBytes;
-  const tooLarge = () => new AppError(ErrorCode.MATERIAL_FILE_TOO_LARGE, `文件过大，单个文件不能超过 ${formatBytes(maxBytes)}`);
-  // The kind's table is known only at run time: its columns are StoredFileColumns (kind.ts checks the declaration).
-  const tables = db as Kysely<any>;
-  const table: string = kind.table;
-  const idColumn: string = kind.idColumn;
-  const purgedColumn: string | undefined = kind.retention.purgedColumn;
+/** What an object store needs of a kind: its name (logs), what it accepts and its size limit. */
+export interface ObjectSpec {
+  name: string;
+  contentTypes: readonly MaterialContentType[];
+  maxBytes?: number;
+}
 
-  /** Best effort: a failure leaves an orphan object (logged), never a broken row. */
+/**
+ * Storing, keeping, dropping and opening objects for one kind of file, without
+ * the kind's table: what `createStoredFiles` binds to a table of an order's
+ * files, and what the travellers' documents (modules/traveller) use directly.
+ */
+export function createObjectStore(db: Kysely<Database>, spec: ObjectSpec, deps: StoredFileDeps) {
+  const { storage, log } = deps;
+  const maxBytes = spec.maxBytes ?? deps.maxBytes;
+  const tooLarge = () => new AppError(ErrorCode.MATERIAL_FILE_TOO_LARGE, `文件过大，单个文件不能超过 ${formatBytes(maxBytes)}`);
+
+  /**
+   * Best effort: a failure leaves an orphan object (logged), never a broken row. An object another
+   * row still points at (a traveller's document reused by an order: shared-keys.ts) is kept.
+   */
   async function drop(key: string, why: string): Promise<void> {
     try {
+      if (await storageKeyInUse(db, key)) return;
       await storage.delete(key);
     } catch (error) {
-      log.error({ err: error, storageKey: key, why, fileKind: kind.name }, `stored ${kind.name} file could not be deleted (orphan object)`);
+      log.error({ err: error, storageKey: key, why, fileKind: spec.name }, `stored ${spec.name} file could not be deleted (orphan object)`);
     }
   }
 
   return {
-    kind,
     /** The largest file accepted, in bytes (the multipart parser's limit follows it). */
     maxBytes,
 
     /** Checks an upload by content and size while storing it under a new key; throws the refusal (nothing is left stored). */
     async store(
       source: UploadSource,
-      accept: Accept = { types: kind.contentTypes, refused: () => new AppError(ErrorCode.MATERIAL_FILE_TYPE) },
+      accept: Accept = { types: spec.contentTypes, refused: () => new AppError(ErrorCode.MATERIAL_FILE_TYPE) },
     ): Promise<StoredUpload> {
       const upload = await inspectUpload(source.stream, { maxBytes, tooLarge });
       if (upload.empty) throw new AppError(ErrorCode.MATERIAL_FILE_EMPTY);
@@ -117,6 +128,46 @@ export function createStoredFiles<T extends StoredFileTable>(db: Kysely<Database
 
     drop,
 
+    /**
+     * The stored bytes of a file's row, or of a range of them (null when the object is gone: logged,
+     * served as 404). A file that does not open (changed, cut short, another master key) throws
+     * StoredFileDamagedError before any byte when its start is damaged, else ends its stream with it;
+     * either way it is logged here.
+     */
+    async open(file: { storage_key: string }, range?: ByteRange): Promise<StoredObject | null> {
+      const damaged = (error: unknown) => {
+        if (error instanceof StoredFileDamagedError) {
+          log.error({ fileKind: spec.name, storageKey: file.storage_key, reason: error.reason }, 'stored file refused: it does not open (damaged or tampered)');
+        }
+      };
+      let stored: StoredObject | null;
+      try {
+        stored = await storage.get(file.storage_key, range);
+      } catch (error) {
+        damaged(error);
+        throw error;
+      }
+      if (!stored) log.error({ fileKind: spec.name, storageKey: file.storage_key }, 'stored file row without its stored object');
+      stored?.body.on('error', damaged);
+      return stored;
+    },
+  };
+}
+
+export type ObjectStore = ReturnType<typeof createObjectStore>;
+
+export function createStoredFiles<T extends StoredFileTable>(db: Kysely<Database>, kind: StoredFileKind<T>, deps: StoredFileDeps) {
+  const objects = createObjectStore(db, kind, deps);
+  // The kind's table is known only at run time: its columns are StoredFileColumns (kind.ts checks the declaration).
+  const tables = db as Kysely<any>;
+  const table: string = kind.table;
+  const idColumn: string = kind.idColumn;
+  const purgedColumn: string | undefined = kind.retention.purgedColumn;
+
+  return {
+    kind,
+    ...objects,
+
     /** A file the viewer may see, or null (missing, another enterprise's, not shown, purged: all the same). */
     async fileFor(viewer: FileViewer, id: number): Promise<StoredFileRow<T> | null> {
       let query = tables
@@ -143,30 +194,6 @@ export function createStoredFiles<T extends StoredFileTable>(db: Kysely<Database
         accessed_at: deps.now(),
       });
       return file;
-    },
-
-    /**
-     * The stored bytes of a file's row, or of a range of them (null when the object is gone: logged,
-     * served as 404). A file that does not open (changed, cut short, another master key) throws
-     * StoredFileDamagedError before any byte when its start is damaged, else ends its stream with it;
-     * either way it is logged here.
-     */
-    async open(file: { storage_key: string }, range?: ByteRange): Promise<StoredObject | null> {
-      const damaged = (error: unknown) => {
-        if (error instanceof StoredFileDamagedError) {
-          log.error({ fileKind: kind.name, storageKey: file.storage_key, reason: error.reason }, 'stored file refused: it does not open (damaged or tampered)');
-        }
-      };
-      let stored: StoredObject | null;
-      try {
-        stored = await storage.get(file.storage_key, range);
-      } catch (error) {
-        damaged(error);
-        throw error;
-      }
-      if (!stored) log.error({ fileKind: kind.name, storageKey: file.storage_key }, 'stored file row without its stored object');
-      stored?.body.on('error', damaged);
-      return stored;
     },
   };
 

@@ -12,6 +12,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate, useRevalidator } from 'react-router';
 import type { AdminReviewFile, AdminWorkbench } from '../../../../common/contracts/admin-order';
+import { REUSED_FROM_TRAVELLER_TAG } from '../../../../common/traveller';
 import { formatDateTime } from '../../../../common/format';
 import type { ReviewReason } from '../../../../common/review';
 import { ApiError } from '../../../lib/api-client';
@@ -209,6 +210,11 @@ export function FastReview({ bench, canReview }: { bench: AdminWorkbench; canRev
                   data-review-status={statusOf(entry.file)}
                 >
                   <span className="fr-file-item">{entry.item.name}</span>
+                  {entry.file.reused_from_traveller ? (
+                    <span className="fr-file-reused" data-testid="review-file-reused">
+                      {REUSED_FROM_TRAVELLER_TAG}
+                    </span>
+                  ) : null}
                   <span className="fr-file-status">{STATUS_LABELS[statusOf(entry.file)]}</span>
                 </button>
               </li>
@@ -221,6 +227,11 @@ export function FastReview({ bench, canReview }: { bench: AdminWorkbench; canRev
           <span className="fr-title" title={title}>
             {title}
           </span>
+          {file.reused_from_traveller ? (
+            <span className="fr-reused-tag" data-testid="review-reused-tag" title="客户从常用出行人保存的证件中选用，与其保存的是同一文件">
+              {REUSED_FROM_TRAVELLER_TAG}
+            </span>
+          ) : null}
           <button type="button" onClick={() => setZoom((z) => Math.max(0.25, z / 1.25))} aria-label="缩小">
             －
           </button>

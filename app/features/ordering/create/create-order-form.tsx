@@ -2,9 +2,9 @@
 // district, departure and order dates, the applicants, and the total in a
 // bottom bar. Creating the order leads to the material upload.
 import { EnvironmentOutlined } from '@ant-design/icons';
-import { Button, DatePicker, Form, Select } from 'antd';
+import { Button, DatePicker, Form, type FormInstance, Select } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ORDER_LIMITS } from '../../../../common/contracts/rules';
 import { formatPrice } from '../../../../common/format';
@@ -29,7 +29,14 @@ export const ORDER_CREATED_TEXT = '订单已创建，请上传资料';
 
 const dateText = (value: Dayjs | null | undefined): string | null => (value ? value.format('YYYY-MM-DD') : null);
 
-export function CreateOrderForm({ view, today }: { view: ReadyView; today: string }) {
+export interface CreateOrderFormProps {
+  view: ReadyView;
+  today: string;
+  /** Shown above the applicant items, with the form (the saved travellers' picker: app/features/travellers). */
+  beforeApplicants?: (form: FormInstance) => ReactNode;
+}
+
+export function CreateOrderForm({ view, today, beforeApplicants }: CreateOrderFormProps) {
   const { product, districts, districtFixed } = view;
   const [form] = Form.useForm<FormShape>();
   const [submitting, setSubmitting] = useState(false);
@@ -161,6 +168,7 @@ export function CreateOrderForm({ view, today }: { view: ReadyView; today: strin
             </span>
           </h2>
           <p className="co-hint">每位申请人按身份准备资料，下一步将按身份显示各自的资料清单。</p>
+          {beforeApplicants?.(form)}
           <ApplicantItems form={form} />
         </section>
       </div>

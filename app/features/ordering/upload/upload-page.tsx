@@ -7,7 +7,7 @@
 // route's loader reads the checklist and the order on the server.
 import { LeftOutlined } from '@ant-design/icons';
 import { Button, Result } from 'antd';
-import { useCallback, useState } from 'react';
+import { type ReactNode, useCallback, useState } from 'react';
 import { Link, useNavigate, useRevalidator } from 'react-router';
 import type { MaterialListResult, MaterialUploadResult } from '../../../../common/contracts/material';
 import type { OrderDetail } from '../../../../common/contracts/order';
@@ -27,9 +27,11 @@ export interface UploadPageProps {
   /** The checklist as the loader read it; uploads and deletes update it from their answers. */
   list: MaterialListResult;
   order: OrderDetail;
+  /** Shown above the applicants' checklists (the saved travellers' documents offered: app/features/travellers). */
+  extra?: ReactNode;
 }
 
-export function UploadPage({ userOrderId, list: loadedList, order }: UploadPageProps) {
+export function UploadPage({ userOrderId, list: loadedList, order, extra }: UploadPageProps) {
   const navigate = useNavigate();
   const revalidator = useRevalidator();
   // The page's list: the loader's, changed by each upload's and delete's answer; a revalidation brings the server's again.
@@ -98,6 +100,7 @@ export function UploadPage({ userOrderId, list: loadedList, order }: UploadPageP
               </div>
             </section>
             <EffectDate list={list} onSaved={(effectDate) => setList((current) => ({ ...current, effect_date: effectDate }))} />
+            {extra}
             {list.applicants.map((applicant, index) => (
               <ApplicantCard
                 key={applicant.applicant_id}
