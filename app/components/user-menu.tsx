@@ -85,7 +85,20 @@ export default function UserMenu({ user, onLogout }: { user: UserInfo; onLogout:
                 </Link>
               ),
             },
-            { type: 'divider' },
+            // 成员管理 (issue 29): the enterprise administrator's colleagues.
+            ...(user.role === 'admin'
+              ? [
+                  {
+                    key: 'team',
+                    label: (
+                      <Link className="site-header-menu-link" to="/user/team">
+                        成员管理
+                      </Link>
+                    ),
+                  },
+                ]
+              : []),
+            { type: 'divider' as const },
             {
               key: 'logout',
               // A real button for the same reason: the menu's own onClick is lost on a fading menu.
