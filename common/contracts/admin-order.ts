@@ -179,6 +179,7 @@ const reviewFile = z.object({
   reviewed_at: z.number().nullable(),
   review_round: z.number().nullable(),
   created_at: z.number(),
+  photo_check: z.string().nullable().describe('签证照片的自动检测结论（一行中文，issue 28）；其他资料或未检测为 null'),
 });
 
 const workbenchItem = z.object({

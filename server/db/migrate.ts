@@ -28,6 +28,7 @@ import * as interviewSlotAdmin from './migrations/2026-11-28-045-interview-slot-
 import * as reviewModeration from './migrations/2026-11-28-046-review-moderation.ts';
 import * as orderProductSnapshot from './migrations/2026-11-28-047-order-product-snapshot.ts';
 import * as queueDueDescIndex from './migrations/2026-11-28-048-queue-due-desc-index.ts';
+import * as photoCheck from './migrations/2026-11-28-051-photo-check.ts';
 
 const migrations: Record<string, Migration> = {
   '2026-11-21-001-accounts': accounts,
@@ -57,6 +58,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-28-046-review-moderation': reviewModeration,
   '2026-11-28-047-order-product-snapshot': orderProductSnapshot,
   '2026-11-28-048-queue-due-desc-index': queueDueDescIndex,
+  '2026-11-28-051-photo-check': photoCheck,
 };
 
 /** The migrations this code knows, oldest first (a backup names the last one its database had). */

@@ -43,7 +43,7 @@ const list: MaterialListResult = {
       ],
       mailed: [],
       bring: [],
-      photo: { required: true, editable: true, files: [] },
+      photo: { required: true, editable: true, files: [], check: null },
     },
   ],
   missing: [

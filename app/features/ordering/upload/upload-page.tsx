@@ -41,7 +41,8 @@ export function UploadPage({ userOrderId, list: loadedList, order }: UploadPageP
   }
 
   const onUploaded = useCallback(
-    (target: UploadTarget, result: MaterialUploadResult) => setList((current) => withUploaded(current, target, result.file, result.missing)),
+    (target: UploadTarget, result: MaterialUploadResult) =>
+      setList((current) => withUploaded(current, target, result.file, result.missing, result.photo_check)),
     [],
   );
   const uploads = useUploads(userOrderId, list.max_file_bytes, onUploaded);
