@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { samplePortrait } from '../../../bench/photo-set/generate.ts';
+import { adminOrderWorkbench } from '../../../common/contracts/admin-order.ts';
 import { photoChoice } from '../../../common/contracts/photo-check.ts';
 import { ErrorCode } from '../../../common/error-codes.ts';
 import { fixture } from '../../../tests/fixtures/index.ts';
@@ -108,6 +109,12 @@ describe(`visa photo check at upload (${process.env.TEST_DATABASE_URL ? 'Postgre
 
     // Once only.
     expect((await choose(alice.token, { user_order_id: userOrderId, file_id: fileId, choice: 'original' })).ret).toBe(ErrorCode.PHOTO_CHOICE_CLOSED);
+
+    // The operator's review shows the verdict beside the photo.
+    const operator = await ctx.t.operator();
+    const bench = (await operator.callContract(adminOrderWorkbench, { user_order_id: userOrderId })).result!;
+    const photoFile = bench.applicants[0]!.items.find((item) => item.material_id === null)!.files[0]!;
+    expect(photoFile.photo_check).toBe('照片检测：可自动处理（客户已采用处理后的照片）：' + check.fixes.join('、'));
   }, 60_000);
 
   it('keeps the original when the customer says so, and a photo without a face fails at once with its reason', async () => {
