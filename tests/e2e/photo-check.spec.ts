@@ -61,9 +61,7 @@ loggedInTest('a photo with the wrong background is processed at upload and the c
   await expect(panel.getByRole('img', { name: '原照片' })).toBeVisible();
   await expect(panel.getByRole('img', { name: '处理后的照片' })).toBeVisible();
   // Both pictures loaded (the original through the login cookie, the processed one inline).
-  await expect
-    .poll(() => panel.locator('img').evaluateAll((imgs) => imgs.every((img) => (img as HTMLImageElement).naturalWidth > 0)))
-    .toBe(true);
+  await expect.poll(() => panel.locator('img').evaluateAll((imgs) => imgs.every((img) => (img as HTMLImageElement).naturalWidth > 0))).toBe(true);
   await photo.scrollIntoViewIfNeeded();
   await page.screenshot({ path: '/tmp/s3shots/photo-check-1280.png', fullPage: false });
   await page.setViewportSize({ width: 390, height: 844 });
