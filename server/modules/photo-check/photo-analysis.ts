@@ -80,22 +80,26 @@ function fail(problems: string[], measures: PhotoAnalysis['measures']): PhotoAna
   return { verdict: 'fail', problems, fixes: [], processed: null, measures };
 }
 
-/** Laplacian variance of a grey image (sharpness). */
-function sharpness(grey: Buffer, width: number, height: number): number {
-  let sum = 0;
-  let sumSq = 0;
+/**
+ * Sharpness of a grey image: the Laplacian's energy (the finest detail) over the gradient's (the
+ * edges). Blur takes the first away much faster than the second, whatever the face's texture.
+ */
+function sharpness(grey: Buffer, width: number, height: number): { laplacian: number; ratio: number } {
+  let lap = 0;
+  let grad = 0;
   let n = 0;
   for (let y = 1; y < height - 1; y++) {
     for (let x = 1; x < width - 1; x++) {
       const i = y * width + x;
       const v = grey[i - 1]! + grey[i + 1]! + grey[i - width]! + grey[i + width]! - 4 * grey[i]!;
-      sum += v;
-      sumSq += v * v;
+      const gx = grey[i + 1]! - grey[i - 1]!;
+      const gy = grey[i + width]! - grey[i - width]!;
+      lap += v * v;
+      grad += gx * gx + gy * gy;
       n++;
     }
   }
-  const m = sum / n;
-  return sumSq / n - m * m;
+  return { laplacian: lap / n, ratio: grad > 0 ? lap / grad : 0 };
 }
 
 /** Median and spread (mean absolute deviation) of the RGB pixels chosen by `pick`. */
@@ -228,9 +232,12 @@ export async function analysePhoto(bytes: Buffer, rule: PhotoRule, detector: Fac
         .normalise()
         .raw()
         .toBuffer({ resolveWithObject: true });
-      const value = sharpness(grey.data, grey.info.width, grey.info.height);
-      measures.sharpness = Math.round(value);
-      if (value < 30) problems.push('照片模糊：请保持手机稳定、对焦后重新拍摄');
+      const { laplacian, ratio } = sharpness(grey.data, grey.info.width, grey.info.height);
+      // Both the finest detail's amount and its share of the edges: a textured face blurred keeps some
+      // of the first, a smooth sharp face has little of it but a high share.
+      const score = laplacian * ratio;
+      measures.sharpness = Number(score.toFixed(1));
+      if (score < 6.5) problems.push('照片模糊：请保持手机稳定、对焦后重新拍摄');
     }
   }
 
@@ -323,7 +330,8 @@ export async function analysePhoto(bytes: Buffer, rule: PhotoRule, detector: Fac
     const light = luma(faceLight.median);
     measures.faceLight = Math.round(light);
     if (light < 25) problems.push('照片过暗，面部细节无法辨认：请在光线充足处重新拍摄');
-    else if (light < 95) gain = Math.min(2.6, 135 / light);
+    // Underexposed: a dark face in a dark picture (a dark-skinned face before a light wall is not).
+    else if (light < 95 && overall < 110) gain = Math.min(2.6, 135 / light);
     else if (light > 225) problems.push('照片曝光过度，面部细节无法辨认：请避免强光直射');
     else if (light > 205) gain = 175 / light;
   }
