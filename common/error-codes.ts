@@ -200,6 +200,10 @@ export const ErrorCode = {
   RECONCILIATION_DIFFERENCE_NOT_FOUND: 2282,
   RECONCILIATION_ALREADY_EXPLAINED: 2283,
   RECONCILIATION_NOTE_INVALID: 2284,
+  PHOTO_UNREADABLE: 2441,
+  PHOTO_TOO_MANY_PIXELS: 2442,
+  PHOTO_CHECK_NOT_FOUND: 2443,
+  PHOTO_CHOICE_CLOSED: 2444,
   // 2321–2340 the back office's catalogue (modules/catalogue-admin)
   CATALOGUE_PRICE_INVALID: 2321,
   CATALOGUE_PHOTO_SIZE_INVALID: 2322,
@@ -641,6 +645,15 @@ export const ERROR_CATALOGUE: Record<ErrorCodeValue, { msg: string; meaning: str
     meaning: '操作不适用于成员当前状态：重新发送邀请只对未接受邀请的成员，重置密码只对已启用的成员，启用只对已停用的成员，停用只对未停用的成员',
     http: 200,
   },
+  // 2441–2449 visa photo check (issue 28)
+  2441: {
+    msg: '照片无法读取，请重新拍摄或另存为 JPG/PNG 后上传',
+    meaning: '签证照片开头是 JPEG 或 PNG，但图片数据不完整或已损坏，无法解码；文件未保存',
+    http: 200,
+  },
+  2442: { msg: '照片像素过多，请上传不超过 4000 万像素的照片', meaning: '签证照片的宽×高超过 4000 万像素（防止超大图片耗尽内存）；文件未保存', http: 200 },
+  2443: { msg: '没有可选择的处理后照片', meaning: 'file_id 不是该订单一张已检测、可自动处理（verdict=fixed）的签证照片，或照片已被替换', http: 200 },
+  2444: { msg: '已选择过照片，不能再更改', meaning: '处理后的照片与原照片只能选择一次；如需更换请重新上传照片', http: 200 },
   1429: { msg: '操作过于频繁，请稍后再试', meaning: '请求频率超限', http: 200 },
   1500: { msg: '系统繁忙，请稍后再试', meaning: '服务器内部错误，详情只记录在日志中', http: 500 },
   // 2531–2569 reports and invoices

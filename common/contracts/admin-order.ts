@@ -180,6 +180,7 @@ const reviewFile = z.object({
   review_round: z.number().nullable(),
   created_at: z.number(),
   reused_from_traveller: z.boolean().describe('客户从常用出行人保存的证件中选用（同一文件）：审核界面标注“来自常用出行人”'),
+  photo_check: z.string().nullable().describe('签证照片的自动检测结论（一行中文，issue 28）；其他资料或未检测为 null'),
 });
 
 const workbenchItem = z.object({

@@ -16,6 +16,7 @@ import { INTERVIEW_CONTRACTS } from './interview.ts';
 import { INTERVIEW_SLOT_ADMIN_CONTRACTS } from './interview-slot-admin.ts';
 import { ADMIN_INTERVIEW_CONTRACTS, INTERVIEW_NOTICE_CONTRACTS } from './interview-notice.ts';
 import { MATERIAL_CONTRACTS } from './material.ts';
+import { PHOTO_CHECK_CONTRACTS } from './photo-check.ts';
 import { ADMIN_MAIL_CONTRACTS, MAIL_CONTRACTS } from './mail.ts';
 import { NOTICE_CONTRACTS } from './notice.ts';
 import { OPERATOR_CONTRACTS } from './operator.ts';
@@ -37,6 +38,7 @@ export const WWW_CONTRACTS = defineRegistry([
   ...SYSTEM_CONTRACTS,
   ...ORDER_CONTRACTS,
   ...MATERIAL_CONTRACTS,
+  ...PHOTO_CHECK_CONTRACTS,
   ...INTERVIEW_CONTRACTS,
   ...INTERVIEW_NOTICE_CONTRACTS,
   ...INSURANCE_CONTRACTS,

@@ -6,6 +6,7 @@ import { MATERIAL_CONTENT_TYPES, MATERIAL_EDIT_MODES, MATERIAL_REVIEW_STATUS_VAL
 import { defineContract, type ResultOf } from './define.ts';
 import { rowId } from './fields.ts';
 import { missingMaterial } from './order.ts';
+import { photoCheckView } from './photo-check.ts';
 
 const fileKind = z.enum(['material', 'photo']);
 
@@ -43,7 +44,12 @@ const applicantMaterials = z.object({
   mailed: z.array(item).describe('邮寄资料（attr 1）'),
   bring: z.array(item).describe('赴馆资料（attr 2）'),
   photo: z
-    .object({ required: z.literal(true), editable: z.boolean(), files: z.array(file) })
+    .object({
+      required: z.literal(true),
+      editable: z.boolean(),
+      files: z.array(file),
+      check: photoCheckView.nullable().describe('当前照片的自动检测结果（签证照片检测，issue 28）；未检测为 null'),
+    })
     .nullable()
     .describe('产品不需要照片时为 null'),
 });
@@ -103,7 +109,12 @@ export const materialUpload = defineContract({
     kind: fileKind.optional(),
     replace_file_id: rowId.optional(),
   }),
-  result: z.object({ file, replaced: z.boolean().describe('替换了已有文件（file_id 不变，内容更新）'), missing }),
+  result: z.object({
+    file,
+    replaced: z.boolean().describe('替换了已有文件（file_id 不变，内容更新）'),
+    missing,
+    photo_check: photoCheckView.nullable().describe('签证照片的自动检测结果（上传资料时为 null）'),
+  }),
 });
 
 /** Re-upload done: the order goes back into the operators' review (reupload_needed → material_review). */

@@ -101,7 +101,8 @@ export interface Database
     CatalogueDraftTables,
     InterviewSlotAdminTables,
     InvoiceTables,
-    TravellerTables {
+    TravellerTables,
+    PhotoCheckTables {
   enterprise: EnterpriseTable;
   account: AccountTable;
   account_session: AccountSessionTable;
@@ -1172,4 +1173,29 @@ export interface TravellerDocumentTable {
 export interface TravellerTables {
   traveller: TravellerTable;
   traveller_document: TravellerDocumentTable;
+}
+
+/** Table of migration 051 (modules/photo-check): the visa photo check of each photo file. */
+export interface PhotoCheckTables {
+  photo_check: PhotoCheckTable;
+}
+
+export interface PhotoCheckTable {
+  file_id: number;
+  user_order_id: number;
+  sha256: string;
+  verdict: 'pass' | 'fixed' | 'fail' | 'error';
+  /** Chinese lines: what is wrong, what the processing did. */
+  problems: Json<string[]>;
+  fixes: Json<string[]>;
+  measures: Json<Record<string, number | string>>;
+  rule_color: number;
+  rule_width: number;
+  rule_height: number;
+  processed_key: string | null;
+  processed_sha256: string | null;
+  processed_size: number | null;
+  choice: 'original' | 'processed' | null;
+  checked_at: number;
+  duration_ms: number;
 }

@@ -44,7 +44,7 @@ const list: MaterialListResult = {
       ],
       mailed: [],
       bring: [],
-      photo: { required: true, editable: true, files: [] },
+      photo: { required: true, editable: true, files: [], check: null },
     },
   ],
   missing: [

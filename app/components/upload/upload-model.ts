@@ -3,6 +3,7 @@
 // before sending, and where '下一步' leads.
 import type { MaterialFileView, MaterialListResult } from '../../../common/contracts/material';
 import type { MissingMaterialView } from '../../../common/contracts/order';
+import type { PhotoCheckView } from '../../../common/photo-check';
 import { formatBytes } from '../../../common/material';
 import { orderingPath } from '../../../common/ordering';
 
@@ -54,10 +55,20 @@ function mapFiles(list: MaterialListResult, target: UploadTarget, change: (files
 }
 
 /** The checklist after a successful upload: a replaced file keeps its place. */
-export function withUploaded(list: MaterialListResult, target: UploadTarget, file: MaterialFileView, missing: MissingMaterialView[]): MaterialListResult {
+export function withUploaded(
+  list: MaterialListResult,
+  target: UploadTarget,
+  file: MaterialFileView,
+  missing: MissingMaterialView[],
+  photoCheck: PhotoCheckView | null = null,
+): MaterialListResult {
   const next = mapFiles(list, target, (files) =>
     files.some((f) => f.file_id === file.file_id) ? files.map((f) => (f.file_id === file.file_id ? file : f)) : [...files, file],
   );
+  if (target.materialId === null) {
+    // A photo's check comes with its upload (issue 28).
+    next.applicants = next.applicants.map((a) => (a.applicant_id === target.applicantId && a.photo ? { ...a, photo: { ...a.photo, check: photoCheck } } : a));
+  }
   return { ...next, missing };
 }
 
@@ -67,7 +78,13 @@ export function withDeleted(list: MaterialListResult, fileId: number, missing: M
     missing,
     applicants: list.applicants.map((applicant) => ({
       ...applicant,
-      photo: applicant.photo ? { ...applicant.photo, files: applicant.photo.files.filter((f) => f.file_id !== fileId) } : null,
+      photo: applicant.photo
+        ? {
+            ...applicant.photo,
+            files: applicant.photo.files.filter((f) => f.file_id !== fileId),
+            check: applicant.photo.check?.file_id === fileId ? null : applicant.photo.check,
+          }
+        : null,
       electronic: applicant.electronic.map((item) => ({ ...item, files: item.files.filter((f) => f.file_id !== fileId) })),
     })),
   };

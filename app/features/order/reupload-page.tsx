@@ -32,7 +32,8 @@ export function ReuploadPage({ userOrderId, list: loadedList }: { userOrderId: n
     setList(loadedList);
   }
   const onUploaded = useCallback(
-    (target: UploadTarget, result: MaterialUploadResult) => setList((current) => withUploaded(current, target, result.file, result.missing)),
+    (target: UploadTarget, result: MaterialUploadResult) =>
+      setList((current) => withUploaded(current, target, result.file, result.missing, result.photo_check)),
     [],
   );
   const uploads = useUploads(userOrderId, list.max_file_bytes, onUploaded);
@@ -122,7 +123,16 @@ export function ReuploadPage({ userOrderId, list: loadedList }: { userOrderId: n
                     </span>
                   </header>
                   <ul className="up-items">
-                    {photo ? <PhotoItem spec={list.photo_spec} files={photo.files} editable={photo.editable} {...slot(null)} /> : null}
+                    {photo ? (
+                      <PhotoItem
+                        spec={list.photo_spec}
+                        files={photo.files}
+                        editable={photo.editable}
+                        check={photo.check}
+                        userOrderId={list.user_order_id}
+                        {...slot(null)}
+                      />
+                    ) : null}
                     {electronic.map((item) => (
                       <MaterialItem
                         key={item.material_id}

@@ -4,6 +4,7 @@
 // the back office), both the stored-file module's.
 import type { Kysely } from 'kysely';
 import { effectDateSet, materialDelete, materialList, materialUpload, reuploadSubmit } from '../../../common/contracts/material.ts';
+import { photoChoice } from '../../../common/contracts/photo-check.ts';
 import { ErrorCode } from '../../../common/error-codes.ts';
 import type { AppConfig } from '../../config.ts';
 import type { Database } from '../../db/schema.ts';
@@ -13,6 +14,7 @@ import { uploadRoute } from '../stored-file/multipart.ts';
 import { fileRoutesOf } from '../stored-file/serve.ts';
 import type { FileStorage } from '../stored-file/storage.ts';
 import type { StoredFileDeps } from '../stored-file/stored-files.ts';
+import type { FaceDetector } from '../photo-check/face-detector.ts';
 import { createMaterialService, type MaterialService, type UploadInput } from './material.service.ts';
 
 const TAG = '资料上传';
@@ -58,6 +60,25 @@ export function materialOperations(service: MaterialService) {
       handle: ({ user_order_id, effect_date }, context) => service.setEffectDate(context.caller, user_order_id, effect_date ?? null),
     }),
     defineOperation({
+      ...photoChoice,
+      tag: TAG,
+      summary: '签证照片自动处理后：使用处理后的照片或保留原照片（只能选择一次）',
+      description:
+        '上传签证照片时按订单的照片要求（背景颜色、尺寸）自动检测；可自动处理（verdict=fixed）时生成处理后的照片。' +
+        'processed：文件内容替换为处理后的照片（记为“替换资料”）；original：保留原照片，删除处理后的照片。',
+      auth: 'customer',
+      errors: [
+        ErrorCode.ORDER_NOT_FOUND,
+        ErrorCode.ORDER_ALREADY_CANCELLED,
+        ErrorCode.MATERIAL_ORDER_LOCKED,
+        ErrorCode.MATERIAL_ALREADY_REVIEWED,
+        ErrorCode.PHOTO_CHECK_NOT_FOUND,
+        ErrorCode.PHOTO_CHOICE_CLOSED,
+        ErrorCode.ORDER_CONFLICT,
+      ],
+      handle: async ({ user_order_id, file_id, choice }, context) => ({ check: await service.choosePhoto(context.caller, user_order_id, file_id, choice) }),
+    }),
+    defineOperation({
       ...reuploadSubmit,
       tag: TAG,
       summary: '重新上传完成，提交审核：订单回到“资料审核中”，替换的文件待审核（审核轮次加一）',
@@ -97,11 +118,13 @@ export interface MaterialModuleOptions {
   log: StoredFileDeps['log'];
   /** The stored files' storage (stored-file/open-storage.ts). */
   storage: FileStorage;
+  /** The visa photo check's face detector (default: face-api, photo-check/face-detector.ts). */
+  photoDetector?: FaceDetector;
 }
 
 /** Everything app.ts needs: the service, the JSON operations, the upload plugin and the file routes. */
-export function createMaterialModule({ db, config, now, log, storage }: MaterialModuleOptions) {
-  const service = createMaterialService(db, { now, storage, maxBytes: config.UPLOAD_MAX_BYTES, log });
+export function createMaterialModule({ db, config, now, log, storage, photoDetector }: MaterialModuleOptions) {
+  const service = createMaterialService(db, { now, storage, maxBytes: config.UPLOAD_MAX_BYTES, log, photoDetector });
   const { maxBytes } = service.storedFiles;
 
   /** Register inside the signed /www scope: `await api.register(module.uploadRoutes)`. */
@@ -115,6 +138,7 @@ export function createMaterialModule({ db, config, now, log, storage }: Material
       description:
         '字段须在文件之前：user_order_id、applicant_id，material_id（电子资料项）或 kind=photo（签证照片），可选 replace_file_id（替换该文件）；最后是 file。' +
         `\n\n文件类型按内容（开头字节）判断：JPEG、PNG 或 PDF，签证照片只能是 JPEG 或 PNG；单个文件不超过 ${Math.round(maxBytes / 1048576)} MB，超过时中止接收并删除已写入的部分。` +
+        '\n\n签证照片在保存前按订单的照片要求自动检测（人脸、头部大小与位置、双眼、阴影、清晰度、分辨率、背景颜色），结果在 photo_check 中返回；无法解码的图片（2441）或超过 4000 万像素（2442）不保存。' +
         '\n\n草稿订单可上传；办理中“待重新上传资料”时只能替换或补充审核未通过的资料。每项资料最多 10 个文件；每位申请人一张照片，再次上传即替换。' +
         '上传、替换均在同一事务中写入“上传资料”/“替换资料”记录。\n\n需要登录：是（X-Token）',
       tags: [TAG],

@@ -32,6 +32,9 @@ import { type AccessLogFilter, fileAccessLogPage } from '../stored-file/access-l
 import { createStoredFiles, type FileViewer, type StoredFileDeps, type StoredUpload, type UploadSource } from '../stored-file/stored-files.ts';
 import { materialFiles } from './material-files.ts';
 import { createMaterialRepository, type MaterialFileRow } from './material.repository.ts';
+import { createPhotoChecks, type PhotoCheckRun } from '../photo-check/photo-checks.ts';
+import type { FaceDetector } from '../photo-check/face-detector.ts';
+import type { PhotoCheckView } from '../../../common/photo-check.ts';
 import { missingMaterials } from './material-progress.ts';
 
 export interface UploadInput {
@@ -42,7 +45,7 @@ export interface UploadInput {
   replace_file_id: number | null;
 }
 
-export type MaterialServiceDeps = StoredFileDeps;
+export type MaterialServiceDeps = StoredFileDeps & { photoDetector?: FaceDetector };
 
 /** The visa photo: JPEG or PNG only, refused with its own code. */
 const PHOTO = { types: PHOTO_CONTENT_TYPES, refused: () => new AppError(ErrorCode.MATERIAL_PHOTO_TYPE) };
@@ -87,6 +90,8 @@ export function createMaterialService(db: Kysely<Database>, deps: MaterialServic
   const repo = createMaterialRepository(db);
   const lifecycle = createOrderLifecycle(db, deps);
   const storedFiles = createStoredFiles(db, materialFiles, deps);
+  // The visa photo check (issue 28): run on every photo upload, before it is recorded.
+  const photoChecks = createPhotoChecks(db, { storage: deps.storage, now: deps.now, log: deps.log, detector: deps.photoDetector });
 
   /** The guards of an upload that depend on the order and its files; throws the refusal. */
   async function planUpload(customer: Customer, order: OrderRow, input: UploadInput): Promise<UploadPlan> {
@@ -123,6 +128,23 @@ export function createMaterialService(db: Kysely<Database>, deps: MaterialServic
   }
 
   /**
+   * A photo checked against the order's photo rule before it is recorded (issue 28); bytes that
+   * are not a picture are refused (`refuse` first drops a new upload's object). Null without a rule.
+   */
+  async function checkPhoto(order: OrderRow, storageKey: string, refuse: () => Promise<unknown>): Promise<PhotoCheckRun | null> {
+    if (order.photo_color === null || order.photo_width === null || order.photo_height === null) return null;
+    const bytes = await photoChecks.bytesOf(storageKey);
+    if (!bytes) return null;
+    const check = await photoChecks.run(bytes, { color: order.photo_color, width: order.photo_width, height: order.photo_height });
+    const refusal = check.analysis?.refusal;
+    if (refusal) {
+      await refuse();
+      throw new AppError(refusal === 'pixels' ? ErrorCode.PHOTO_TOO_MANY_PIXELS : ErrorCode.PHOTO_UNREADABLE);
+    }
+    return check;
+  }
+
+  /**
    * Records a stored file for an item or the photo (a new row or the replaced one), in the order's
    * lifecycle change decided again on the order as it is now: it may have been confirmed,
    * cancelled or reviewed meanwhile. The replaced file's object is dropped after the commit
@@ -134,9 +156,11 @@ export function createMaterialService(db: Kysely<Database>, deps: MaterialServic
     input: UploadInput,
     upload: StoredUpload,
     reusedDocumentId: number | null,
+    check: PhotoCheckRun | null,
   ): Promise<MaterialUploadResult> {
     let fileId = 0;
     let replaced: MaterialFileRow | null = null;
+    let staleProcessed: string | null = null;
     // Decided again on the order as it is now: it may have been confirmed, cancelled or reviewed meanwhile.
     await lifecycle.change(customer, order.user_order_id, async (fresh, at) => {
       const plan = await planUpload(customer, fresh, input);
@@ -148,6 +172,8 @@ export function createMaterialService(db: Kysely<Database>, deps: MaterialServic
         concurrency: 'place',
         within: async (trx) => {
           if (plan.replacing) {
+            // The replaced photo's check goes with it (its processed photo is deleted after the commit).
+            if (plan.isPhoto) staleProcessed = await photoChecks.forget(trx, plan.replacing.file_id);
             if (!(await repo.replaceFile(trx, plan.replacing.file_id, plan.replacing.storage_key, content))) throw new AppError(ErrorCode.ORDER_CONFLICT);
             fileId = plan.replacing.file_id;
             return;
@@ -182,9 +208,15 @@ export function createMaterialService(db: Kysely<Database>, deps: MaterialServic
     });
     const old = replaced as MaterialFileRow | null;
     if (old) await storedFiles.drop(old.storage_key, 'replaced');
+    await photoChecks.drop(staleProcessed);
 
     const row = await repo.file(order.user_order_id, fileId);
-    return { file: fileView(row!), replaced: old !== null, missing: await missingMaterials(db, order.user_order_id) };
+    let photoCheck: PhotoCheckView | null = null;
+    if (check) {
+      await photoChecks.record({ file_id: fileId, user_order_id: order.user_order_id, sha256: upload.sha256 }, check);
+      photoCheck = (await photoChecks.ofOrder(order.user_order_id, true)).get(fileId) ?? null;
+    }
+    return { file: fileView(row!), replaced: old !== null, missing: await missingMaterials(db, order.user_order_id), photo_check: photoCheck };
   }
 
   return {
@@ -200,6 +232,7 @@ export function createMaterialService(db: Kysely<Database>, deps: MaterialServic
         repo.files(userOrderId),
         missingMaterials(db, userOrderId),
       ]);
+      const checks = order.visa_photo_id !== 0 ? await photoChecks.ofOrder(userOrderId, mode !== 'closed') : new Map<number, PhotoCheckView>();
       // The photo rule the order was placed with (issue 26), not the product's current one.
       const photo =
         order.visa_photo_id !== 0 && order.photo_color !== null && order.photo_width !== null && order.photo_height !== null
@@ -259,7 +292,15 @@ export function createMaterialService(db: Kysely<Database>, deps: MaterialServic
               }),
             mailed: own.filter((m) => m.attr === 1).map(checklistItem),
             bring: own.filter((m) => m.attr === 2).map(checklistItem),
-            photo: order.visa_photo_id !== 0 ? { required: true, editable: editable(photoFiles), files: photoFiles.map(fileView) } : null,
+            photo:
+              order.visa_photo_id !== 0
+                ? {
+                    required: true,
+                    editable: editable(photoFiles),
+                    files: photoFiles.map(fileView),
+                    check: (photoFiles[0] && checks.get(photoFiles[0].file_id)) ?? null,
+                  }
+                : null,
           };
         }),
       };
@@ -271,23 +312,28 @@ export function createMaterialService(db: Kysely<Database>, deps: MaterialServic
 
       // The bytes: type from the first ones, then streamed to storage under a new key.
       const upload = await storedFiles.store(source, isPhoto ? PHOTO : undefined);
-      return storedFiles.keep(upload, () => record(customer, order, input, upload, null));
+      const check = isPhoto ? await checkPhoto(order, upload.storage_key, () => storedFiles.drop(upload.storage_key, 'refused photo')) : null;
+      return storedFiles.keep(upload, () => record(customer, order, input, upload, null, check));
     },
 
     /**
      * A traveller's saved document taken for an item or the photo (modules/traveller): the same
      * stored object, recorded like an upload with the document it came from. The caller checked
-     * the document (its enterprise, its type, that it is still usable); the order's rules are here.
+     * the document (its enterprise, its type, that it is still usable); the order's rules are here,
+     * and a saved photo is checked against this order's photo rule like an upload (never dropped:
+     * the traveller keeps it).
      */
     async reuse(customer: Customer, input: UploadInput, stored: StoredUpload, documentId: number): Promise<MaterialUploadResult> {
       const order = await lifecycle.current(customer, input.user_order_id);
       const { isPhoto } = await planUpload(customer, order, input);
       if (isPhoto && !PHOTO.types.includes(stored.content_type)) throw PHOTO.refused();
-      return record(customer, order, input, stored, documentId);
+      const check = isPhoto ? await checkPhoto(order, stored.storage_key, async () => undefined) : null;
+      return record(customer, order, input, stored, documentId, check);
     },
 
     async remove(customer: Customer, userOrderId: number, fileId: number): Promise<MaterialDeleteResult> {
       let removed: MaterialFileRow | null = null;
+      let staleProcessed: string | null = null;
       await lifecycle.change(customer, userOrderId, async (order) => {
         checkAllowed('material_delete', order, customer, deps.now());
         const mode = editMode(order);
@@ -299,6 +345,7 @@ export function createMaterialService(db: Kysely<Database>, deps: MaterialServic
           event: 'material_delete',
           concurrency: 'place',
           within: async (trx) => {
+            if (file.kind === 'photo') staleProcessed = await photoChecks.forget(trx, fileId);
             if (!(await repo.deleteFile(trx, fileId, file.storage_key))) throw new AppError(ErrorCode.MATERIAL_FILE_NOT_FOUND);
           },
           detail: {
@@ -312,7 +359,65 @@ export function createMaterialService(db: Kysely<Database>, deps: MaterialServic
         };
       });
       await storedFiles.drop((removed as MaterialFileRow | null)!.storage_key, 'deleted');
+      await photoChecks.drop(staleProcessed);
       return { file_id: fileId, missing: await missingMaterials(db, userOrderId) };
+    },
+
+    /**
+     * The customer keeps the processed photo (the file's content becomes it: a replace, recorded as one)
+     * or the original (the processed one is deleted). Once: a new upload starts again.
+     */
+    async choosePhoto(customer: Customer, userOrderId: number, fileId: number, choice: 'original' | 'processed'): Promise<PhotoCheckView> {
+      let dropKey: string | null = null;
+      await lifecycle.change(customer, userOrderId, async (order, at) => {
+        checkAllowed('material_replace', order, customer, at);
+        const file = await repo.file(userOrderId, fileId);
+        const check = file && file.kind === 'photo' ? await photoChecks.row(db, fileId) : undefined;
+        if (!file || !check || check.verdict !== 'fixed' || check.user_order_id !== userOrderId) throw new AppError(ErrorCode.PHOTO_CHECK_NOT_FOUND);
+        if (check.choice !== null || !check.processed_key) throw new AppError(ErrorCode.PHOTO_CHOICE_CLOSED);
+        if (editMode(order) === 'reupload' && file.review_status !== 'pending') throw new AppError(ErrorCode.MATERIAL_ALREADY_REVIEWED);
+        const processedKey = check.processed_key;
+        if (choice === 'original') {
+          dropKey = processedKey;
+          return {
+            event: 'material_replace',
+            concurrency: 'place',
+            within: async (trx) => photoChecks.setChoice(trx, fileId, 'original'),
+            detail: { file_id: fileId, applicant_id: file.applicant_id, photo_choice: 'original', file_name: file.file_name },
+          };
+        }
+        dropKey = file.storage_key;
+        const fileName = `${file.file_name.replace(/\.[^.]*$/, '')}（已处理）.jpg`.slice(-MATERIAL_LIMITS.fileNameMaxLength);
+        return {
+          event: 'material_replace',
+          concurrency: 'place',
+          within: async (trx) => {
+            const content = {
+              storage_key: processedKey,
+              file_name: fileName,
+              content_type: 'image/jpeg' as const,
+              size_bytes: check.processed_size ?? 0,
+              sha256: check.processed_sha256 ?? '',
+              account_id: customer.accountId,
+              created_at: at,
+            };
+            if (!(await repo.replaceFile(trx, fileId, file.storage_key, content))) throw new AppError(ErrorCode.ORDER_CONFLICT);
+            await photoChecks.setChoice(trx, fileId, 'processed');
+          },
+          detail: {
+            file_id: fileId,
+            applicant_id: file.applicant_id,
+            photo_choice: 'processed',
+            file_name: fileName,
+            replaced_file_name: file.file_name,
+            replaced_sha256: file.sha256,
+            sha256: check.processed_sha256,
+          },
+        };
+      });
+      await photoChecks.drop(dropKey);
+      const view = (await photoChecks.ofOrder(userOrderId, false)).get(fileId);
+      return view!;
     },
 
     /** The date the visa should take effect: from the order date to the departure date; null = the departure date. */

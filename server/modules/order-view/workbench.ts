@@ -20,6 +20,7 @@ import type { AdminResultView } from '../../../common/contracts/visa-result.ts';
 import { IDENTITIES } from '../../../common/constants.ts';
 import { formatPrice } from '../../../common/format.ts';
 import { MATERIAL_REVIEW_STATUSES } from '../../../common/material.ts';
+import { photoCheckSummary } from '../../../common/photo-check.ts';
 import { ORDER_EVENT_VALUES, ORDER_EVENTS, type OrderEventName, statusLabel, stepLabel } from '../../../common/order.ts';
 import { REVIEW_REASON_VALUES, type ReviewReason } from '../../../common/review.ts';
 import { fromJson } from '../../db/json.ts';
@@ -125,6 +126,21 @@ export function createWorkbenchView(db: Kysely<Database>, deps: { now: () => num
       ...events.flatMap((e) => (e.actor === 'operator' && e.actor_id !== null ? [e.actor_id] : [])),
     ];
     const names = await operators.names([...new Set(operatorIds)]);
+    // The visa photo check's verdict, shown beside the photo (issue 28).
+    const photoChecks = new Map(
+      (
+        await db
+          .selectFrom('photo_check')
+          .select(['file_id', 'sha256', 'verdict', 'problems', 'fixes', 'choice'])
+          .where('user_order_id', '=', userOrderId)
+          .execute()
+      ).map((c) => [c.file_id, c]),
+    );
+    const photoCheckOf = (f: WorkbenchFileRow): string | null => {
+      const check = f.kind === 'photo' ? photoChecks.get(f.file_id) : undefined;
+      if (!check) return null;
+      return photoCheckSummary({ verdict: check.verdict, problems: fromJson(check.problems), fixes: fromJson(check.fixes), choice: check.choice });
+    };
     const identities = applicants.map((a) => a.identity_id);
     const mailed = checklist.some((m) => m.attr === 1 && identities.includes(m.identity_id));
     const fileView = (f: WorkbenchFileRow) => ({
@@ -144,6 +160,7 @@ export function createWorkbenchView(db: Kysely<Database>, deps: { now: () => num
       review_round: f.review_round,
       created_at: f.created_at,
       reused_from_traveller: f.reused_document_id !== null,
+      photo_check: photoCheckOf(f),
     });
     // Each applicant's files in one pass (not a filter over every file per checklist item).
     const filesOf = new Map<string, WorkbenchFileRow[]>();

@@ -12,10 +12,11 @@
 // purged_at set. Rules: docs/order-rules.md ("Ship back, completion and retention").
 import { materialFiles } from '../material/material-files.ts';
 import { pageCheckPages } from '../page-check/page-check-files.ts';
+import { photoCheckPurger } from '../photo-check/photo-check-retention.ts';
 import { visaResultFiles } from '../result/result-files.ts';
 import { type Purger, purgerOf } from '../stored-file/retention.ts';
 
 export type { FinishedOrder, Purger, StoredFileRef } from '../stored-file/retention.ts';
 
-/** The purgers the job runs, in order: one per kind of stored file. */
-export const DEFAULT_PURGERS: readonly Purger[] = [purgerOf(materialFiles), purgerOf(pageCheckPages), purgerOf(visaResultFiles)];
+/** The purgers the job runs, in order: one per kind of stored file (the photo checks before the photos they refer to). */
+export const DEFAULT_PURGERS: readonly Purger[] = [photoCheckPurger, purgerOf(materialFiles), purgerOf(pageCheckPages), purgerOf(visaResultFiles)];

@@ -269,6 +269,11 @@ export function FastReview({ bench, canReview }: { bench: AdminWorkbench; canRev
             <figcaption className="aw-muted">样例</figcaption>
           </figure>
         ) : null}
+        {file.photo_check ? (
+          <p className="fr-photo-check" data-testid="review-photo-check">
+            {file.photo_check}
+          </p>
+        ) : null}
         <p className={`fr-state fr-${status}`} data-testid="review-current-status">
           {STATUS_LABELS[status]}
           {file.reviewed_by && !decided.has(file.file_id) ? (

@@ -61,7 +61,16 @@ export function ApplicantCard({ list, applicant, index, inFlight, onUpload, onDe
         </span>
       </header>
       <ul className="up-items">
-        {applicant.photo ? <PhotoItem spec={list.photo_spec} files={applicant.photo.files} editable={applicant.photo.editable} {...slot(null)} /> : null}
+        {applicant.photo ? (
+          <PhotoItem
+            spec={list.photo_spec}
+            files={applicant.photo.files}
+            editable={applicant.photo.editable}
+            check={applicant.photo.check}
+            userOrderId={list.user_order_id}
+            {...slot(null)}
+          />
+        ) : null}
         {applicant.electronic.map((item) => (
           <MaterialItem
             key={item.material_id}

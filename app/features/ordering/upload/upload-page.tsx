@@ -43,7 +43,8 @@ export function UploadPage({ userOrderId, list: loadedList, order, extra }: Uplo
   }
 
   const onUploaded = useCallback(
-    (target: UploadTarget, result: MaterialUploadResult) => setList((current) => withUploaded(current, target, result.file, result.missing)),
+    (target: UploadTarget, result: MaterialUploadResult) =>
+      setList((current) => withUploaded(current, target, result.file, result.missing, result.photo_check)),
     [],
   );
   const uploads = useUploads(userOrderId, list.max_file_bytes, onUploaded);
