@@ -350,6 +350,7 @@ describe(`text fuzz of every call (${database})`, () => {
       '/admin-api/page_check/upload',
       '/admin-api/result/file_upload',
       '/www/order/material_upload',
+      '/www/passport/passport_read',
     ]);
   });
 

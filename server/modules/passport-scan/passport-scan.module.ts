@@ -13,7 +13,8 @@ export function createPassportScanModule(options: PassportScanOptions) {
     contract: passportRead,
     auth: 'customer',
     maxBytes: PASSPORT_SCAN_MAX_BYTES,
-    fields: 0,
+    // None is expected; one is read so that a stray field meets the text rule like any other upload's.
+    fields: 1,
     schema: {
       summary: '识别护照资料页（multipart/form-data）：读取机读区，返回姓名拼音、护照号码、国籍、出生日期、性别和有效期',
       description:

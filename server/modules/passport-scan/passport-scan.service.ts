@@ -59,7 +59,7 @@ export function createPassportScanService({ now, ocr: given, log }: PassportScan
   async function checkDimensions(image: Buffer): Promise<void> {
     let meta: Awaited<ReturnType<ReturnType<typeof sharp>['metadata']>>;
     try {
-      meta = await sharp(image).metadata();
+      meta = await sharp(image, { limitInputPixels: false }).metadata();
     } catch {
       throw new AppError(ErrorCode.PASSPORT_SCAN_UNREADABLE_IMAGE);
     }

@@ -161,7 +161,7 @@ export function CreateOrderForm({ view, today }: { view: ReadyView; today: strin
             </span>
           </h2>
           <p className="co-hint">每位申请人按身份准备资料，下一步将按身份显示各自的资料清单。</p>
-          <ApplicantItems form={form} />
+          <ApplicantItems form={form} stayDays={product.stay_days} today={today} />
         </section>
       </div>
 
