@@ -7,7 +7,7 @@ import type { Rule } from 'antd/es/form';
 import { EMAIL_MAX_LENGTH, MOBILE_PHONE_INPUT_MAX_LENGTH, ORDER_LIMITS } from '../../../../common/contracts/rules';
 import { IDENTITIES } from '../../../../common/constants';
 import { TrimmedInput } from '../../../components/trimmed-input';
-import { PassportFields, PassportScan } from '../../passport-scan/passport-scan';
+import { PassportFields, PassportScan } from '../../../components/passport-scan/passport-scan';
 import { CREATE_ORDER_MESSAGES, emailError, isDuplicateApplicant, mobileError, nameError } from './create-order-rules';
 
 const IDENTITY_OPTIONS = Object.entries(IDENTITIES).map(([id, label]) => ({ value: Number(id), label }));

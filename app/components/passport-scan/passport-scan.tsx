@@ -10,7 +10,7 @@ import { useState } from 'react';
 import type { PassportReadResult } from '../../../common/contracts/passport-scan';
 import { PASSPORT_NO_PATTERN } from '../../../common/contracts/rules';
 import { ApiError, apiUpload, REQUEST_ERROR_TEXT } from '../../lib/api-client';
-import { TrimmedInput } from '../../components/trimmed-input';
+import { TrimmedInput } from '../trimmed-input';
 import { passportValidityWarning } from './passport-validity';
 import './passport-scan.css';
 
