@@ -17,7 +17,7 @@ async function pickDate(page: import('@playwright/test').Page, testId: string, d
 }
 
 loggedInTest('fills an applicant from a passport photo once every 机读 field is confirmed; a failed read changes nothing', async ({ page }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(300_000);
   const product = await createProduct();
   const today = chinaDate(Date.now());
   // Expires two months after departure: the validity check must warn.
