@@ -293,6 +293,16 @@ export const ErrorCode = {
   TRAVELLER_DOCUMENT_UNUSABLE: 2417,
   TRAVELLER_DOCUMENT_NOT_MATCHING: 2418,
   TRAVELLER_DOCUMENT_LIMIT: 2419,
+  // 2431–2439 reading a passport's machine-readable zone (modules/passport-scan)
+  PASSPORT_SCAN_FILE_TYPE: 2431,
+  PASSPORT_SCAN_TOO_LARGE: 2432,
+  PASSPORT_SCAN_EMPTY: 2433,
+  PASSPORT_SCAN_UNREADABLE_IMAGE: 2434,
+  PASSPORT_SCAN_DIMENSIONS: 2435,
+  PASSPORT_SCAN_TOO_SMALL: 2436,
+  PASSPORT_SCAN_NOT_FOUND: 2437,
+  PASSPORT_SCAN_CHECK_DIGIT: 2438,
+  PASSPORT_SCAN_BUSY: 2439,
 } as const;
 
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -654,6 +664,28 @@ export const ERROR_CATALOGUE: Record<ErrorCodeValue, { msg: string; meaning: str
   2442: { msg: '照片像素过多，请上传不超过 4000 万像素的照片', meaning: '签证照片的宽×高超过 4000 万像素（防止超大图片耗尽内存）；文件未保存', http: 200 },
   2443: { msg: '没有可选择的处理后照片', meaning: 'file_id 不是该订单一张已检测、可自动处理（verdict=fixed）的签证照片，或照片已被替换', http: 200 },
   2444: { msg: '已选择过照片，不能再更改', meaning: '处理后的照片与原照片只能选择一次；如需更换请重新上传照片', http: 200 },
+  // 2431–2439 reading a passport's machine-readable zone
+  2431: {
+    msg: '请上传护照资料页的照片或扫描图片（JPEG 或 PNG）',
+    meaning: '文件按内容（开头字节）判断不是 JPEG 或 PNG 图片（如 PDF、文档或其他文件）',
+    http: 200,
+  },
+  2432: { msg: '图片不能超过 10 MB', meaning: '上传的护照图片超过 10 MB，已中止接收', http: 200 },
+  2433: { msg: '图片是空的，请重新选择', meaning: '上传的文件为 0 字节', http: 200 },
+  2434: { msg: '图片已损坏，无法打开', meaning: '文件开头是 JPEG 或 PNG，但图片数据无法解码', http: 200 },
+  2435: { msg: '图片尺寸过大，请压缩到 8000 × 8000 像素以内', meaning: '图片宽或高超过 8000 像素，或总像素超过 4000 万（不解码，按图片头判断）', http: 200 },
+  2436: { msg: '图片太小，请拍摄清晰、完整的护照资料页', meaning: '图片宽度小于 600 像素或高度小于 300 像素，机读区无法看清', http: 200 },
+  2437: {
+    msg: '未能识别护照机读区，请拍摄完整、清晰、无反光的护照资料页，或手动填写',
+    meaning: '图片中没有找到可读的护照机读区（两行各 44 个字符的 TD3 格式）',
+    http: 200,
+  },
+  2438: {
+    msg: '护照机读区校验不通过，请重新拍摄或手动填写',
+    meaning: '读到了机读区，但护照号码、出生日期、有效期或综合校验位与内容不符（识别有误或护照信息有误），不返回任何字段',
+    http: 200,
+  },
+  2439: { msg: '识别繁忙，请稍后再试', meaning: '同时等待识别的图片过多（本机逐张识别），本次未识别', http: 200 },
   1429: { msg: '操作过于频繁，请稍后再试', meaning: '请求频率超限', http: 200 },
   1500: { msg: '系统繁忙，请稍后再试', meaning: '服务器内部错误，详情只记录在日志中', http: 500 },
   // 2531–2569 reports and invoices

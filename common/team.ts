@@ -111,6 +111,7 @@ export const CUSTOMER_CALL_ACCESS: Record<string, CallAccess> = {
   '/www/invoice/invoiceable_orders': 'read',
   '/www/invoice/invoice_request': 'pay',
   '/www/order/photo_choice': 'order',
+  '/www/passport/passport_read': 'order',
   '/www/traveller/traveller_list': 'read',
   '/www/traveller/offer_list': 'read',
   '/www/traveller/traveller_save': 'order',

@@ -77,6 +77,7 @@ import { slotAdminOperations } from './modules/catalogue-admin/slot-admin.routes
 import { createSlotAdminService, type SlotAdminService } from './modules/catalogue-admin/slot-admin.service.ts';
 import { directoryOf } from './modules/operator/directory.ts';
 import { createReviewModule, type ReviewModule } from './modules/review/review.module.ts';
+import { createPassportScanModule } from './modules/passport-scan/passport-scan.module.ts';
 import { createPageCheckModule } from './modules/page-check/page-check.module.ts';
 import { createResultModule } from './modules/result/result.module.ts';
 import { createInvoiceModule } from './modules/invoice/invoice.module.ts';
@@ -399,6 +400,9 @@ export async function buildApp({
   const travellerRetention = createTravellerDocumentRetention(database.db, { storage, now, retentionDays: config.RETENTION_DAYS, log: app.log });
   jobs.register(travellerRetention.job(config.RETENTION_INTERVAL_MINUTES * 60_000));
 
+  // Passport photos read into the order form (issue 28): local OCR, nothing stored.
+  const passportScan = createPassportScanModule({ now, log: app.log });
+  app.addHook('onClose', () => passportScan.service.close());
   // The catalogue workbook in the back office (issue 26).
   const catalogueWorkbook = createCatalogueWorkbook(database.db, { now });
   await app.register(async (api) => {
@@ -467,6 +471,7 @@ export async function buildApp({
     await api.register(results.uploadRoutes);
     await api.register(invoices.uploadRoutes);
     for (const routes of catalogueWorkbookUploadRoutes(catalogueWorkbook)) await api.register(routes);
+    await api.register(passportScan.uploadRoutes);
   });
 
   registerAddressLibraryFile(app);

@@ -51,6 +51,7 @@ const visaProductDetail = z.object({
   photo_param: z.object({ color: z.number().describe('0 蓝，1 白，2 红，3 灰'), width: z.number(), height: z.number() }).nullable(),
   identity_material: z.array(identityMaterial),
   need_interview: z.boolean(),
+  stay_days: z.number().describe('签证允许的停留天数（0 为不定，如留学）'),
   tags: z.array(z.string()),
   updated_at: z.number().describe('页面元数据与缓存校验用'),
 });

@@ -22,6 +22,7 @@ import { NOTICE_CONTRACTS } from './notice.ts';
 import { OPERATOR_CONTRACTS } from './operator.ts';
 import { ADMIN_PAGE_CHECK_CONTRACTS, PAGE_CHECK_CONTRACTS } from './page-check.ts';
 import { ORDER_CONTRACTS } from './order.ts';
+import { PASSPORT_SCAN_CONTRACTS } from './passport-scan.ts';
 import { PAYMENT_CONTRACTS } from './payment.ts';
 import { PRICE_DIFFERENCE_CONTRACTS } from './price-difference.ts';
 import { REFUND_CONTRACTS } from './refund.ts';
@@ -53,6 +54,7 @@ export const WWW_CONTRACTS = defineRegistry([
   ...REPORT_CONTRACTS,
   ...INVOICE_CONTRACTS,
   ...TRAVELLER_CONTRACTS,
+  ...PASSPORT_SCAN_CONTRACTS,
 ]);
 
 export type WwwRegistry = typeof WWW_CONTRACTS;

@@ -94,6 +94,7 @@ export const orderCreate = defineContract({
           identity_id: z.number().int().min(0).max(4).describe('0 在职，1 自由职业，2 退休，3 在校学生，4 学龄前儿童'),
           mobile_phone: z.string().max(40).describe('中国大陆手机号 1[3-9]xxxxxxxxx'),
           email: z.string().max(EMAIL_MAX_LENGTH).nullish(),
+          passport_no: z.string().max(40).nullish().describe('护照号码（选填）：5–20 位字母或数字，不区分大小写；可由护照识别填入，须经客户确认'),
         }),
       )
       .max(100)

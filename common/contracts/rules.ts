@@ -13,6 +13,8 @@ export const EMAIL_MAX_LENGTH = 100;
 
 /** A mainland mobile number, once spaces and hyphens are removed. */
 export const MOBILE_PHONE_PATTERN = /^1[3-9]\d{9}$/;
+/** A passport number as order_create keeps it (upper case, no spaces). */
+export const PASSPORT_NO_PATTERN = /^[A-Z0-9]{5,20}$/;
 /** What a mobile-number box takes as typed ("138 0013 8000"); the payload allows 40 and the service normalizes. */
 export const MOBILE_PHONE_INPUT_MAX_LENGTH = 20;
 

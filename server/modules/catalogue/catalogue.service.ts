@@ -179,6 +179,7 @@ export function createCatalogueService(db: Kysely<Database>) {
             : null,
         identity_material: identityMaterial,
         need_interview: product.need_interview === 1,
+        stay_days: product.stay_days,
         tags: tags.map((tag) => tag.name),
         updated_at: product.updated_at,
       };

@@ -55,6 +55,7 @@ function product(overrides: Partial<VisaProductDetail> = {}): VisaProductDetail 
       },
     ],
     need_interview: false,
+    stay_days: 90,
     tags: [],
     updated_at: 0,
     ...overrides,

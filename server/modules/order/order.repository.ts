@@ -58,6 +58,8 @@ export interface NewApplicant {
   identity_id: number;
   mobile_phone: string;
   email: string | null;
+  /** From a passport read the customer confirmed, or typed (issue 28). */
+  passport_no: string | null;
 }
 
 /** The 需要处理 predicate of common/order.ts (needsAction), as SQL. */
@@ -246,15 +248,16 @@ export function createOrderRepository(db: Kysely<Database>) {
           new_order as (${insertOrder}),
           new_applicants as (
             insert into order_applicant (user_order_id, name, identity_id, mobile_phone, email, passport_no, status, sort)
-            select new_order.user_order_id, a.name, a.identity_id, a.mobile_phone, a.email, null, 'pending', a.sort
+            select new_order.user_order_id, a.name, a.identity_id, a.mobile_phone, a.email, a.passport_no, 'pending', a.sort
             from new_order,
               unnest(
                 ${applicants.map((a) => a.name)}::text[],
                 ${applicants.map((a) => a.identity_id)}::integer[],
                 ${applicants.map((a) => a.mobile_phone)}::text[],
                 ${applicants.map((a) => a.email)}::text[],
+                ${applicants.map((a) => a.passport_no)}::text[],
                 ${applicants.map((_, sort) => sort)}::integer[]
-              ) as a(name, identity_id, mobile_phone, email, sort)
+              ) as a(name, identity_id, mobile_phone, email, passport_no, sort)
             order by a.sort
           ),
           new_checklist as (
@@ -281,7 +284,7 @@ export function createOrderRepository(db: Kysely<Database>) {
           .execute();
         await trx
           .insertInto('order_applicant')
-          .values(applicants.map((applicant, sort) => ({ ...applicant, user_order_id, passport_no: null, status: 'pending' as const, sort })))
+          .values(applicants.map((applicant, sort) => ({ ...applicant, user_order_id, status: 'pending' as const, sort })))
           .execute();
         await snapshotChecklist(trx, user_order_id, order.visa_product_id);
         const { event_id } = await trx

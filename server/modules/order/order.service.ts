@@ -5,7 +5,7 @@
 // Rules: /work/shared/design/order-lifecycle.md and docs/order-rules.md.
 import type { Kysely } from 'kysely';
 import type { DepartureWarning, OrderCreateInput, OrderCreateResult } from '../../../common/contracts/order.ts';
-import { MOBILE_PHONE_PATTERN, ORDER_LIMITS, EMAIL_PATTERN } from '../../../common/contracts/rules.ts';
+import { MOBILE_PHONE_PATTERN, ORDER_LIMITS, EMAIL_PATTERN, PASSPORT_NO_PATTERN } from '../../../common/contracts/rules.ts';
 import { isDelisted, productTitle } from '../../../common/catalogue.ts';
 import { ErrorCode } from '../../../common/error-codes.ts';
 import { addDays, chinaDate, daysBetween, earliestDepartureDate, isCalendarDate, workingDaysBetween } from '../../../common/order.ts';
@@ -47,7 +47,10 @@ function normalizeApplicants(input: OrderCreateInput['applicants']): NewApplican
     const key = `${name}\n${mobile}`;
     if (seen.has(key)) throw applicantError(ErrorCode.ORDER_APPLICANT_DUPLICATE, `申请人重复（${name}）`, index, input.length);
     seen.add(key);
-    return { name, identity_id: raw.identity_id, mobile_phone: mobile, email: email === '' ? null : email };
+    const passportNo = raw.passport_no ? normalizeInputText(raw.passport_no).toUpperCase().replace(/\s+/g, '') : '';
+    if (passportNo !== '' && !PASSPORT_NO_PATTERN.test(passportNo))
+      throw applicantError(ErrorCode.INVALID_PARAMS, '护照号码应为 5–20 位字母或数字', index, input.length);
+    return { name, identity_id: raw.identity_id, mobile_phone: mobile, email: email === '' ? null : email, passport_no: passportNo === '' ? null : passportNo };
   });
 }
 

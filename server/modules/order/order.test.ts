@@ -258,6 +258,13 @@ describe(`orders (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLite'})`, 
     expect(detail.applicants[0]!.name).toBe(name);
   });
 
+  it('keeps a passport number given with an applicant (upper case, no spaces) and refuses a malformed one', async () => {
+    await expectRefused(orderOf(alice, { applicants: [applicant(1, { passport_no: 'E12-345' })] }), ErrorCode.INVALID_PARAMS, '护照号码应为 5–20 位字母或数字');
+    const { user_order_id } = await orderOf(alice, { applicants: [applicant(1, { passport_no: ' e1234 5678 ' }), applicant(2)] });
+    const rows = await ctx.t.db.selectFrom('order_applicant').select(['passport_no']).where('user_order_id', '=', user_order_id).orderBy('sort').execute();
+    expect(rows).toEqual([{ passport_no: 'E12345678' }, { passport_no: null }]);
+  });
+
   it('keeps orders inside the enterprise: another one sees “订单不存在”, exactly like a missing order', async () => {
     const { user_order_id } = await orderOf(alice);
     const missing = await expectRefused(ctx.service.detail(bob, 9_999_999), ErrorCode.ORDER_NOT_FOUND, '订单不存在');

@@ -61,6 +61,7 @@ export function previewDetail(
       };
     }),
     need_interview: content.need_interview,
+    stay_days: content.stay_days ?? 0,
     tags: [],
     updated_at: 0,
   };

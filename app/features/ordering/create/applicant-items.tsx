@@ -7,6 +7,7 @@ import type { Rule } from 'antd/es/form';
 import { EMAIL_MAX_LENGTH, MOBILE_PHONE_INPUT_MAX_LENGTH, ORDER_LIMITS } from '../../../../common/contracts/rules';
 import { IDENTITIES } from '../../../../common/constants';
 import { TrimmedInput } from '../../../components/trimmed-input';
+import { PassportFields, PassportScan } from '../../../components/passport-scan/passport-scan';
 import { CREATE_ORDER_MESSAGES, emailError, isDuplicateApplicant, mobileError, nameError } from './create-order-rules';
 
 const IDENTITY_OPTIONS = Object.entries(IDENTITIES).map(([id, label]) => ({ value: Number(id), label }));
@@ -21,7 +22,7 @@ export function checkRule<T>(check: (value: T) => string | null): Rule {
   };
 }
 
-export function ApplicantItems({ form }: { form: FormInstance }) {
+export function ApplicantItems({ form, stayDays, today }: { form: FormInstance; stayDays: number; today: string }) {
   return (
     <Form.List name="applicants">
       {(fields, { add, remove }) => (
@@ -43,6 +44,7 @@ export function ApplicantItems({ form }: { form: FormInstance }) {
                     删除
                   </Button>
                 </div>
+                <PassportScan form={form} index={field.name} label={`申请人 ${index + 1}`} />
                 <div className="co-applicant-fields">
                   <Form.Item name={[field.name, 'name']} label="姓名" required validateTrigger="onBlur" rules={[checkRule(nameError)]}>
                     <TrimmedInput placeholder="与护照一致的中文姓名" autoComplete="off" data-testid="applicant-name" />
@@ -77,6 +79,7 @@ export function ApplicantItems({ form }: { form: FormInstance }) {
                       data-testid="applicant-email"
                     />
                   </Form.Item>
+                  <PassportFields form={form} index={field.name} stayDays={stayDays} today={today} />
                 </div>
               </li>
             ))}

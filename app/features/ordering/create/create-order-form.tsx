@@ -169,7 +169,7 @@ export function CreateOrderForm({ view, today, beforeApplicants }: CreateOrderFo
           </h2>
           <p className="co-hint">每位申请人按身份准备资料，下一步将按身份显示各自的资料清单。</p>
           {beforeApplicants?.(form)}
-          <ApplicantItems form={form} />
+          <ApplicantItems form={form} stayDays={product.stay_days} today={today} />
         </section>
       </div>
 

@@ -20,6 +20,8 @@ export interface CreateOrderProduct {
   discount_desc: string | null;
   need_interview: boolean;
   reject_refund: boolean;
+  /** The visa's stay (0: open-ended): with the departure date, how long the passport must last. */
+  stay_days: number;
 }
 
 export interface DistrictOption {
@@ -145,6 +147,7 @@ export function createOrderView(
       discount_desc: product.distributor_discount?.desc ?? null,
       need_interview: product.need_interview,
       reject_refund: product.reject_refund_set.status === 1,
+      stay_days: product.stay_days,
     },
     districts,
     districtFixed: own !== null,

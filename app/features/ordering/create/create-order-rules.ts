@@ -29,6 +29,11 @@ export interface ApplicantValues {
   identity_id?: number;
   mobile_phone?: string;
   email?: string;
+  /** Typed, or filled from a passport read the customer confirmed (app/features/passport-scan). */
+  passport_no?: string;
+  /** YYYY-MM-DD: only for the validity check against the trip; not sent. */
+  passport_expiry?: string;
+  machine_read?: boolean;
 }
 
 /** Names count characters as people see them (code points), like the server. */
@@ -98,11 +103,13 @@ export function createOrderPayload(visaProductId: number, values: CreateOrderFor
     order_date: values.order_date,
     applicants: values.applicants.map((applicant) => {
       const email = normalizeInputText(applicant.email ?? '');
+      const passportNo = normalizeInputText(applicant.passport_no ?? '').toUpperCase();
       return {
         name: normalizeInputText(applicant.name ?? ''),
         identity_id: applicant.identity_id ?? 0,
         mobile_phone: mobileDigits(applicant.mobile_phone),
         ...(email ? { email } : {}),
+        ...(passportNo ? { passport_no: passportNo } : {}),
       };
     }),
   };
