@@ -1,4 +1,4 @@
-// The order export's rows (issue 29, decision 0044): the enterprise's orders
+// The order export's rows (issue 29, decision 0045): the enterprise's orders
 // chosen by a selection, a 出行团组 or a date range, read from the database in
 // pages of orders (keyset on user_order_id) so the memory an export needs does
 // not grow with its size. One row per applicant; the order's amounts are on
