@@ -118,7 +118,7 @@ export default function About() {
                     <div>
                       <Text strong>做法</Text>
                       <Paragraph type="secondary" style={{ margin: 0 }}>
-                        标准化材料清单、智能识别填表、资料一次上传永久复用，减少重复劳动。
+                        标准化材料清单、护照识别填表、证件一次上传有效期内反复使用，减少重复劳动。
                       </Paragraph>
                     </div>
                   </div>

@@ -49,7 +49,7 @@ const PLATFORMS = [
 
 const FEATURES = [
   { title: '查签证', text: '按国家查看材料清单、流程、费用与使馆假期', icon: <FileSearchOutlined /> },
-  { title: '拍照上传', text: '证件扫描自动识别填表，资料永久复用', icon: <CameraOutlined /> },
+  { title: '拍照上传', text: '护照扫描自动识别填表，证件有效期内可复用', icon: <CameraOutlined /> },
   { title: '随时补材料', text: '材料被退回时手机上即可重新上传', icon: <CloudUploadOutlined /> },
   { title: '进度提醒', text: '审核、面签、出签、寄回节点及时通知', icon: <BellOutlined /> },
 ];

@@ -79,7 +79,7 @@ function hotDestinations<T>(byContinent: T[][], limit: number): T[] {
 
 const STEPS = [
   { title: '选择签证', content: '按目的地与签证类型挑选产品', icon: <FileSearchOutlined /> },
-  { title: '上传资料', content: '拍照或扫描上传，自动识别填表', icon: <CloudUploadOutlined /> },
+  { title: '上传资料', content: '拍照或扫描上传，护照自动识别填表', icon: <CloudUploadOutlined /> },
   { title: '预约面签', content: '在线选择面签 / 录指纹时间', icon: <CalendarOutlined /> },
   { title: '支付', content: '确认订单与保险后在线支付', icon: <WalletOutlined /> },
   { title: '护照寄回', content: '出签后护照顺丰寄回到家', icon: <SendOutlined /> },
@@ -107,7 +107,7 @@ const FEATURES = [
   },
   {
     title: '资料扫描自动填表',
-    text: '扫描护照与证件即可自动识别并填写申请表，资料加密保存，下次申请永久复用。',
+    text: '扫描护照即可自动识别并填写申请人信息；资料加密保存，常用出行人的证件在有效期内下次申请直接复用。',
     icon: <ScanOutlined />,
     color: '#14bc99',
   },

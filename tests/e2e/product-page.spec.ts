@@ -524,7 +524,7 @@ test('a guest gets the mini-program QR popup; the code decodes to the product sc
   expect(decodeURIComponent(code!.data)).toContain(`v=${row.id}&u=official`);
   expect(await image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(300);
 
-  for (const point of ['免费拍摄签证照', '护照免费顺丰寄送', '资料扫描自动填表，永久复用', '赠送拒签险，全额赔付']) {
+  for (const point of ['免费拍摄签证照', '护照免费顺丰寄送', '护照扫描自动填表，证件保存复用', '赠送拒签险，全额赔付']) {
     await expect(popup).toContainText(point);
   }
   await expect(popup.getByRole('link', { name: '下载App' })).toHaveAttribute('href', '/download');

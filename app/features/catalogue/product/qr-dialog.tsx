@@ -6,7 +6,7 @@ import { Link } from 'react-router';
 import { QRCODE_SIZE } from '../../../../common/constants';
 import { AppDialog } from '../../../components/app-dialog';
 
-export const SELLING_POINTS = ['免费拍摄签证照', '护照免费顺丰寄送', '资料扫描自动填表，永久复用', '赠送拒签险，全额赔付'] as const;
+export const SELLING_POINTS = ['免费拍摄签证照', '护照免费顺丰寄送', '护照扫描自动填表，证件保存复用', '赠送拒签险，全额赔付'] as const;
 
 interface QrDialogProps {
   open: boolean;
