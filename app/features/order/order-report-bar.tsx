@@ -99,6 +99,7 @@ export function OrderReportBar({
         <Select
           size="small"
           className="order-report-group"
+          aria-label="出行团组"
           placeholder={groups.length > 0 ? '选择团组' : '暂无团组'}
           disabled={groups.length === 0}
           value={group}
@@ -152,6 +153,7 @@ export function OrderReportBar({
           maxLength={ORDER_GROUP_NAME_MAX}
           showCount
           placeholder="例如：2027 春季欧洲考察团"
+          aria-label="团组名称"
           list="order-group-names"
           data-testid="order-group-name"
         />
