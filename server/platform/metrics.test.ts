@@ -198,6 +198,7 @@ describe('the background jobs (server/platform/jobs.ts)', () => {
     'payment-bill-reconcile',
     'courier-sweep',
     'retention',
+    'traveller-document-retention',
   ];
   const WITH_BACKLOG = ['order-expiry', 'notice-outbox', 'payment-reconcile', 'refunds', 'courier-sweep', 'retention'];
 

@@ -351,8 +351,8 @@ describe(`text fuzz of every call (${database})`, () => {
       '/admin-api/page_check/upload',
       '/admin-api/result/file_upload',
       '/www/order/material_upload',
-      '/www/traveller/document_upload',
       '/www/passport/passport_read',
+      '/www/traveller/document_upload',
     ]);
   });
 
