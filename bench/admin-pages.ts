@@ -1,4 +1,4 @@
-// npm run bench:admin-pages — every back-office page in Chromium with the
+// npm run bench:admin-pages — every back-office page (14) in Chromium with the
 // queue at BENCH_ORDERS (100,000) orders (issue 27: "usable (load event) in
 // ≤ 1 s with the queue at 100k"). The built app runs in demo mode on a
 // PostgreSQL database of the bench's own (BENCH_DATABASE_URL names the server,
@@ -70,6 +70,7 @@ try {
     ['访问日志', '/admin/access-log'],
     ['操作员', '/admin/operators'],
     ['对账', '/admin/reconciliation'],
+    ['发票', '/admin/invoices'],
     ['产品管理', '/admin/catalogue'],
     ['新建产品', '/admin/catalogue/edit'],
     ['编辑产品', `/admin/catalogue/edit?product=${aProduct.visa_product_id}`],
