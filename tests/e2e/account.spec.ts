@@ -156,7 +156,11 @@ loggedInTest('logout elsewhere reloads the same page', async ({ page }) => {
 loggedInTest('an expired session shows the 401 toast, then logs out', async ({ page, customer }) => {
   await expect(headerUser(page)).toContainText(customer.name);
   // The session's start-up check has answered (it would log out quietly on a session revoked before it).
-  await page.waitForLoadState('networkidle');
+  // Its resource entry is there whether it answered before this line or after: on a loaded machine
+  // hydration can start it after the network has been idle for a while (CI, 2026-11-28).
+  await page.waitForFunction(() => performance.getEntriesByType('resource').some((entry) => entry.name.includes('/www/user/user_info_query')), null, {
+    timeout: 30_000,
+  });
   const db = e2eDatabase();
   db.prepare('update account_session set revoked_at = ? where revoked_at is null and account_id = ?').run(Date.now(), customer.accountId);
   db.close();
