@@ -1,6 +1,7 @@
 // axe-core (WCAG 2.2 A and AA rules) over every screen, guest and logged in,
 // at 1280 and 390 px: any violation fails, listed with the rule and the nodes;
-// so does anything the page's Content-Security-Policy refused.
+// so does anything the page's Content-Security-Policy refused, and a page whose
+// server HTML React could not hydrate.
 //
 // Adding a screen is one row in SCREENS: its path (or a function that makes
 // what the screen needs and returns the path), whether it needs a logged-in
@@ -36,6 +37,7 @@ import {
   openLoginDialog,
   type StaffMember,
   watchCsp,
+  watchHydration,
 } from './support';
 
 const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
@@ -346,6 +348,8 @@ async function check(page: Page, baseURL: string, screen: Screen, customer?: Log
   // pages have their own test (security.spec.ts); here every screen, logged in
   // and back office too, is held to it.
   const refused = watchCsp(page);
+  // And hydrated without a mismatch: the server's HTML is what the browser keeps.
+  const mismatches = watchHydration(page);
   for (const width of screen.widths ?? WIDTHS) {
     await page.setViewportSize({ width, height: 900 });
     await page.goto(path);
@@ -363,6 +367,7 @@ async function check(page: Page, baseURL: string, screen: Screen, customer?: Log
     }
   }
   problems.push(...refused.map((report) => `CSP refused on ${report}`));
+  problems.push(...mismatches.map((report) => `hydration failed on ${report}`));
   expect(problems, `${path}\n    ${problems.join('\n    ')}`).toEqual([]);
 }
 

@@ -341,6 +341,20 @@ export function watchCsp(page: Page): string[] {
 }
 
 /**
+ * Collects the page's hydration failures (React's minified #418/#423/#425, or the
+ * development text): React then throws the server's HTML away and renders the
+ * page again, so an element a test found before is detached and a click before
+ * that is lost (an antd Modal with forceRender did it on the order list).
+ */
+export function watchHydration(page: Page): string[] {
+  const failures: string[] = [];
+  page.on('pageerror', (error) => {
+    if (/Minified React error #(418|423|425)\b|Hydration failed|hydrating/i.test(error.message)) failures.push(`${page.url()}: ${error.message.split('\n')[0]}`);
+  });
+  return failures;
+}
+
+/**
  * Waits until React has hydrated the page (the root's first effect has run, app/root.tsx) and the
  * network is quiet: a button clicked before does nothing on the logged-in and back-office screens,
  * and a field filled before can be reset. (React Router's module global, waited for until

@@ -51,7 +51,7 @@ function CreateDialog({
   }
 
   return (
-    <Modal title="新建操作员" open={open} onCancel={onClose} onOk={() => form.submit()} okText="创建" confirmLoading={busy} destroyOnHidden forceRender>
+    <Modal title="新建操作员" open={open} onCancel={onClose} onOk={() => form.submit()} okText="创建" confirmLoading={busy} destroyOnHidden>
       <Form form={form} layout="vertical" onFinish={submit} initialValues={{ role: 'operator' }} requiredMark={false}>
         <Form.Item
           label="账号"

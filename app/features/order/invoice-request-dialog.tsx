@@ -74,7 +74,6 @@ export function InvoiceRequestDialog({ open, orderIds, onClose, onDone }: { open
       onOk={() => form.submit()}
       onCancel={onClose}
       destroyOnHidden
-      forceRender
     >
       <Table
         size="small"

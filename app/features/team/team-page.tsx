@@ -77,7 +77,6 @@ function InviteDialog({ open, onClose, onInvited }: { open: boolean; onClose: ()
       okButtonProps={{ 'data-testid': 'team-invite-submit' } as ButtonProps}
       confirmLoading={busy}
       destroyOnHidden
-      forceRender
     >
       <Form form={form} layout="vertical" onFinish={submit} initialValues={{ role: 'agent' }} requiredMark={false}>
         <Form.Item
