@@ -27,6 +27,7 @@ import type { Database, InvoiceTable } from '../../db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { Customer, Operator } from '../../platform/principal.ts';
 import { noticeEmail } from '../order-notices/notice-kinds.ts';
+import { orderMoney } from '../refund/refund-records.ts';
 import { createStoredFiles, type StoredFileDeps, type UploadSource } from '../stored-file/stored-files.ts';
 import { invoiceFiles } from './invoice-files.ts';
 
@@ -63,24 +64,11 @@ export function checkDetails(input: Omit<InvoiceRequestInput, 'orders'>): Invoic
   return { title, tax_id: taxId, address_phone: addressPhone, bank_account: bankAccount, email };
 }
 
-/** Per order: paid, refunded (not failed) and invoiced (requested or issued, optionally leaving one invoice out). */
+/** Per order: paid, given back or on its way back, and already invoiced (requested or issued, but `exceptInvoice`). */
 async function moneyOf(db: Db, ids: number[], exceptInvoice = 0) {
   if (ids.length === 0) return new Map<number, { paid: number; refunded: number; invoiced: number }>();
-  const [paid, refunded, invoiced] = await Promise.all([
-    db
-      .selectFrom('payment')
-      .select((eb) => ['user_order_id', eb.fn.sum<number>('amount').as('total')])
-      .where('user_order_id', 'in', ids)
-      .where('status', '=', 'paid')
-      .groupBy('user_order_id')
-      .execute(),
-    db
-      .selectFrom('refund')
-      .select((eb) => ['user_order_id', eb.fn.sum<number>('amount').as('total')])
-      .where('user_order_id', 'in', ids)
-      .where('status', '!=', 'failed')
-      .groupBy('user_order_id')
-      .execute(),
+  const [money, invoiced] = await Promise.all([
+    orderMoney(db, ids),
     db
       .selectFrom('invoice_order as io')
       .innerJoin('invoice as i', 'i.invoice_id', 'io.invoice_id')
@@ -91,11 +79,13 @@ async function moneyOf(db: Db, ids: number[], exceptInvoice = 0) {
       .groupBy('io.user_order_id')
       .execute(),
   ]);
-  const of = (rows: Array<{ user_order_id: number; total: number }>) => new Map(rows.map((row) => [row.user_order_id, Number(row.total)]));
-  const p = of(paid);
-  const r = of(refunded);
-  const v = of(invoiced);
-  return new Map(ids.map((id) => [id, { paid: p.get(id) ?? 0, refunded: r.get(id) ?? 0, invoiced: v.get(id) ?? 0 }]));
+  const v = new Map(invoiced.map((row) => [row.user_order_id, Number(row.total)]));
+  return new Map(
+    ids.map((id) => {
+      const m = money.get(id)!;
+      return [id, { paid: m.paid, refunded: m.refunded + m.refunding, invoiced: v.get(id) ?? 0 }];
+    }),
+  );
 }
 
 const available = (money: { paid: number; refunded: number; invoiced: number }) => Math.max(0, money.paid - money.refunded - money.invoiced);

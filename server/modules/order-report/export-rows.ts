@@ -16,6 +16,7 @@ import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { Customer } from '../../platform/principal.ts';
 import { applicantInterviews } from '../interview/order-interview.ts';
+import { orderMoney } from '../refund/refund-records.ts';
 
 export type ExportCriteria = { kind: 'ids'; ids: number[] } | { kind: 'group'; group: string } | { kind: 'range'; from: string; to: string };
 
@@ -122,7 +123,7 @@ export function createExportRows(db: Kysely<Database>) {
       if (orders.length === 0) return;
       after = orders[orders.length - 1]!.user_order_id;
       const ids = orders.map((order) => order.user_order_id);
-      const [applicants, interviews, results, payments, refunds] = await Promise.all([
+      const [applicants, interviews, results, money] = await Promise.all([
         db
           .selectFrom('order_applicant')
           .select(['applicant_id', 'user_order_id', 'name', 'status'])
@@ -137,29 +138,9 @@ export function createExportRows(db: Kysely<Database>) {
           .select(['applicant_id', 'result', 'visa_no', 'valid_from', 'valid_to', 'entries', 'stay_days'])
           .where('user_order_id', 'in', ids)
           .execute(),
-        db
-          .selectFrom('payment')
-          .select((eb) => ['user_order_id', eb.fn.sum<number>('amount').as('total')])
-          .where('user_order_id', 'in', ids)
-          .where('status', '=', 'paid')
-          .groupBy('user_order_id')
-          .execute(),
-        db
-          .selectFrom('refund')
-          .select((eb) => ['user_order_id', 'status', eb.fn.sum<number>('amount').as('total')])
-          .where('user_order_id', 'in', ids)
-          .where('status', '!=', 'failed')
-          .groupBy(['user_order_id', 'status'])
-          .execute(),
+        orderMoney(db, ids),
       ]);
       const resultOf = new Map(results.map((row) => [row.applicant_id, row]));
-      const paidOf = new Map(payments.map((row) => [row.user_order_id, Number(row.total)]));
-      const arrived = new Map<number, number>();
-      const underway = new Map<number, number>();
-      for (const row of refunds) {
-        const into = row.status === 'succeeded' ? arrived : underway;
-        into.set(row.user_order_id, (into.get(row.user_order_id) ?? 0) + Number(row.total));
-      }
       const applicantsOf = new Map<number, typeof applicants>();
       for (const applicant of applicants) {
         const list = applicantsOf.get(applicant.user_order_id) ?? [];
@@ -191,9 +172,9 @@ export function createExportRows(db: Kysely<Database>) {
             entries: result?.entries ?? '',
             stay_days: result?.stay_days ?? null,
             total: first ? order.total_amount : null,
-            paid: first ? (paidOf.get(order.user_order_id) ?? 0) : null,
-            refunded: first ? (arrived.get(order.user_order_id) ?? 0) : null,
-            refunding: first ? (underway.get(order.user_order_id) ?? 0) : null,
+            paid: first ? money.get(order.user_order_id)!.paid : null,
+            refunded: first ? money.get(order.user_order_id)!.refunded : null,
+            refunding: first ? money.get(order.user_order_id)!.refunding : null,
             outstanding: first ? (awaitsPayment(order) ? order.total_amount : 0) + order.price_difference_due : null,
           });
         });
