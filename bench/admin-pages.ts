@@ -9,40 +9,25 @@
 // navigation's start to its load event, and to the page's hydration (when its
 // buttons answer). Asserts nothing.
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { chromium } from '@playwright/test';
 import pg from 'pg';
 import { openDatabase } from '../server/db/database.ts';
 import { insertQueueOrders } from './queue-data.ts';
-import { median, startProcess } from './support.ts';
-import { freePort, supervisorCookie } from './workbench-order.ts';
+import { median, startBuiltApp } from './support.ts';
+import { supervisorCookie } from './workbench-order.ts';
 
 const SERVER = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 100_000);
 const LOADS = Number(process.env.BENCH_LOADS ?? 5);
 
-if (!existsSync('build/server/index.js')) throw new Error('build/server/index.js is missing: run `npm run build` first');
 const name = `bench_pages_${randomBytes(4).toString('hex')}`;
 const admin = new pg.Client({ connectionString: SERVER });
 await admin.connect();
 await admin.query(`create database ${name}`);
 const url = new URL(SERVER);
 url.pathname = `/${name}`;
-const port = await freePort();
-const dir = mkdtempSync(join(tmpdir(), 'visa-bench-pages-'));
-const app = await startProcess(['--conditions=production', '--import', 'tsx', 'server/main.ts'], {
-  APP_ENV: 'demo',
-  NODE_ENV: 'production',
-  DATABASE_URL: url.toString(),
-  HOST: '127.0.0.1',
-  PORT: String(port),
-  PUBLIC_SITE_URL: `http://127.0.0.1:${port}`,
-  LOG_LEVEL: 'info',
-  OUTBOX_DIR: join(dir, 'outbox'),
-  UPLOAD_DIR: join(dir, 'uploads'),
-});
+const app = await startBuiltApp({ databaseUrl: url.toString() });
+const { port } = app;
 const base = `http://127.0.0.1:${port}`;
 const handle = openDatabase({ kind: 'postgres', url: url.toString() }, { poolSize: 2 });
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' });

@@ -2,6 +2,7 @@
 // file) or another server in a child process and learn its port.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
@@ -24,18 +25,38 @@ export async function startProcess(args: string[], env: Record<string, string> =
   throw new Error(`${args.join(' ')} exited before listening`);
 }
 
-export async function startBuiltApp(): Promise<{ child: ChildProcess; port: number; dir: string; dbFile: string }> {
+/** A free port: the sandbox's payment notification calls the site back at PUBLIC_SITE_URL, so the port is known before the start. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * The built app in demo mode in a child process, on a port known before it
+ * starts, with its own folder for the outbox and uploads: on a SQLite file of
+ * its own, or on `databaseUrl` (a PostgreSQL database the bench made).
+ */
+export async function startBuiltApp({ databaseUrl }: { databaseUrl?: string } = {}): Promise<{ child: ChildProcess; port: number; dir: string; dbFile: string }> {
   if (!existsSync('build/server/index.js')) throw new Error('build/server/index.js is missing: run `npm run build` first');
   const dir = mkdtempSync(join(tmpdir(), 'visa-bench-'));
   const dbFile = join(dir, 'bench.db');
+  const port = await freePort();
   const app = await startProcess(['--conditions=production', '--import', 'tsx', 'server/main.ts'], {
     APP_ENV: 'demo',
     NODE_ENV: 'production',
-    SQLITE_FILE: dbFile,
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : { SQLITE_FILE: dbFile }),
     HOST: '127.0.0.1',
-    PORT: '0',
+    PORT: String(port),
+    PUBLIC_SITE_URL: `http://127.0.0.1:${port}`,
     LOG_LEVEL: 'info',
     OUTBOX_DIR: join(dir, 'outbox'),
+    UPLOAD_DIR: join(dir, 'uploads'),
   });
   return { ...app, dir, dbFile };
 }

@@ -4,10 +4,7 @@
 // made the way the screens make it (signed customer calls, real JPEG uploads,
 // the sandbox payment), so it sits in 资料审核中 with every file pending; and
 // a supervisor of the bench's own with its session cookie.
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import type { Kysely } from 'kysely';
 import { sha256Hex } from '../common/signing.ts';
 import { openDatabase } from '../server/db/database.ts';
@@ -17,7 +14,7 @@ import { createOperatorRepository } from '../server/modules/operator/operator.re
 import { createOperatorService } from '../server/modules/operator/operator.service.ts';
 import { insertCustomer, insertProduct, type MaterialOptions } from '../server/test-support/factories.ts';
 import { FIXTURES } from '../tests/fixtures/index.ts';
-import { startProcess, signedHeaders } from './support.ts';
+import { signedHeaders, startBuiltApp } from './support.ts';
 
 /** Nine scans on the checklist and the photo: ten files per applicant. */
 const SCANS = 9;
@@ -26,38 +23,6 @@ export async function answer<T>(response: Response, path: string): Promise<T> {
   const envelope = (await response.json()) as { ret: number; msg: string; body: T };
   if (envelope.ret !== 0) throw new Error(`${path}: ${envelope.ret} ${envelope.msg}`);
   return envelope.body;
-}
-
-/** A free port: the sandbox's payment notification calls the site back at PUBLIC_SITE_URL, so the port is known before the start. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** The built app in demo mode on a SQLite file of its own (bench/support.ts startBuiltApp, on a known port). */
-async function startApp() {
-  if (!existsSync('build/server/index.js')) throw new Error('build/server/index.js is missing: run `npm run build` first');
-  const dir = mkdtempSync(join(tmpdir(), 'visa-bench-workbench-'));
-  const dbFile = join(dir, 'bench.db');
-  const port = await freePort();
-  const started = await startProcess(['--conditions=production', '--import', 'tsx', 'server/main.ts'], {
-    APP_ENV: 'demo',
-    NODE_ENV: 'production',
-    SQLITE_FILE: dbFile,
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    PUBLIC_SITE_URL: `http://127.0.0.1:${port}`,
-    LOG_LEVEL: 'info',
-    OUTBOX_DIR: join(dir, 'outbox'),
-    UPLOAD_DIR: join(dir, 'uploads'),
-  });
-  return { ...started, dbFile };
 }
 
 /** A supervisor of the bench's own and its session cookie (admin_token=…). */
@@ -81,7 +46,7 @@ export async function supervisorCookie(db: Kysely<Database>): Promise<string> {
 export async function workbenchBench() {
   const external =
     process.env.BENCH_BASE_URL && process.env.BENCH_SQLITE_FILE ? { base: process.env.BENCH_BASE_URL, dbFile: process.env.BENCH_SQLITE_FILE } : null;
-  const app = external ? null : await startApp();
+  const app = external ? null : await startBuiltApp();
   const base = external?.base ?? `http://127.0.0.1:${app!.port}`;
   const handle = openDatabase({ kind: 'sqlite', file: external?.dbFile ?? app!.dbFile });
   const db: Kysely<Database> = handle.db;
