@@ -41,8 +41,21 @@ async function readAll(body: AsyncIterable<Buffer>): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
+/** How many recent verdicts are kept (a few hundred KB: a processed photo is a small JPEG). */
+const RECENT_VERDICTS = 32;
+
 export function createPhotoChecks(db: Kysely<Database>, deps: PhotoCheckDeps) {
   const { storage, log } = deps;
+  // The same photo checked against the same rule gets the same verdict: a
+  // customer who uploads the file again, or a saved traveller's photo reused
+  // for the next order, is answered at once instead of after a second of face
+  // detection. Keyed by content and rule; the oldest is forgotten first.
+  const recent = new Map<string, PhotoAnalysis>();
+  const remember = (key: string, analysis: PhotoAnalysis) => {
+    recent.delete(key);
+    recent.set(key, analysis);
+    if (recent.size > RECENT_VERDICTS) recent.delete(recent.keys().next().value!);
+  };
 
   /** An object another row still points at (the original photo may be a traveller's saved document: shared-keys.ts) is kept. */
   async function drop(key: string | null | undefined) {
@@ -107,8 +120,10 @@ export function createPhotoChecks(db: Kysely<Database>, deps: PhotoCheckDeps) {
     /** Checks a photo; a failure of the checker itself is an `error` verdict, never a refusal of the upload. */
     async run(bytes: Buffer, rule: PhotoRule): Promise<PhotoCheckRun> {
       const start = performance.now();
+      const key = `${createHash('sha256').update(bytes).digest('hex')}:${rule.color}:${rule.width}x${rule.height}`;
       try {
-        const analysis = await analysePhoto(bytes, rule, deps.detector);
+        const analysis = recent.get(key) ?? (await analysePhoto(bytes, rule, deps.detector));
+        remember(key, analysis);
         return { verdict: analysis.verdict, analysis, rule, ms: Math.round(performance.now() - start) };
       } catch (error) {
         log.error({ err: error }, 'photo check failed');
