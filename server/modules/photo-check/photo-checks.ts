@@ -43,14 +43,17 @@ async function readAll(body: AsyncIterable<Buffer>): Promise<Buffer> {
 
 /** How many recent verdicts are kept (a few hundred KB: a processed photo is a small JPEG). */
 const RECENT_VERDICTS = 32;
+/** The default detector's recent verdicts, shared by every app in the process (the analysis depends on nothing else). */
+const RECENT_OF_DEFAULT_DETECTOR = new Map<string, PhotoAnalysis>();
 
 export function createPhotoChecks(db: Kysely<Database>, deps: PhotoCheckDeps) {
   const { storage, log } = deps;
   // The same photo checked against the same rule gets the same verdict: a
   // customer who uploads the file again, or a saved traveller's photo reused
   // for the next order, is answered at once instead of after a second of face
-  // detection. Keyed by content and rule; the oldest is forgotten first.
-  const recent = new Map<string, PhotoAnalysis>();
+  // detection. Keyed by content and rule; the oldest is forgotten first. A
+  // detector handed in (a test's) keeps its own.
+  const recent = deps.detector ? new Map<string, PhotoAnalysis>() : RECENT_OF_DEFAULT_DETECTOR;
   const remember = (key: string, analysis: PhotoAnalysis) => {
     recent.delete(key);
     recent.set(key, analysis);
