@@ -95,6 +95,11 @@ export const SCREENS: Screen[] = [
   // A logged-in customer
   { name: 'order list', path: '/order/order-list', loggedIn: true },
   { name: 'personal center', path: '/user/personal-center', loggedIn: true },
+  // Issues 28 and 29's pages: saved travellers, colleagues, invoices, and an invitation's page (here without its link's token).
+  { name: 'travellers', path: '/user/travellers', loggedIn: true },
+  { name: 'team', path: '/user/team', loggedIn: true },
+  { name: 'invoices', path: '/user/invoice', loggedIn: true },
+  { name: 'team invitation', path: '/team/join' },
   { name: 'create order', path: async () => `/ordering/create-order?visa_product_id=${product({ interview: true })}`, loggedIn: true },
   { name: 'upload materials', path: async (made) => `/ordering/upload/${await order(made, 'draft', WITH_INTERVIEW)}`, loggedIn: true },
   { name: 'interview time', path: async (made) => `/ordering/choose-interview-time/${await order(made, 'draft', WITH_INTERVIEW)}`, loggedIn: true },
@@ -288,6 +293,7 @@ export const SCREENS: Screen[] = [
     open: openEveryWorkbenchFold,
   },
   { name: 'admin access log', path: '/admin/access-log', operator: 'supervisor', widths: [1280] },
+  { name: 'admin invoices', path: '/admin/invoices', operator: 'supervisor', widths: [1280] },
   {
     name: 'admin interview slots (slot dialog)',
     path: async () => {

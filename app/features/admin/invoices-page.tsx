@@ -168,7 +168,11 @@ export function InvoicesPage({ query, list }: { query: InvoicesQuery; list: Admi
           size="middle"
           dataSource={list.page_data}
           scroll={{ x: 1100 }}
-          locale={{ emptyText: query.filter === 'requested' ? '没有待开票的申请' : query.filter === 'reversal' ? '没有待红冲的发票' : '暂无发票' }}
+          locale={{
+            emptyText: (
+              <div className="aq-empty">{query.filter === 'requested' ? '没有待开票的申请' : query.filter === 'reversal' ? '没有待红冲的发票' : '暂无发票'}</div>
+            ),
+          }}
           columns={[
             { title: '申请时间', dataIndex: 'created_at', width: 140, render: (at: number) => formatDateTime(at) },
             { title: '企业', dataIndex: 'enterprise_name', width: 140 },

@@ -101,7 +101,7 @@ export function ReconciliationPage({ query, list }: { query: ReconciliationQuery
           size="small"
           pagination={false}
           dataSource={list.runs}
-          locale={{ emptyText: '最近 7 天还没有对账' }}
+          locale={{ emptyText: <div className="aq-empty">最近 7 天还没有对账</div> }}
           columns={[
             { title: '对账单日期', dataIndex: 'bill_date', width: 120 },
             { title: '支付服务商', dataIndex: 'provider_label', width: 120 },
@@ -133,7 +133,7 @@ export function ReconciliationPage({ query, list }: { query: ReconciliationQuery
           rowKey="difference_id"
           size="middle"
           dataSource={list.page_data}
-          locale={{ emptyText: query.status === 'open' ? '没有未说明的差异' : '暂无对账差异' }}
+          locale={{ emptyText: <div className="aq-empty">{query.status === 'open' ? '没有未说明的差异' : '暂无对账差异'}</div> }}
           columns={[
             { title: '对账单日期', dataIndex: 'bill_date', width: 104 },
             { title: '服务商', dataIndex: 'provider_label', width: 72 },

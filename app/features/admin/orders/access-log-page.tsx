@@ -51,7 +51,7 @@ export function AccessLogPage({ query, log, operators }: { query: AccessLogQuery
           rowKey="file_access_log_id"
           size="middle"
           dataSource={log.list}
-          locale={{ emptyText: '暂无访问记录' }}
+          locale={{ emptyText: <div className="aq-empty">暂无访问记录</div> }}
           columns={[
             { title: '时间', dataIndex: 'accessed_at', width: 180, render: (at: number) => formatDateTime(at) },
             { title: '操作员', dataIndex: 'operator_name', width: 140 },
