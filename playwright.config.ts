@@ -34,10 +34,9 @@ export const LATE_SPECS = [
   '**/ordering-journey.spec.ts',
   '**/payment-alipay.spec.ts',
   '**/payment-wechatpay.spec.ts',
-  // Issue 28 and 29's journeys (2026-11-28): the early part was already the longer one.
-  '**/travellers.spec.ts',
-  '**/reports-invoices.spec.ts',
-  '**/team.spec.ts',
+  // The back office's axe screens (2026-11-29, ~6 min; the site's stay in the
+  // early part), for which issues 28 and 29's journeys went back to the early part.
+  '**/accessibility-backoffice.spec.ts',
 ];
 const part = PART === 'early' ? { testIgnore: LATE_SPECS } : PART === 'late' ? { testMatch: LATE_SPECS } : {};
 const suffix = PART ? `-${PART}` : '';
