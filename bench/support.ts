@@ -42,7 +42,12 @@ export function freePort(): Promise<number> {
  * starts, with its own folder for the outbox and uploads: on a SQLite file of
  * its own, or on `databaseUrl` (a PostgreSQL database the bench made).
  */
-export async function startBuiltApp({ databaseUrl }: { databaseUrl?: string } = {}): Promise<{ child: ChildProcess; port: number; dir: string; dbFile: string }> {
+export async function startBuiltApp({ databaseUrl }: { databaseUrl?: string } = {}): Promise<{
+  child: ChildProcess;
+  port: number;
+  dir: string;
+  dbFile: string;
+}> {
   if (!existsSync('build/server/index.js')) throw new Error('build/server/index.js is missing: run `npm run build` first');
   const dir = mkdtempSync(join(tmpdir(), 'visa-bench-'));
   const dbFile = join(dir, 'bench.db');

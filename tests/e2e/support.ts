@@ -349,7 +349,8 @@ export function watchCsp(page: Page): string[] {
 export function watchHydration(page: Page): string[] {
   const failures: string[] = [];
   page.on('pageerror', (error) => {
-    if (/Minified React error #(418|423|425)\b|Hydration failed|hydrating/i.test(error.message)) failures.push(`${page.url()}: ${error.message.split('\n')[0]}`);
+    if (/Minified React error #(418|423|425)\b|Hydration failed|hydrating/i.test(error.message))
+      failures.push(`${page.url()}: ${error.message.split('\n')[0]}`);
   });
   return failures;
 }

@@ -170,7 +170,9 @@ export function InvoicesPage({ query, list }: { query: InvoicesQuery; list: Admi
           scroll={{ x: 1100 }}
           locale={{
             emptyText: (
-              <div className="aq-empty">{query.filter === 'requested' ? '没有待开票的申请' : query.filter === 'reversal' ? '没有待红冲的发票' : '暂无发票'}</div>
+              <div className="aq-empty">
+                {query.filter === 'requested' ? '没有待开票的申请' : query.filter === 'reversal' ? '没有待红冲的发票' : '暂无发票'}
+              </div>
             ),
           }}
           columns={[

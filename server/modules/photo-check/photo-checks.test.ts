@@ -11,7 +11,9 @@ const WHITE = { color: 1, width: 33, height: 48 };
 const BLUE = { color: 0, width: 33, height: 48 };
 
 async function photo(background: string): Promise<Buffer> {
-  return sharp({ create: { width: 390, height: 567, channels: 3, background } }).jpeg().toBuffer();
+  return sharp({ create: { width: 390, height: 567, channels: 3, background } })
+    .jpeg()
+    .toBuffer();
 }
 
 describe('photo check verdicts', () => {
