@@ -9,6 +9,8 @@ import { formatPayAmount } from '../../../common/payment.ts';
 import { toJson } from '../../db/json.ts';
 import { type Customer, eventually, HOUR, MINUTE, type PaymentTestContext, paymentTestContext, T0 } from '../../test-support/fixtures/payment.ts';
 import { OUTBOX_JOB } from '../notification/outbox.ts';
+import { noticesOf as noticesOfEvent } from '../order-notices/notice-kinds.ts';
+import { departureRisk } from '../order/sla.ts';
 import { EXPIRY_WARNING_MS, REMINDER_JOBS } from './reminders.ts';
 
 let ctx: PaymentTestContext;
@@ -287,5 +289,44 @@ describe('the departure date at risk (reminder-departure)', () => {
     await ctx.t.db.updateTable('user_order').set({ departure_date: '2027-01-29' }).where('user_order_id', '=', taken).execute();
     await runJob(REMINDER_JOBS.departure);
     expect(await noticesOf(taken, 'departure_at_risk')).toHaveLength(4);
+  });
+});
+
+describe('the rules behind them (pure)', () => {
+  it('a paid price difference: the assignee is told as before, the customer gets the receipt of the difference', () => {
+    const paidAt = Date.parse('2026-12-01T16:30:00Z');
+    const drafts = noticesOfEvent(
+      {
+        event_id: 5,
+        event: 'price_difference_pay',
+        to_step: 'page_check',
+        created_at: paidAt,
+        detail: { price_difference_id: 2, amount: 12_050, channel: 'alipay', paid_at: paidAt },
+      },
+      { user_order_id: 7, order_no: 'YD20261201000007', account_id: 3, product_title: '日本旅游签证', assignee_operator_id: 41 },
+    );
+    expect(drafts.map((d) => [d.kind, d.recipient_kind, d.recipient_id])).toEqual([
+      ['price_difference_pay', 'operator', 41],
+      ['payment_receipt', 'customer', 3],
+    ]);
+    expect(drafts[1]).toMatchObject({ title: '补差价支付成功', link: '/order/order-detail/7' });
+    // 16:30 UTC is 00:30 the next day in China.
+    expect(drafts[1]!.body).toContain(
+      '订单号：YD20261201000007；支付项目：补差价；支付金额：￥120.50；支付方式：支付宝；支付时间：2026-12-02 00:30（北京时间）',
+    );
+    expect(drafts[1]!.email!.subject).toBe('【易签通】补差价支付成功');
+  });
+
+  it('departure at risk: the working days left (China calendar) against those the processing still needs', () => {
+    const order = { status: 'processing', step: 'material_review' as const, departure_date: '2026-12-08', step_entered_at: T0 };
+    expect(departureRisk(order, 7, T0)).toEqual({ daysLeft: 5, daysNeeded: 7 });
+    expect(departureRisk(order, 5, T0)).toBeNull();
+    // Submitted two working days ago: what is left of the processing counts.
+    const submitted = { ...order, step: 'submitted' as const, step_entered_at: Date.parse('2026-11-27T02:00:00Z') };
+    expect(departureRisk(submitted, 7, T0)).toBeNull();
+    expect(departureRisk({ ...submitted, departure_date: '2026-12-03' }, 7, T0)).toEqual({ daysLeft: 2, daysNeeded: 5 });
+    // A result in (returning), or an order not in processing: never at risk.
+    expect(departureRisk({ ...order, step: 'returning' }, 7, T0)).toBeNull();
+    expect(departureRisk({ ...order, status: 'pending_payment' }, 7, T0)).toBeNull();
   });
 });
