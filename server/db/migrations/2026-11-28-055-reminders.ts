@@ -6,6 +6,8 @@
 // the "once": a job inserts this row and the notices in one transaction, and
 // an instance that loses the race inserts nothing. A new occasion (a moved
 // departure date, a rescheduled appointment) is a new row: told again.
+// interview_notice gets an index on its date, which the interview reminder
+// looks up every few minutes.
 import { type Kysely, PostgresAdapter } from 'kysely';
 
 export async function up(db: Kysely<any>): Promise<void> {
@@ -24,5 +26,6 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.dropIndex('interview_notice_date_idx').execute();
   await db.schema.dropTable('reminder_sent').execute();
 }

@@ -221,12 +221,15 @@ describe('the interview tomorrow (reminder-interview)', () => {
     await runJob(REMINDER_JOBS.interview);
     expect(await noticesOf(userOrderId, 'interview_tomorrow')).toHaveLength(2);
 
-    // The first applicant's appointment moves to Friday: told again the day before the new one; the other's is today, no reminder.
+    // The first applicant's appointment moves to Friday: told again the day before the new one.
     await ctx.t.db
       .updateTable('interview_notice')
       .set({ interview_date: '2026-12-04', start_time: '14:00', end_time: '14:30' })
       .where('applicant_id', '=', applicants[0]!.applicant_id)
       .execute();
+    // The second's moves to Friday too, but a result is in for them: no appointment left to keep.
+    await ctx.t.db.updateTable('interview_notice').set({ interview_date: '2026-12-04' }).where('applicant_id', '=', applicants[1]!.applicant_id).execute();
+    await ctx.t.db.updateTable('order_applicant').set({ status: 'issued' }).where('applicant_id', '=', applicants[1]!.applicant_id).execute();
     ctx.t.clock.now = Date.parse('2026-12-03T02:00:00Z');
     await runJob(REMINDER_JOBS.interview);
     const after = await noticesOf(userOrderId, 'interview_tomorrow');

@@ -205,6 +205,8 @@ export function createReminders(db: Kysely<Database>, deps: ReminderDeps) {
       ])
       .where('interview_notice.interview_date', '=', tomorrow)
       .where('user_order.status', '=', 'processing')
+      // An applicant with a result (issued, refused) has no appointment left to keep.
+      .where('order_applicant.status', '=', 'pending')
       .orderBy('interview_notice.interview_notice_id')
       .execute();
     return sendAll(
