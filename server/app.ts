@@ -67,6 +67,7 @@ import { installErrorHandling, installJsonParser } from './platform/error-handle
 import { installHealth } from './platform/health.ts';
 import { installMetrics } from './platform/metrics.ts';
 import { createJobRunner, type JobRunner } from './platform/jobs.ts';
+import { createReminders } from './modules/reminder/reminders.ts';
 import { AppError } from './platform/errors.ts';
 import { isStaffAuth, type OperationAuth, registerOperation } from './platform/operation.ts';
 import { operatorOperations } from './modules/operator/operator.routes.ts';
@@ -399,6 +400,9 @@ export async function buildApp({
   // The saved travellers' documents: deleted RETENTION_DAYS after they stopped being usable (expired, photo too old).
   const travellerRetention = createTravellerDocumentRetention(database.db, { storage, now, retentionDays: config.RETENTION_DAYS, log: app.log });
   jobs.register(travellerRetention.job(config.RETENTION_INTERVAL_MINUTES * 60_000));
+  // Reminders (issue 29 part 5, decision 0047): the expiry warning, the interview tomorrow, the departure at risk.
+  const reminders = createReminders(database.db, { now, pokeOutbox: () => jobs.poke(OUTBOX_JOB), log: app.log });
+  for (const job of reminders.jobs()) jobs.register(job);
 
   // Passport photos read into the order form (issue 28): local OCR, nothing stored.
   const passportScan = createPassportScanModule({ now, log: app.log });

@@ -102,7 +102,8 @@ export interface Database
     InterviewSlotAdminTables,
     InvoiceTables,
     TravellerTables,
-    PhotoCheckTables {
+    PhotoCheckTables,
+    ReminderTables {
   enterprise: EnterpriseTable;
   account: AccountTable;
   account_session: AccountSessionTable;
@@ -1198,4 +1199,24 @@ export interface PhotoCheckTable {
   choice: 'original' | 'processed' | null;
   checked_at: number;
   duration_ms: number;
+}
+
+// ── Reminders (migration 055) ────────────────────────────────────────────
+
+/** One reminder a scheduled job sent (modules/reminder, decision 0047); unique per kind, order, applicant and occasion. */
+export interface ReminderSentTable {
+  reminder_sent_id: Generated<number>;
+  /** 'expiry_warning', 'interview_tomorrow', 'departure_at_risk' (server/modules/reminder/reminder-kinds.ts). */
+  kind: string;
+  user_order_id: number;
+  /** The applicant it concerns; 0 = the order as a whole. */
+  applicant_id: number;
+  /** What it was about: the expiry instant, the appointment 'YYYY-MM-DD HH:mm', the departure date. A new occasion is told again. */
+  occasion: string;
+  sent_at: number;
+}
+
+/** Table of migration 055 (modules/reminder). */
+export interface ReminderTables {
+  reminder_sent: ReminderSentTable;
 }

@@ -199,6 +199,9 @@ describe('the background jobs (server/platform/jobs.ts)', () => {
     'courier-sweep',
     'retention',
     'traveller-document-retention',
+    'reminder-expiry',
+    'reminder-interview',
+    'reminder-departure',
   ];
   const WITH_BACKLOG = ['order-expiry', 'notice-outbox', 'payment-reconcile', 'refunds', 'courier-sweep', 'retention'];
 

@@ -76,7 +76,24 @@ export async function orderInReview(baseURL: string, account: string, password: 
     );
     // Confirm and pay have their own specs: here the lifecycle's confirm and pay events move it to material_review.
     await confirmAsCustomer(user_order_id);
-    await fire(user_order_id, { event: 'pay', set: { paid_at: Date.now(), expires_at: null } }, { kind: 'system' });
+    // The pay event writes the payment's receipt (decision 0047; server/modules/reminder/reminder.test.ts tests it). This
+    // helper stands in for a payment, so its receipt goes in the same transaction (the server's outbox sweep never sees
+    // it): the specs count the notices and e-mails of the events they fire.
+    await createOrderLifecycle(handle.db, { now: Date.now }).transaction(async (tx) => {
+      const row = await tx.trx
+        .selectFrom('user_order')
+        .select(['user_order_id', 'status', 'step', 'version', 'expires_at', 'departure_date', 'need_interview'])
+        .where('user_order_id', '=', user_order_id)
+        .executeTakeFirstOrThrow();
+      await tx.change(
+        { ...row, need_interview: row.need_interview === 1 },
+        { event: 'pay', set: { paid_at: Date.now(), expires_at: null } },
+        { kind: 'system' },
+      );
+      const receipts = tx.trx.selectFrom('notice').select('notice_id').where('user_order_id', '=', user_order_id).where('kind', '=', 'payment_receipt');
+      await tx.trx.deleteFrom('notice_email').where('notice_id', 'in', receipts).execute();
+      await tx.trx.deleteFrom('notice').where('notice_id', 'in', receipts).execute();
+    });
     return user_order_id;
   } finally {
     await handle.destroy();

@@ -72,13 +72,28 @@ async function paidOrder(customer: Customer): Promise<number> {
   });
   expect(confirmed.statusCode).toBe(303);
   await eventually(async () => expect(await ctx.order(userOrderId)).toMatchObject({ status: 'processing', step: 'material_review' }));
+  // The payment's receipt (decision 0047) is e-mailed after its commit: sent before a test counts the messages it causes.
+  await eventually(async () =>
+    expect(
+      await ctx.t.db
+        .selectFrom('notice_email')
+        .innerJoin('notice', 'notice.notice_id', 'notice_email.notice_id')
+        .select('notice_email.status')
+        .where('notice.user_order_id', '=', userOrderId)
+        .where('notice_email.status', '!=', 'sent')
+        .execute(),
+    ).toEqual([]),
+  );
   return userOrderId;
 }
+
+/** Every order here was paid first: its receipt (reminder.test.ts tests it) is left out of what these tests count. */
+const RECEIPT = 'payment_receipt';
 
 const lifecycle = () => createOrderLifecycle(ctx.t.db, { now: () => ctx.t.clock.now });
 
 function noticesOfOrder(userOrderId: number) {
-  return ctx.t.db.selectFrom('notice').selectAll().where('user_order_id', '=', userOrderId).orderBy('notice_id').execute();
+  return ctx.t.db.selectFrom('notice').selectAll().where('user_order_id', '=', userOrderId).where('kind', '!=', RECEIPT).orderBy('notice_id').execute();
 }
 
 function emailsOfOrder(userOrderId: number) {
@@ -87,6 +102,7 @@ function emailsOfOrder(userOrderId: number) {
     .innerJoin('notice', 'notice.notice_id', 'notice_email.notice_id')
     .select(['notice_email.status', 'notice_email.to_address', 'notice_email.attempts', 'notice_email.sent_at', 'notice.kind'])
     .where('notice.user_order_id', '=', userOrderId)
+    .where('notice.kind', '!=', RECEIPT)
     .orderBy('notice_email.notice_email_id')
     .execute();
 }
@@ -252,9 +268,11 @@ describe(`notices of lifecycle events (${process.env.TEST_DATABASE_URL ? 'Postgr
     expect(['awaiting_mail', 'page_check']).toContain(detail.body.schedule.upcoming[0].key);
   });
 
-  it('writes nothing for events outside the map (the payment)', async () => {
+  it('the payment writes its receipt only (decision 0047); the events outside the map nothing', async () => {
     const userOrderId = await paidOrder(alice);
     expect(await noticesOfOrder(userOrderId)).toEqual([]);
+    const all = await ctx.t.db.selectFrom('notice').select('kind').where('user_order_id', '=', userOrderId).execute();
+    expect(all).toEqual([{ kind: RECEIPT }]);
   });
 });
 
@@ -269,11 +287,13 @@ describe('the customer calls', () => {
 
     const list = await ctx.call('/www/notice/notice_list', { page: 1 }, carol);
     expect(list.ret).toBe(0);
-    expect(list.body.total_count).toBe(2);
-    expect(list.body.unread_count).toBe(2);
-    expect(list.body.page_data.map((n: { user_order_id: number }) => n.user_order_id)).toEqual([second, first]);
+    // Each payment's receipt first (decision 0047), then the two reviews.
+    expect(list.body.total_count).toBe(4);
+    expect(list.body.unread_count).toBe(4);
+    expect(list.body.page_data.map((n: { user_order_id: number }) => n.user_order_id)).toEqual([second, first, second, first]);
+    expect(list.body.page_data.map((n: { kind: string }) => n.kind).slice(2)).toEqual([RECEIPT, RECEIPT]);
     expect(list.body.page_data[0]).toMatchObject({ kind: 'material_review_passed', link: `/order/order-mail-list/${second}`, read: false, read_at: null });
-    expect((await ctx.call('/www/notice/notice_unread_count', {}, carol)).body).toEqual({ unread_count: 2 });
+    expect((await ctx.call('/www/notice/notice_unread_count', {}, carol)).body).toEqual({ unread_count: 4 });
 
     // Dave sees nothing of Carol's, and cannot mark it.
     const theirs = list.body.page_data[1].notice_id as number;
@@ -281,14 +301,14 @@ describe('the customer calls', () => {
     const refused = await ctx.call('/www/notice/notice_read', { notice_id: theirs }, dave);
     expect(refused).toMatchObject({ ret: ErrorCode.NOTICE_NOT_FOUND, msg: '消息不存在' });
     expect((await ctx.call('/www/notice/notice_read_all', {}, dave)).body).toEqual({ marked: 0, unread_count: 0 });
-    expect((await ctx.call('/www/notice/notice_unread_count', {}, carol)).body).toEqual({ unread_count: 2 });
+    expect((await ctx.call('/www/notice/notice_unread_count', {}, carol)).body).toEqual({ unread_count: 4 });
 
     // Carol marks one read; again keeps the first time; then all.
     const read = await ctx.call('/www/notice/notice_read', { notice_id: theirs }, carol);
-    expect(read.body).toMatchObject({ notice_id: theirs, unread_count: 1 });
+    expect(read.body).toMatchObject({ notice_id: theirs, unread_count: 3 });
     ctx.t.clock.now += 60_000;
     expect((await ctx.call('/www/notice/notice_read', { notice_id: theirs }, carol)).body.read_at).toBe(read.body.read_at);
-    expect((await ctx.call('/www/notice/notice_read_all', {}, carol)).body).toEqual({ marked: 1, unread_count: 0 });
+    expect((await ctx.call('/www/notice/notice_read_all', {}, carol)).body).toEqual({ marked: 3, unread_count: 0 });
     expect((await ctx.call('/www/notice/notice_list', { page: 1 }, carol)).body.page_data.every((n: { read: boolean }) => n.read)).toBe(true);
 
     // Refusals: a missing id, a bad id, no session.
@@ -300,7 +320,7 @@ describe('the customer calls', () => {
   it('pages by ten', async () => {
     const erin = await ctx.customer();
     const id = await paidOrder(erin);
-    // Eleven events that tell Erin: failed / resubmitted, back and forth.
+    // The payment's receipt and eleven events that tell Erin: failed / resubmitted, back and forth.
     for (let round = 0; round < 11; round += 1) {
       await lifecycle().change(operator, id, () => ({ event: 'material_review_failed' }));
       await lifecycle().change(erin, id, () => ({ event: 'reupload_submit' }));
@@ -308,8 +328,8 @@ describe('the customer calls', () => {
     const page1 = await ctx.call('/www/notice/notice_list', { page: 1 }, erin);
     const page2 = await ctx.call('/www/notice/notice_list', { page: 2 }, erin);
     expect(page1.body.page_data).toHaveLength(10);
-    expect(page2.body.page_data).toHaveLength(1);
-    expect(page1.body.total_count).toBe(11);
+    expect(page2.body.page_data).toHaveLength(2);
+    expect(page1.body.total_count).toBe(12);
     expect(page2.body.page_data[0].notice_id).toBeLessThan(page1.body.page_data[9].notice_id);
   });
 });

@@ -13,6 +13,8 @@ import { isRefunded, type OrderEventName, type OrderStatus, type OrderStep, step
 import { PRICE_DIFFERENCE_ANCHOR } from '../../../common/price-difference.ts';
 import { VISA_INFOS_ANCHOR } from '../../../common/visa-result.ts';
 import { REFUND_ANCHOR } from '../../../common/refund.ts';
+import { channelLabel, formatPayAmount } from '../../../common/payment.ts';
+import { formatDateTime } from '../../../common/format.ts';
 import { escapeHtml } from '../../platform/html.ts';
 
 /** Where the e-mail's links start; the outbox worker puts the site's public origin in (PUBLIC_SITE_URL). */
@@ -313,6 +315,33 @@ export const NOTICE_TEMPLATES = {
       link: `${detail(order.user_order_id)}#${REFUND_ANCHOR}`,
     }),
   },
+  // The receipt (issue 29 part 5, decision 0047): written with the 'pay' or
+  // 'price_difference_pay' event itself, so a notification the provider sends
+  // twice (settled once, the second is a duplicate that writes no event) makes
+  // one receipt. The figures are the event's: what the provider took, by which
+  // channel, when (China time).
+  payment_receipt: {
+    recipient: 'customer',
+    email: true,
+    render: (order, event) => {
+      const amount = typeof event.detail?.amount === 'number' ? formatPayAmount(event.detail.amount) : '';
+      const channel = typeof event.detail?.channel === 'string' ? channelLabel(event.detail.channel) : '';
+      const paidAt = formatDateTime(typeof event.detail?.paid_at === 'number' ? event.detail.paid_at : event.created_at);
+      const what = event.event === 'price_difference_pay' ? '补差价' : '订单款项';
+      const facts = [
+        `订单号：${order.order_no}`,
+        `支付项目：${what}`,
+        ...(amount ? [`支付金额：${amount}`] : []),
+        ...(channel ? [`支付方式：${channel}`] : []),
+        `支付时间：${paidAt}（北京时间）`,
+      ];
+      return {
+        title: event.event === 'price_difference_pay' ? '补差价支付成功' : '支付成功',
+        body: `订单 ${order.order_no}（${order.product_title}）已收到您的付款。${facts.join('；')}。${event.event === 'price_difference_pay' ? '我们将继续为您办理。' : '我们将尽快开始审核您的资料。'}`,
+        link: detail(order.user_order_id),
+      };
+    },
+  },
 } satisfies Record<string, NoticeTemplate>;
 
 export type NoticeKind = keyof typeof NOTICE_TEMPLATES;
@@ -334,7 +363,7 @@ export const NOTICE_MAP: Partial<Record<OrderEventName, readonly NoticeKind[]>> 
   interview_change_accept: ['interview_change_accept'],
   interview_change_decline: ['interview_change_decline'],
   price_difference_request: ['price_difference_request'],
-  price_difference_pay: ['price_difference_pay'],
+  price_difference_pay: ['price_difference_pay', 'payment_receipt'],
   result_issue: ['result_issue'],
   result_reject: ['result_reject'],
   ship_back: ['ship_back'],
@@ -346,6 +375,8 @@ export const NOTICE_MAP: Partial<Record<OrderEventName, readonly NoticeKind[]>> 
   refund_create: ['refund_create'],
   refund_settle: ['refund_settle'],
   close_refund: ['close_refund'],
+  // The receipt of issue 29 part 5 (decision 0047).
+  pay: ['payment_receipt'],
 };
 
 /** Does this event tell anybody? (The lifecycle reads the order row only when it does.) */

@@ -65,7 +65,20 @@ export function departureAtRisk(
   productNeedDays: number,
   now: number,
 ): boolean {
-  if (!isProcessing(order) || order.step === null) return false;
+  return departureRisk(order, productNeedDays, now) !== null;
+}
+
+/**
+ * The figures behind departureAtRisk (the reminders tell them): the working
+ * days left before the departure date and those the processing still needs;
+ * null when the departure is not at risk.
+ */
+export function departureRisk(
+  order: { status: string; step: OrderStep | null; departure_date: string; step_entered_at: number | null },
+  productNeedDays: number,
+  now: number,
+): { daysLeft: number; daysNeeded: number } | null {
+  if (!isProcessing(order) || order.step === null) return null;
   const today = chinaDate(now);
   let remaining = 0;
   if (PRE_SUBMISSION_STEPS.includes(order.step)) remaining = productNeedDays;
@@ -73,7 +86,8 @@ export function departureAtRisk(
     const since = order.step_entered_at === null ? 0 : workingDaysBetween(chinaDate(order.step_entered_at), today, isChinaWorkingDay);
     remaining = Math.max(0, productNeedDays - since);
   }
-  if (remaining === 0) return false;
-  if (order.departure_date <= today) return true;
-  return workingDaysBetween(today, order.departure_date, isChinaWorkingDay) < remaining;
+  if (remaining === 0) return null;
+  if (order.departure_date <= today) return { daysLeft: 0, daysNeeded: remaining };
+  const daysLeft = workingDaysBetween(today, order.departure_date, isChinaWorkingDay);
+  return daysLeft < remaining ? { daysLeft, daysNeeded: remaining } : null;
 }

@@ -150,8 +150,15 @@ async function uploadFile(fields: Record<string, string | number>, content: Buff
   return { status: response.statusCode, ...answer };
 }
 
+/** The notices of the results (the payment's receipt that readied the order is reminder.test.ts's). */
 async function notices(id: number) {
-  return t.db.selectFrom('notice').select(['kind', 'recipient_kind', 'recipient_id', 'link']).where('user_order_id', '=', id).orderBy('notice_id').execute();
+  return t.db
+    .selectFrom('notice')
+    .select(['kind', 'recipient_kind', 'recipient_id', 'link'])
+    .where('user_order_id', '=', id)
+    .where('kind', '!=', 'payment_receipt')
+    .orderBy('notice_id')
+    .execute();
 }
 
 describe(`visa results (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLite'})`, () => {
@@ -224,6 +231,7 @@ describe(`visa results (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLite
       .innerJoin('notice', 'notice.notice_id', 'notice_email.notice_id')
       .select(['notice_email.subject'])
       .where('notice.user_order_id', '=', id)
+      .where('notice.kind', '!=', 'payment_receipt')
       .orderBy('notice_email.notice_email_id')
       .execute();
     expect(outbox.map((m) => m.subject)).toEqual(['【易签通】已出签', '【易签通】退款已发起', '【易签通】签证结果：拒签']);
