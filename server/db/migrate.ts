@@ -32,6 +32,7 @@ import * as teams from './migrations/2026-11-28-052-teams.ts';
 import * as reportsInvoices from './migrations/2026-11-28-053-reports-invoices.ts';
 import * as travellers from './migrations/2026-11-28-049-travellers.ts';
 import * as photoCheck from './migrations/2026-11-28-051-photo-check.ts';
+import * as applicantPassportExpiry from './migrations/2026-11-28-056-applicant-passport-expiry.ts';
 
 const migrations: Record<string, Migration> = {
   '2026-11-21-001-accounts': accounts,
@@ -65,6 +66,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-28-053-reports-invoices': reportsInvoices,
   '2026-11-28-049-travellers': travellers,
   '2026-11-28-051-photo-check': photoCheck,
+  '2026-11-28-056-applicant-passport-expiry': applicantPassportExpiry,
 };
 
 /** The migrations this code knows, oldest first (a backup names the last one its database had). */
