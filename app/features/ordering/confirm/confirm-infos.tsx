@@ -54,8 +54,7 @@ export function ConfirmInfos({ order }: { order: OrderDetail }) {
                 className="oc-applicant-passport"
                 type="warning"
                 showIcon
-                title={applicant.passport_warning}
-                description={`护照有效期至 ${applicant.passport_expiry}，出发日期 ${order.departure_date}`}
+                title={`${applicant.passport_warning}（护照有效期至 ${applicant.passport_expiry}）`}
                 data-testid="confirm-passport-warning"
               />
             ) : null}

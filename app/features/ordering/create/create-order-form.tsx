@@ -64,7 +64,8 @@ export function CreateOrderForm({ view, today, beforeApplicants, applicantExtra,
       if (result.departure_warning) toast.warning(result.departure_warning.message, 8);
       else toast.success(ORDER_CREATED_TEXT);
       // The whole store, not onFinish's values: fields shown only when asked for (the traveller's pinyin…) are kept there too.
-      await afterCreate?.(form.getFieldValue('applicants') ?? []);
+      // Whatever happens there, the order exists: never stay on a form that would create it again.
+      await afterCreate?.(form.getFieldValue('applicants') ?? []).catch(() => undefined);
       // Replace: going back must not land on a form that would create the order a second time.
       navigate(`/ordering/upload/${result.user_order_id}`, { replace: true });
     } catch {
