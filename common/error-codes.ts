@@ -273,6 +273,9 @@ export const ErrorCode = {
   INVOICE_REJECT_REASON_INVALID: 2553,
   INVOICE_NOT_TO_REVERSE: 2554,
   INVOICE_EXCEEDS_NOW: 2555,
+  // 2591–2599 the applicant's passport on the order (issue 28)
+  ORDER_APPLICANT_PASSPORT_EXPIRY_INVALID: 2591,
+  ORDER_APPLICANT_PASSPORT_EXPIRED: 2592,
   // 2401–2429 travellers saved for next time (modules/traveller)
   TRAVELLER_NOT_FOUND: 2401,
   TRAVELLER_CONSENT_REQUIRED: 2402,
@@ -664,6 +667,13 @@ export const ERROR_CATALOGUE: Record<ErrorCodeValue, { msg: string; meaning: str
   2442: { msg: '照片像素过多，请上传不超过 4000 万像素的照片', meaning: '签证照片的宽×高超过 4000 万像素（防止超大图片耗尽内存）；文件未保存', http: 200 },
   2443: { msg: '没有可选择的处理后照片', meaning: 'file_id 不是该订单一张已检测、可自动处理（verdict=fixed）的签证照片，或照片已被替换', http: 200 },
   2444: { msg: '已选择过照片，不能再更改', meaning: '处理后的照片与原照片只能选择一次；如需更换请重新上传照片', http: 200 },
+  // 2591–2599 the applicant's passport on the order
+  2591: { msg: '请输入正确的护照有效期', meaning: 'applicants[].passport_expiry 不为空时须为 yyyy-mm-dd 的真实日期（2000 年起）', http: 200 },
+  2592: {
+    msg: '护照在出发日期前已到期，请换发护照后再办理',
+    meaning: 'applicants[].passport_expiry 早于出发日期：这本护照不能用于本次出行（有效期不足出发后 6 个月只提醒，不拒绝）',
+    http: 200,
+  },
   // 2431–2439 reading a passport's machine-readable zone
   2431: {
     msg: '请上传护照资料页的照片或扫描图片（JPEG 或 PNG）',

@@ -9,6 +9,7 @@ import { CreateOrderForm } from '../features/ordering/create/create-order-form';
 import { createOrderView, missingProductView, productIdParam } from '../features/ordering/create/create-order-model';
 import { CreateOrderProblem } from '../features/ordering/create/create-order-problem';
 import { savedTravellers } from '../features/travellers/saved-travellers';
+import { SaveTravellerFields, saveTravellersAfterOrder } from '../features/travellers/save-traveller-fields';
 import { TravellerPicker } from '../features/travellers/traveller-picker';
 import { requireUser } from '../lib/require-user';
 import type { Route } from './+types/create-order';
@@ -45,6 +46,8 @@ export default function Screen({ loaderData }: Route.ComponentProps) {
           view={view}
           today={today}
           beforeApplicants={(form) => <TravellerPicker form={form} travellers={travellers} />}
+          applicantExtra={(form, index) => <SaveTravellerFields form={form} index={index} travellers={travellers} />}
+          afterCreate={(applicants) => saveTravellersAfterOrder(applicants, travellers)}
         />
       ) : (
         <div className="co-body">

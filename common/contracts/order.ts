@@ -95,6 +95,11 @@ export const orderCreate = defineContract({
           mobile_phone: z.string().max(40).describe('中国大陆手机号 1[3-9]xxxxxxxxx'),
           email: z.string().max(EMAIL_MAX_LENGTH).nullish(),
           passport_no: z.string().max(40).nullish().describe('护照号码（选填）：5–20 位字母或数字，不区分大小写；可由护照识别填入，须经客户确认'),
+          passport_expiry: z
+            .string()
+            .max(32)
+            .nullish()
+            .describe('护照有效期至（选填）YYYY-MM-DD：不得早于出发日期；不足出发后 6 个月时订单详情给出提醒 passport_warning'),
         }),
       )
       .max(100)
@@ -152,6 +157,8 @@ const orderApplicant = applicantSummary.extend({
   mobile_phone: z.string(),
   email: z.string().nullable(),
   passport_no: z.string().nullable(),
+  passport_expiry: z.string().nullable().describe('护照有效期至 YYYY-MM-DD；未填写为 null'),
+  passport_warning: z.string().nullable().describe('护照有效期不足出发日期后 6 个月时的提醒（可能被拒签）；足够或未填写为 null'),
   insured: z.boolean().describe('是否为被保险人'),
   interview: applicantInterview.nullable().describe('已选的面试/录指纹时间'),
   material_file_count: z.number().describe('已上传的文件数（资料和照片）'),

@@ -33,6 +33,7 @@ import * as reportsInvoices from './migrations/2026-11-28-053-reports-invoices.t
 import * as reminders from './migrations/2026-11-28-055-reminders.ts';
 import * as travellers from './migrations/2026-11-28-049-travellers.ts';
 import * as photoCheck from './migrations/2026-11-28-051-photo-check.ts';
+import * as applicantPassportExpiry from './migrations/2026-11-28-056-applicant-passport-expiry.ts';
 
 const migrations: Record<string, Migration> = {
   '2026-11-21-001-accounts': accounts,
@@ -67,6 +68,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-28-049-travellers': travellers,
   '2026-11-28-051-photo-check': photoCheck,
   '2026-11-28-055-reminders': reminders,
+  '2026-11-28-056-applicant-passport-expiry': applicantPassportExpiry,
 };
 
 /** The migrations this code knows, oldest first (a backup names the last one its database had). */

@@ -463,6 +463,8 @@ export interface OrderApplicantTable {
   interview_slot_id: number | null;
   /** 1 when the order's insurance plan covers this applicant. */
   insured: Generated<Flag>;
+  // Migration 056: 'YYYY-MM-DD', from a confirmed passport scan, a saved traveller or typed.
+  passport_expiry: string | null;
 }
 
 export interface OrderEventTable {

@@ -69,6 +69,10 @@ export function PassportScan({ form, index, label }: { form: FormInstance; index
     form.setFieldValue(['applicants', index, 'passport_no'], f.passport_no);
     form.setFieldValue(['applicants', index, 'passport_expiry'], f.expiry_date);
     form.setFieldValue(['applicants', index, 'machine_read'], true);
+    // Not the order's: kept in the form for saving the applicant as a saved traveller (app/features/travellers).
+    form.setFieldValue(['applicants', index, 'pinyin'], [f.surname, f.given_names].filter(Boolean).join(' '));
+    if (f.sex === 'M' || f.sex === 'F') form.setFieldValue(['applicants', index, 'sex'], f.sex);
+    form.setFieldValue(['applicants', index, 'birth_date'], f.birth_date);
     void form.validateFields([['applicants', index, 'name']]).catch(() => undefined);
     setResult(null);
   };
@@ -125,7 +129,7 @@ export function PassportScan({ form, index, label }: { form: FormInstance; index
               <TrimmedInput value={chineseName} onChange={setChineseName} placeholder="如：张三" maxLength={30} data-testid="passport-chinese-name" />
             </label>
           ) : null}
-          <p className="ps-hint">填入姓名、护照号码和有效期；出生日期、性别、国籍供您核对，订单不保存。</p>
+          <p className="ps-hint">填入姓名、护照号码和有效期；拼音、出生日期和性别在保存为常用出行人时使用，国籍供您核对。</p>
           <div className="ps-actions">
             <Button onClick={() => setResult(null)} data-testid="passport-scan-discard">
               放弃

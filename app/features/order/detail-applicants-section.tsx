@@ -1,6 +1,7 @@
 // Order detail (spec 2.4): applicant infos — identity, contact, status,
-// interview time, uploaded files, and what a draft still misses.
-import { Tag } from 'antd';
+// interview time, uploaded files, the passport (warned about when it runs out
+// less than six months after departure), and what a draft still misses.
+import { Alert, Tag } from 'antd';
 import type { OrderApplicant, OrderDetail } from '../../../common/contracts/order';
 import { formatDateTime } from '../../../common/format';
 import { HANDLED_STATUSES, hasStatus } from '../../../common/order';
@@ -47,6 +48,14 @@ export function ApplicantsSection({ order }: { order: OrderDetail }) {
                   <dt>邮箱</dt>
                   <dd>{applicant.email ?? '—'}</dd>
                 </div>
+                {applicant.passport_no || applicant.passport_expiry ? (
+                  <div>
+                    <dt>护照</dt>
+                    <dd data-testid="order-applicant-passport">
+                      {[applicant.passport_no, applicant.passport_expiry ? `有效期至 ${applicant.passport_expiry}` : null].filter(Boolean).join(' · ')}
+                    </dd>
+                  </div>
+                ) : null}
                 {order.need_interview ? (
                   <div>
                     <dt>面试/录指纹</dt>
@@ -71,6 +80,15 @@ export function ApplicantsSection({ order }: { order: OrderDetail }) {
                   </div>
                 ) : null}
               </dl>
+              {applicant.passport_warning ? (
+                <Alert
+                  className="order-applicant-passport-warning"
+                  type="warning"
+                  showIcon
+                  title={applicant.passport_warning}
+                  data-testid="order-passport-warning"
+                />
+              ) : null}
             </li>
           );
         })}

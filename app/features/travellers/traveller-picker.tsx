@@ -1,5 +1,5 @@
 // The create-order page's picker (常用出行人): choosing saved travellers fills
-// the applicant items (name, identity, mobile, e-mail) instead of typing them;
+// the applicant items (name, identity, mobile, e-mail, passport) instead of typing them;
 // taking one out removes the applicant it filled. The upload step then offers
 // each applicant's saved documents (same name and mobile).
 import { TeamOutlined } from '@ant-design/icons';
@@ -7,6 +7,7 @@ import { type FormInstance, Select } from 'antd';
 import { Link } from 'react-router';
 import type { TravellerView } from '../../../common/contracts/traveller';
 import { ORDER_LIMITS } from '../../../common/contracts/rules';
+import { applicantFromTraveller } from './save-from-order';
 import './travellers.css';
 
 interface ApplicantShape {
@@ -33,7 +34,8 @@ export function TravellerPicker({ form, travellers }: { form: FormInstance; trav
   const add = (id: number) => {
     const t = travellers.find((x) => x.traveller_id === id);
     if (!t) return;
-    const filled: ApplicantShape = { name: t.name, identity_id: t.identity_id, mobile_phone: t.mobile_phone, ...(t.email ? { email: t.email } : {}) };
+    // The order's fields and the passport, and (for saving changes back) which traveller it is.
+    const filled = applicantFromTraveller(t);
     const current = applicants().filter((a) => !isBlank(a));
     if (current.length >= ORDER_LIMITS.maxApplicants) return;
     form.setFieldValue('applicants', [...current, filled]);

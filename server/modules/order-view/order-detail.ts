@@ -9,6 +9,7 @@
 import type { Kysely } from 'kysely';
 import type { OrderApplicant, OrderDetail } from '../../../common/contracts/order.ts';
 import { ORDER_EVENTS, chinaDate, draftResumesAt, isDraft } from '../../../common/order.ts';
+import { passportValidityWarning } from '../../../common/passport.ts';
 import { PAYMENT_CHANNELS, PAYMENT_STATUSES } from '../../../common/ordering.ts';
 import type { Database } from '../../db/schema.ts';
 import type { Customer } from '../../platform/principal.ts';
@@ -66,6 +67,8 @@ export function createOrderDetail(db: Kysely<Database>, deps: { now: () => numbe
           mobile_phone: row.mobile_phone,
           email: row.email,
           passport_no: row.passport_no,
+          passport_expiry: row.passport_expiry,
+          passport_warning: passportValidityWarning(row.passport_expiry, order.departure_date),
           insured: row.insured,
           interview: interviewOf.get(row.applicant_id) ?? null,
           material_file_count: filesOf.get(row.applicant_id) ?? 0,

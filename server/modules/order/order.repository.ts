@@ -60,6 +60,8 @@ export interface NewApplicant {
   email: string | null;
   /** From a passport read the customer confirmed, or typed (issue 28). */
   passport_no: string | null;
+  /** 'YYYY-MM-DD', the same way (migration 056). */
+  passport_expiry: string | null;
 }
 
 /** The 需要处理 predicate of common/order.ts (needsAction), as SQL. */
@@ -247,8 +249,8 @@ export function createOrderRepository(db: Kysely<Database>) {
           with new_id as (select nextval(pg_get_serial_sequence('user_order', 'user_order_id'))::integer as id),
           new_order as (${insertOrder}),
           new_applicants as (
-            insert into order_applicant (user_order_id, name, identity_id, mobile_phone, email, passport_no, status, sort)
-            select new_order.user_order_id, a.name, a.identity_id, a.mobile_phone, a.email, a.passport_no, 'pending', a.sort
+            insert into order_applicant (user_order_id, name, identity_id, mobile_phone, email, passport_no, passport_expiry, status, sort)
+            select new_order.user_order_id, a.name, a.identity_id, a.mobile_phone, a.email, a.passport_no, a.passport_expiry, 'pending', a.sort
             from new_order,
               unnest(
                 ${applicants.map((a) => a.name)}::text[],
@@ -256,8 +258,9 @@ export function createOrderRepository(db: Kysely<Database>) {
                 ${applicants.map((a) => a.mobile_phone)}::text[],
                 ${applicants.map((a) => a.email)}::text[],
                 ${applicants.map((a) => a.passport_no)}::text[],
+                ${applicants.map((a) => a.passport_expiry)}::text[],
                 ${applicants.map((_, sort) => sort)}::integer[]
-              ) as a(name, identity_id, mobile_phone, email, passport_no, sort)
+              ) as a(name, identity_id, mobile_phone, email, passport_no, passport_expiry, sort)
             order by a.sort
           ),
           new_checklist as (

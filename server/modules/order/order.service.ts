@@ -30,7 +30,7 @@ function applicantError(code: (typeof ErrorCode)[keyof typeof ErrorCode], messag
   return new AppError(code, total > 1 ? `第${index + 1}位申请人：${message}` : message);
 }
 
-function normalizeApplicants(input: OrderCreateInput['applicants']): NewApplicant[] {
+function normalizeApplicants(input: OrderCreateInput['applicants'], departure: string): NewApplicant[] {
   if (input.length < ORDER_LIMITS.minApplicants) throw new AppError(ErrorCode.ORDER_APPLICANTS_REQUIRED);
   if (input.length > ORDER_LIMITS.maxApplicants) throw new AppError(ErrorCode.ORDER_TOO_MANY_APPLICANTS);
   const seen = new Set<string>();
@@ -50,7 +50,20 @@ function normalizeApplicants(input: OrderCreateInput['applicants']): NewApplican
     const passportNo = raw.passport_no ? normalizeInputText(raw.passport_no).toUpperCase().replace(/\s+/g, '') : '';
     if (passportNo !== '' && !PASSPORT_NO_PATTERN.test(passportNo))
       throw applicantError(ErrorCode.INVALID_PARAMS, '护照号码应为 5–20 位字母或数字', index, input.length);
-    return { name, identity_id: raw.identity_id, mobile_phone: mobile, email: email === '' ? null : email, passport_no: passportNo === '' ? null : passportNo };
+    // Only the date is checked here; one expiring less than six months after departure is warned about (order detail), not refused.
+    const passportExpiry = raw.passport_expiry ? normalizeInputText(raw.passport_expiry) : '';
+    if (passportExpiry !== '' && !isCalendarDate(passportExpiry))
+      throw applicantError(ErrorCode.ORDER_APPLICANT_PASSPORT_EXPIRY_INVALID, '请输入正确的护照有效期', index, input.length);
+    if (passportExpiry !== '' && passportExpiry < departure)
+      throw applicantError(ErrorCode.ORDER_APPLICANT_PASSPORT_EXPIRED, '护照在出发日期前已到期，请换发护照后再办理', index, input.length);
+    return {
+      name,
+      identity_id: raw.identity_id,
+      mobile_phone: mobile,
+      email: email === '' ? null : email,
+      passport_no: passportNo === '' ? null : passportNo,
+      passport_expiry: passportExpiry === '' ? null : passportExpiry,
+    };
   });
 }
 
@@ -122,7 +135,7 @@ export function createOrderService(db: Kysely<Database>, deps: OrderServiceDeps)
         consularDistrictId = district.consular_district_id;
       }
 
-      const applicants = normalizeApplicants(input.applicants);
+      const applicants = normalizeApplicants(input.applicants, departure);
 
       // The customer pays the distributor (enterprise) price when the product has one.
       const unitPrice =

@@ -1,6 +1,7 @@
 // 确认信息: what is being bought, for whom, and when each applicant goes to
-// the consulate (when the product needs an interview).
-import { Tag } from 'antd';
+// the consulate (when the product needs an interview); a passport that runs
+// out less than six months after departure is warned about before payment.
+import { Alert, Tag } from 'antd';
 import type { OrderDetail, ApplicantInterview } from '../../../../common/contracts/order';
 
 function interviewText(interview: ApplicantInterview): string {
@@ -47,6 +48,15 @@ export function ConfirmInfos({ order }: { order: OrderDetail }) {
               ) : (
                 <div className="oc-applicant-interview oc-warn">尚未选择面试时间</div>
               )
+            ) : null}
+            {applicant.passport_warning ? (
+              <Alert
+                className="oc-applicant-passport"
+                type="warning"
+                showIcon
+                title={`${applicant.passport_warning}（护照有效期至 ${applicant.passport_expiry}）`}
+                data-testid="confirm-passport-warning"
+              />
             ) : null}
           </li>
         ))}

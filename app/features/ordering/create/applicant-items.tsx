@@ -4,6 +4,7 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { Button, Form, type FormInstance, Select } from 'antd';
 import type { Rule } from 'antd/es/form';
+import type { ReactNode } from 'react';
 import { EMAIL_MAX_LENGTH, MOBILE_PHONE_INPUT_MAX_LENGTH, ORDER_LIMITS } from '../../../../common/contracts/rules';
 import { IDENTITIES } from '../../../../common/constants';
 import { TrimmedInput } from '../../../components/trimmed-input';
@@ -22,7 +23,15 @@ export function checkRule<T>(check: (value: T) => string | null): Rule {
   };
 }
 
-export function ApplicantItems({ form, stayDays, today }: { form: FormInstance; stayDays: number; today: string }) {
+export interface ApplicantItemsProps {
+  form: FormInstance;
+  stayDays: number;
+  today: string;
+  /** Shown at the foot of each applicant (saving it as a saved traveller: app/features/travellers). */
+  applicantExtra?: (index: number) => ReactNode;
+}
+
+export function ApplicantItems({ form, stayDays, today, applicantExtra }: ApplicantItemsProps) {
   return (
     <Form.List name="applicants">
       {(fields, { add, remove }) => (
@@ -81,6 +90,7 @@ export function ApplicantItems({ form, stayDays, today }: { form: FormInstance; 
                   </Form.Item>
                   <PassportFields form={form} index={field.name} stayDays={stayDays} today={today} />
                 </div>
+                {applicantExtra?.(field.name)}
               </li>
             ))}
           </ol>

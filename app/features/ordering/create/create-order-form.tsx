@@ -34,9 +34,13 @@ export interface CreateOrderFormProps {
   today: string;
   /** Shown above the applicant items, with the form (the saved travellers' picker: app/features/travellers). */
   beforeApplicants?: (form: FormInstance) => ReactNode;
+  /** Shown at the foot of each applicant item. */
+  applicantExtra?: (form: FormInstance, index: number) => ReactNode;
+  /** Run once the order is created, before leaving for the upload step, with every applicant value the form holds. */
+  afterCreate?: (applicants: ApplicantValues[]) => Promise<void>;
 }
 
-export function CreateOrderForm({ view, today, beforeApplicants }: CreateOrderFormProps) {
+export function CreateOrderForm({ view, today, beforeApplicants, applicantExtra, afterCreate }: CreateOrderFormProps) {
   const { product, districts, districtFixed } = view;
   const [form] = Form.useForm<FormShape>();
   const [submitting, setSubmitting] = useState(false);
@@ -59,6 +63,9 @@ export function CreateOrderForm({ view, today, beforeApplicants }: CreateOrderFo
       // The short processing time is worth knowing, but the order stands: a longer-lasting warning, not a blocker.
       if (result.departure_warning) toast.warning(result.departure_warning.message, 8);
       else toast.success(ORDER_CREATED_TEXT);
+      // The whole store, not onFinish's values: fields shown only when asked for (the traveller's pinyin…) are kept there too.
+      // Whatever happens there, the order exists: never stay on a form that would create it again.
+      await afterCreate?.(form.getFieldValue('applicants') ?? []).catch(() => undefined);
       // Replace: going back must not land on a form that would create the order a second time.
       navigate(`/ordering/upload/${result.user_order_id}`, { replace: true });
     } catch {
@@ -169,7 +176,12 @@ export function CreateOrderForm({ view, today, beforeApplicants }: CreateOrderFo
           </h2>
           <p className="co-hint">每位申请人按身份准备资料，下一步将按身份显示各自的资料清单。</p>
           {beforeApplicants?.(form)}
-          <ApplicantItems form={form} stayDays={product.stay_days} today={today} />
+          <ApplicantItems
+            form={form}
+            stayDays={product.stay_days}
+            today={today}
+            applicantExtra={applicantExtra ? (index) => applicantExtra(form, index) : undefined}
+          />
         </section>
       </div>
 

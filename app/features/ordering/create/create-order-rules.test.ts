@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   CREATE_ORDER_MESSAGES as M,
+  type ApplicantValues,
   createOrderPayload,
   departureError,
   emailError,
@@ -78,7 +79,17 @@ describe('createOrderPayload', () => {
         order_date: TODAY,
         applicants: [
           { name: ' 张三 ', identity_id: 0, mobile_phone: '138 0013 8000', email: '' },
-          { name: '李四', identity_id: 3, mobile_phone: '13900139000', email: ' li@example.com ' },
+          {
+            name: '李四',
+            identity_id: 3,
+            mobile_phone: '13900139000',
+            email: ' li@example.com ',
+            passport_no: 'e1234567',
+            passport_expiry: '2030-01-31',
+            // The saved traveller's fields stay on the page: not the order's.
+            pinyin: 'LI SI',
+            save_traveller: true,
+          } as ApplicantValues,
         ],
       }),
     ).toEqual({
@@ -88,7 +99,7 @@ describe('createOrderPayload', () => {
       order_date: TODAY,
       applicants: [
         { name: '张三', identity_id: 0, mobile_phone: '13800138000' },
-        { name: '李四', identity_id: 3, mobile_phone: '13900139000', email: 'li@example.com' },
+        { name: '李四', identity_id: 3, mobile_phone: '13900139000', email: 'li@example.com', passport_no: 'E1234567', passport_expiry: '2030-01-31' },
       ],
     });
   });

@@ -31,7 +31,7 @@ export interface ApplicantValues {
   email?: string;
   /** Typed, or filled from a passport read the customer confirmed (app/features/passport-scan). */
   passport_no?: string;
-  /** YYYY-MM-DD: only for the validity check against the trip; not sent. */
+  /** YYYY-MM-DD: checked against the trip here, kept on the order (the confirm page and the detail warn when short). */
   passport_expiry?: string;
   machine_read?: boolean;
 }
@@ -110,6 +110,7 @@ export function createOrderPayload(visaProductId: number, values: CreateOrderFor
         mobile_phone: mobileDigits(applicant.mobile_phone),
         ...(email ? { email } : {}),
         ...(passportNo ? { passport_no: passportNo } : {}),
+        ...(applicant.passport_expiry ? { passport_expiry: applicant.passport_expiry } : {}),
       };
     }),
   };
