@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { addMonths, passportValidityWarning, tripEnd } from './passport-validity';
+import { addMonths } from '../../../common/passport';
+import { passportValidityWarning, tripEnd } from './passport-validity';
 
 describe('passport validity against the trip', () => {
   it('adds months, keeping the day or the month’s last day', () => {

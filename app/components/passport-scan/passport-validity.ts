@@ -3,18 +3,9 @@
 // trip's end is the return date when known, else the departure date plus
 // the visa's stay (a month when the stay is open-ended).
 import { addDays } from '../../../common/order';
+import { addMonths } from '../../../common/passport';
 
 export const PASSPORT_MONTHS_AFTER_TRIP = 6;
-
-/** YYYY-MM-DD plus whole months (the 31st of a shorter month becomes its last day). */
-export function addMonths(date: string, months: number): string {
-  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
-  const total = y * 12 + (m - 1) + months;
-  const year = Math.floor(total / 12);
-  const month = (total % 12) + 1;
-  const last = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  return `${year}-${String(month).padStart(2, '0')}-${String(Math.min(d, last)).padStart(2, '0')}`;
-}
 
 export interface TripEnd {
   departure: string;
