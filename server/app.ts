@@ -20,6 +20,8 @@ import { createMailer, type Mailer } from './modules/notification/mailer.ts';
 import { noticeOperations } from './modules/notification/notice.routes.ts';
 import { createNoticeService, type NoticeService } from './modules/notification/notice.service.ts';
 import { createOutboxWorker, installOutbox, OUTBOX_JOB, type OutboxWorker } from './modules/notification/outbox.ts';
+import { createTravellerOutbox, installTravellerOutbox, type TravellerOutbox } from './modules/notification/traveller-outbox.ts';
+import { createSmsProvider, installSmsReply } from './modules/notification/sms.module.ts';
 import { orderExpiryJob } from './modules/order/expiry.ts';
 import { onOrderEventCommitted } from './modules/order/after-commit.ts';
 import { orderOperations } from './modules/order/order.routes.ts';
@@ -159,6 +161,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The notices' e-mail outbox worker (tests drain it by hand). */
     noticeOutbox: OutboxWorker;
+    /** The travellers' SMS and e-mail outbox (tests drain it by hand). */
+    travellerOutbox: TravellerOutbox;
     /** The background jobs' runner (server/platform/jobs.ts): tests poke it and wait for it. */
     jobs: JobRunner;
     /** From now on /readyz answers 503 {"status":"draining"}; every other route keeps answering (server/platform/health.ts). */
@@ -337,6 +341,21 @@ export async function buildApp({
   app.decorate('noticeOutbox', noticeOutbox);
   // The lifecycle runs the outbox after each commit that queued notices (the notification module does not import order/).
   onOrderEventCommitted(database.db, installOutbox(jobs, noticeOutbox, app.log));
+  // Issue 29: the travellers' own SMS and e-mails, sent after the commit of the events that concern them.
+  const travellerOutbox = createTravellerOutbox({
+    db: database.db,
+    sms: createSmsProvider(config, now),
+    mailer,
+    now,
+    log: app.log,
+    ratePerHour: config.SMS_RATE_PER_HOUR,
+    ratePerDay: config.SMS_RATE_PER_DAY,
+    sweepMs: config.NOTICE_OUTBOX_SWEEP_SECONDS * 1000,
+  });
+  app.decorate('travellerOutbox', travellerOutbox);
+  onOrderEventCommitted(database.db, installTravellerOutbox(jobs, travellerOutbox, app.log));
+  // A traveller's reply TD (退订) to our SMS, pushed by the provider: no SMS to that number from then on.
+  installSmsReply(app, { db: database.db, now, token: config.SMS_REPLY_TOKEN });
   app.addHook('onClose', async () => {
     // No job starts from here on; the runs under way finish first (graceful stop, server/main.ts).
     await jobs.stop();
