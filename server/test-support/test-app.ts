@@ -287,6 +287,8 @@ export async function createTestApp(testDb?: TestDatabase, options: TestAppOptio
     handle,
     db: handle.db,
     kind: database.kind,
+    /** The app's configuration (its outbox folders). */
+    config: database.config,
     clock,
     call,
     callContract,

@@ -51,13 +51,16 @@ export interface SandboxSmsRecord extends SmsMessage {
 }
 
 export function createSandboxSms(dir: string, now: () => number = Date.now): SmsProvider {
+  // File names sort in the order of sending, within one millisecond too.
+  let sequence = 0;
   return {
     kind: 'sandbox',
     async send(message) {
       const id = randomUUID();
       const record: SandboxSmsRecord = { id, ...message, sent_at: new Date(now()).toISOString() };
       await mkdir(dir, { recursive: true });
-      const file = join(dir, `${new Date(now()).toISOString().replace(/[-:.]/g, '')}-${id}.json`);
+      sequence += 1;
+      const file = join(dir, `${new Date(now()).toISOString().replace(/[-:.]/g, '')}-${String(sequence).padStart(6, '0')}-${id}.json`);
       // Written aside then renamed: whoever watches the folder never reads half a message.
       await writeFile(`${file}.part`, JSON.stringify(record, null, 2));
       await rename(`${file}.part`, file);
