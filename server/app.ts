@@ -22,6 +22,8 @@ import { createNoticeService, type NoticeService } from './modules/notification/
 import { createOutboxWorker, installOutbox, OUTBOX_JOB, type OutboxWorker } from './modules/notification/outbox.ts';
 import { createTravellerOutbox, installTravellerOutbox, type TravellerOutbox } from './modules/notification/traveller-outbox.ts';
 import { createSmsProvider, installSmsReply } from './modules/notification/sms.module.ts';
+import { createTravellerMessageService } from './modules/notification/traveller-message.service.ts';
+import { travellerMessageOperations } from './modules/notification/traveller-message.routes.ts';
 import { orderExpiryJob } from './modules/order/expiry.ts';
 import { onOrderEventCommitted } from './modules/order/after-commit.ts';
 import { orderOperations } from './modules/order/order.routes.ts';
@@ -386,6 +388,8 @@ export async function buildApp({
   // Couriers: the provider's route push endpoint lives outside /www too; the order side uses app.courier.service.
   const courier = await installCourier(app, { config, db: database.db, now, jobs });
   const priceDifferences = createPriceDifferenceService(database.db, { now, operators: directoryOf(() => operators.list()) });
+  // The applicants' own SMS and e-mails, as the back office lists them (issue 29).
+  const travellerMessages = createTravellerMessageService(database.db);
   // Mailing paper materials: the order side of the courier module.
   const services: Services = {
     ...base,
@@ -407,6 +411,7 @@ export async function buildApp({
         priceDifferences: (caller, id) => priceDifferences.list(caller, id),
         refunds: (caller, id) => services.refunds.list(caller, id),
         results: (caller, id) => results.service.operatorView(caller, id),
+        travellerMessages: (caller, id) => travellerMessages.list(caller, id),
       },
     }),
   };
@@ -465,6 +470,7 @@ export async function buildApp({
       // The back office (/admin-api/…).
       ...operatorOperations(services.operator),
       ...noticeOperations(services.notice),
+      ...travellerMessageOperations(travellerMessages),
       ...services.review.operations,
       ...workbenchOperations(services.workbench),
       ...pageCheck.operations,

@@ -37,12 +37,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('sent_at', time)
     .addColumn('created_at', time, (col) => col.notNull())
     .execute();
-  await db.schema
-    .createIndex('traveller_message_dedupe_idx')
-    .on('traveller_message')
-    .columns(['applicant_id', 'channel', 'dedupe_key'])
-    .unique()
-    .execute();
+  await db.schema.createIndex('traveller_message_dedupe_idx').on('traveller_message').columns(['applicant_id', 'channel', 'dedupe_key']).unique().execute();
   await db.schema.createIndex('traveller_message_due_idx').on('traveller_message').columns(['status', 'next_attempt_at']).execute();
   await db.schema.createIndex('traveller_message_order_idx').on('traveller_message').columns(['user_order_id', 'message_id']).execute();
   // The per-number rate limit counts what went to a number lately.

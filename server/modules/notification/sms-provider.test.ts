@@ -6,14 +6,24 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAliyunSmsFake } from '../../test-support/fakes/aliyun-sms-fake.ts';
-import { chinaDateOf, inQuietHours, quietHoursEnd, renderTravellerText, smsVariable, templateVariables, TRAVELLER_TEMPLATES } from '../order-notices/traveller-messages.ts';
+import {
+  chinaDateOf,
+  inQuietHours,
+  quietHoursEnd,
+  renderTravellerText,
+  smsVariable,
+  templateVariables,
+  TRAVELLER_TEMPLATES,
+} from '../order-notices/traveller-messages.ts';
 import { createAliyunSms, createSandboxSms, percentEncode, rpcSignature, SmsSendError } from './sms-provider.ts';
 
 const ACCOUNT = {
   accessKeyId: 'LTAI5tFakeKeyId01',
   accessKeySecret: 'fake-secret-with spaces*and~tilde',
   signName: '易签通',
-  templates: Object.fromEntries(Object.keys(TRAVELLER_TEMPLATES).map((key, i) => [`SMS_10000${i}`, templateVariables(key as keyof typeof TRAVELLER_TEMPLATES)])),
+  templates: Object.fromEntries(
+    Object.keys(TRAVELLER_TEMPLATES).map((key, i) => [`SMS_10000${i}`, templateVariables(key as keyof typeof TRAVELLER_TEMPLATES)]),
+  ),
 };
 const CODES = Object.fromEntries(Object.keys(TRAVELLER_TEMPLATES).map((key, i) => [key, `SMS_10000${i}`]));
 

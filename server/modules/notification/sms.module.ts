@@ -35,7 +35,12 @@ export function createSmsProvider(config: AppConfig, now: () => number): SmsProv
 const OPT_OUT_WORDS = new Set(['TD', 'T', 'N', '退订', '退定', 'QX', '取消']);
 
 export function isOptOutReply(content: string): boolean {
-  return OPT_OUT_WORDS.has(content.trim().replace(/[。.!！\s]+$/, '').toUpperCase());
+  return OPT_OUT_WORDS.has(
+    content
+      .trim()
+      .replace(/[。.!！\s]+$/, '')
+      .toUpperCase(),
+  );
 }
 
 /** Opts a number out (again: no change). Returns false for a number that is not a mobile. */

@@ -10,7 +10,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminOrderTake } from '../../../common/contracts/admin-order.ts';
+import { adminOrderTake, adminOrderWorkbench } from '../../../common/contracts/admin-order.ts';
+import { adminTravellerMessages } from '../../../common/contracts/traveller-message.ts';
+import { ErrorCode } from '../../../common/error-codes.ts';
 import { adminShipBackGet, adminShipBackSend } from '../../../common/contracts/ship-back.ts';
 import { toJson } from '../../db/json.ts';
 import type { Customer } from '../../test-support/fixtures/material.ts';
@@ -47,7 +49,11 @@ async function orderInPageCheck(phones = [MOBILE_A, MOBILE_B]): Promise<{ id: nu
   await ctx.t.db.updateTable('order_applicant').set({ email: null }).where('applicant_id', '=', b!).execute();
   const taken = await op.callContract(adminOrderTake, { user_order_id: id });
   if (taken.body.ret !== 0) throw new Error(`take: ${taken.body.msg}`);
-  await ctx.t.db.updateTable('user_order').set({ return_address: toJson(RETURN_ADDRESS) }).where('user_order_id', '=', id).execute();
+  await ctx.t.db
+    .updateTable('user_order')
+    .set({ return_address: toJson(RETURN_ADDRESS) })
+    .where('user_order_id', '=', id)
+    .execute();
   await ctx.lifecycle.change(op.principal, id, () => ({ event: 'material_review_passed', to: 'processing:page_check', detail: { test: true } }));
   return { id, a: a!, b: b! };
 }
@@ -206,7 +212,8 @@ describe(`travellers are told themselves (${process.env.TEST_DATABASE_URL ? 'Pos
 
     const rows = await messages(id);
     expect(rows.every((m) => m.status === 'sent')).toBe(true);
-    const list = (applicantId: number, channel: 'sms' | 'email') => rows.filter((m) => m.applicant_id === applicantId && m.channel === channel).map((m) => m.template);
+    const list = (applicantId: number, channel: 'sms' | 'email') =>
+      rows.filter((m) => m.applicant_id === applicantId && m.channel === channel).map((m) => m.template);
     expect(list(a, 'sms')).toEqual(['page_check', 'appointment', 'appointment_change', 'result_issued', 'ship_back']);
     expect(list(a, 'email')).toEqual(['page_check', 'appointment', 'appointment_change', 'result_issued', 'ship_back']);
     expect(list(b, 'sms')).toEqual(['page_check', 'appointment', 'appointment_change', 'result_rejected', 'ship_back']);
@@ -230,14 +237,25 @@ describe(`travellers are told themselves (${process.env.TEST_DATABASE_URL ? 'Pos
 
     // The ordering account keeps its notices of these events.
     const notices = await ctx.t.db.selectFrom('notice').select('kind').where('user_order_id', '=', id).where('recipient_kind', '=', 'customer').execute();
-    expect(notices.map((n) => n.kind)).toEqual(expect.arrayContaining(['page_check_publish', 'interview_notice_publish', 'result_issue', 'result_reject', 'ship_back']));
+    expect(notices.map((n) => n.kind)).toEqual(
+      expect.arrayContaining(['page_check_publish', 'interview_notice_publish', 'result_issue', 'result_reject', 'ship_back']),
+    );
   });
 
   it('a number that replied TD gets no SMS (its e-mail still goes); the reply endpoint needs its secret', async () => {
     const app = Fastify();
     installSmsReply(app, { db: ctx.t.db, now: () => ctx.t.clock.now, token: 'reply-token-0123456789' });
-    expect((await app.inject({ method: 'POST', url: '/sms/reply/wrong-token-0123456789', payload: [{ phone_number: MOBILE_A, content: 'TD' }] })).statusCode).toBe(404);
-    const answered = await app.inject({ method: 'POST', url: '/sms/reply/reply-token-0123456789', payload: [{ phone_number: MOBILE_A, content: ' td ' }, { phone_number: MOBILE_B, content: '谢谢' }] });
+    expect(
+      (await app.inject({ method: 'POST', url: '/sms/reply/wrong-token-0123456789', payload: [{ phone_number: MOBILE_A, content: 'TD' }] })).statusCode,
+    ).toBe(404);
+    const answered = await app.inject({
+      method: 'POST',
+      url: '/sms/reply/reply-token-0123456789',
+      payload: [
+        { phone_number: MOBILE_A, content: ' td ' },
+        { phone_number: MOBILE_B, content: '谢谢' },
+      ],
+    });
     expect(answered.json()).toEqual({ code: 0, msg: '成功' });
     await app.close();
     expect(isOptOutReply('退订')).toBe(true);
@@ -299,7 +317,9 @@ describe(`travellers are told themselves (${process.env.TEST_DATABASE_URL ? 'Pos
     ctx.t.clock.now += 2 * 24 * HOUR;
     refuse = new SmsSendError('isv.MOBILE_NUMBER_ILLEGAL', '非法手机号', true);
     await outbox.drain();
-    expect((await messages(id)).find((m) => m.applicant_id === b && m.channel === 'sms' && m.status === 'failed')?.last_error).toBe('isv.MOBILE_NUMBER_ILLEGAL: 非法手机号');
+    expect((await messages(id)).find((m) => m.applicant_id === b && m.channel === 'sms' && m.status === 'failed')?.last_error).toBe(
+      'isv.MOBILE_NUMBER_ILLEGAL: 非法手机号',
+    );
     refuse = new SmsSendError('isv.BUSINESS_LIMIT_CONTROL', '触发流控', false);
     await publishPages(id, a, 3);
     await outbox.drain();
@@ -313,13 +333,37 @@ describe(`travellers are told themselves (${process.env.TEST_DATABASE_URL ? 'Pos
     // A row left sending (the process died during the provider's call) is not sent again once its lease is over.
     await publishPages(id, a, 4);
     const row = (await messages(id)).find((m) => m.applicant_id === a && m.channel === 'sms' && m.status === 'pending')!;
-    await ctx.t.db.updateTable('traveller_message').set({ status: 'sending', claimed_until: ctx.t.clock.now + 1000, claim_token: 'dead' }).where('message_id', '=', row.message_id).execute();
+    await ctx.t.db
+      .updateTable('traveller_message')
+      .set({ status: 'sending', claimed_until: ctx.t.clock.now + 1000, claim_token: 'dead' })
+      .where('message_id', '=', row.message_id)
+      .execute();
     const before = sent.length;
     await outbox.drain();
     ctx.t.clock.now += 2000;
     await outbox.drain();
     expect(sent.length).toBe(before);
-    expect((await messages(id)).find((m) => m.message_id === row.message_id)).toMatchObject({ status: 'failed', last_error: expect.stringContaining('未再发送') });
+    expect((await messages(id)).find((m) => m.message_id === row.message_id)).toMatchObject({
+      status: 'failed',
+      last_error: expect.stringContaining('未再发送'),
+    });
+
+    // The operator sees it all per order, with the reasons; the workbench carries the same list.
+    await newSessions();
+    const listed = await op.callContract(adminTravellerMessages, { user_order_id: id });
+    expect(listed.body.ret).toBe(0);
+    const list = listed.result!.list;
+    expect(list.find((m) => m.status === 'failed' && m.reason === 'isv.MOBILE_NUMBER_ILLEGAL: 非法手机号')).toMatchObject({
+      channel_label: '短信',
+      status_label: '发送失败',
+      template_label: '核对页待确认',
+      to_address: mobile,
+    });
+    expect(list.find((m) => m.message_id === row.message_id)?.reason).toContain('未再发送');
+    expect(list[0]!.text).toMatch(/^申请人\d+您好，您的签证申请表核对页已生成/);
+    const bench = await op.callContract(adminOrderWorkbench, { user_order_id: id });
+    expect(bench.result!.panels.traveller_messages?.list).toEqual(list);
+    expect((await op.callContract(adminTravellerMessages, { user_order_id: 99_999_999 })).body.ret).toBe(ErrorCode.ORDER_NOT_FOUND);
   });
 });
 

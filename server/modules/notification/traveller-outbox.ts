@@ -114,13 +114,24 @@ export function createTravellerOutbox(options: TravellerOutboxOptions) {
   async function hold(id: number, token: string, until: number, reason: string) {
     await db
       .updateTable('traveller_message')
-      .set((eb) => ({ status: 'pending', next_attempt_at: until, claimed_until: null, claim_token: null, last_error: reason, attempts: eb('attempts', '-', 1) }))
+      .set((eb) => ({
+        status: 'pending',
+        next_attempt_at: until,
+        claimed_until: null,
+        claim_token: null,
+        last_error: reason,
+        attempts: eb('attempts', '-', 1),
+      }))
       .where('message_id', '=', id)
       .where('claim_token', '=', token)
       .execute();
   }
 
-  async function finish(id: number, token: string, set: { status: 'sent' | 'failed' | 'skipped' | 'pending'; last_error: string | null; next_attempt_at?: number; provider_id?: string; sent_at?: number }) {
+  async function finish(
+    id: number,
+    token: string,
+    set: { status: 'sent' | 'failed' | 'skipped' | 'pending'; last_error: string | null; next_attempt_at?: number; provider_id?: string; sent_at?: number },
+  ) {
     await db
       .updateTable('traveller_message')
       .set({ ...set, claimed_until: null, claim_token: null })
@@ -149,7 +160,12 @@ export function createTravellerOutbox(options: TravellerOutboxOptions) {
   }
 
   async function sendOne(id: number, token: string, result: TravellerDrainResult): Promise<void> {
-    const row: Row | undefined = await db.selectFrom('traveller_message').selectAll().where('message_id', '=', id).where('claim_token', '=', token).executeTakeFirst();
+    const row: Row | undefined = await db
+      .selectFrom('traveller_message')
+      .selectAll()
+      .where('message_id', '=', id)
+      .where('claim_token', '=', token)
+      .executeTakeFirst();
     if (!row || !isTravellerTemplate(row.template)) {
       if (row) await finish(id, token, { status: 'failed', last_error: `未知模板 ${row.template}` });
       return;
@@ -184,7 +200,12 @@ export function createTravellerOutbox(options: TravellerOutboxOptions) {
         const subject = `【${BRAND}】${TRAVELLER_TEMPLATES[row.template].subject}`;
         const footer = '此邮件由系统自动发送，请勿回复。';
         providerId = (
-          await mailer.send({ to: row.to_address, subject, text: `${text}\n\n${footer}\n`, html: `<p>${escapeHtml(text)}</p><p style="color:#666">${footer}</p>` })
+          await mailer.send({
+            to: row.to_address,
+            subject,
+            text: `${text}\n\n${footer}\n`,
+            html: `<p>${escapeHtml(text)}</p><p style="color:#666">${footer}</p>`,
+          })
         ).id;
       }
       await finish(id, token, { status: 'sent', last_error: null, provider_id: providerId, sent_at: now() });
@@ -196,7 +217,10 @@ export function createTravellerOutbox(options: TravellerOutboxOptions) {
       await finish(id, token, { status: failed ? 'failed' : 'pending', last_error: reason, next_attempt_at: now() + backoffMs(row.attempts) });
       if (failed) result.failed += 1;
       else result.retried += 1;
-      log?.warn({ err: error, travellerMessageId: id, attempts: row.attempts }, failed ? 'traveller message failed for good' : 'traveller message failed, will retry');
+      log?.warn(
+        { err: error, travellerMessageId: id, attempts: row.attempts },
+        failed ? 'traveller message failed for good' : 'traveller message failed, will retry',
+      );
     }
   }
 

@@ -21,7 +21,14 @@ import type { OrderEventName } from '../../../common/order.ts';
 import type { NoticeEvent, NoticeOrder } from './notice-kinds.ts';
 
 /** The events that may tell a traveller something (the traveller outbox runs after their commits). */
-export const TRAVELLER_EVENTS = ['interview_notice_publish', 'interview_change_accept', 'page_check_publish', 'result_issue', 'result_reject', 'ship_back'] as const;
+export const TRAVELLER_EVENTS = [
+  'interview_notice_publish',
+  'interview_change_accept',
+  'page_check_publish',
+  'result_issue',
+  'result_reject',
+  'ship_back',
+] as const;
 
 /** Alibaba Cloud SMS cuts a template variable at 35 characters; ours never rely on that. */
 export const SMS_VARIABLE_MAX = 35;
@@ -85,7 +92,10 @@ export function isTravellerTemplate(key: string): key is TravellerTemplateKey {
 
 /** A variable as the provider takes it: one line, no template syntax, at most SMS_VARIABLE_MAX characters. */
 export function smsVariable(value: string): string {
-  const flat = value.replace(/[\s\u3000]+/g, ' ').replace(/[${}]/g, '').trim();
+  const flat = value
+    .replace(/[\s\u3000]+/g, ' ')
+    .replace(/[${}]/g, '')
+    .trim();
   return flat.length <= SMS_VARIABLE_MAX ? flat : `${flat.slice(0, SMS_VARIABLE_MAX - 1)}…`;
 }
 
@@ -218,12 +228,9 @@ export async function travellerDraftsOf(trx: Transaction<Database>, event: Notic
     case 'result_reject': {
       const applicant = byId.get(applicantOf(event.detail) ?? -1);
       if (!applicant) return [];
-      if (event.event === 'result_reject') return [{ applicant_id: applicant.applicant_id, template: 'result_rejected', params: base(applicant.name), urgent: false }];
-      const result = await trx
-        .selectFrom('visa_result')
-        .select(['visa_no', 'valid_to'])
-        .where('applicant_id', '=', applicant.applicant_id)
-        .executeTakeFirst();
+      if (event.event === 'result_reject')
+        return [{ applicant_id: applicant.applicant_id, template: 'result_rejected', params: base(applicant.name), urgent: false }];
+      const result = await trx.selectFrom('visa_result').select(['visa_no', 'valid_to']).where('applicant_id', '=', applicant.applicant_id).executeTakeFirst();
       return [
         {
           applicant_id: applicant.applicant_id,
