@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAliyunSmsFake } from '../../test-support/fakes/aliyun-sms-fake.ts';
+import { testConfig } from '../../test-support/test-app.ts';
 import {
   chinaDateOf,
   inQuietHours,
@@ -133,5 +134,30 @@ describe('quiet hours (22:00–08:00 China time)', () => {
     expect(new Date(quietHoursEnd(at('2026-12-01T15:00:00Z'))).toISOString()).toBe('2026-12-02T00:00:00.000Z'); // 23:00 → 08:00
     expect(new Date(quietHoursEnd(at('2026-12-01T18:00:00Z'))).toISOString()).toBe('2026-12-02T00:00:00.000Z'); // 02:00 → 08:00
     expect(chinaDateOf(at('2026-12-01T17:00:00Z'))).toBe('2026-12-02');
+  });
+});
+
+describe('configuration', () => {
+  it('the sandbox is the default; SMS_PROVIDER=aliyun names what it lacks, a template code included', () => {
+    expect(testConfig().SMS_PROVIDER).toBe('sandbox');
+    expect(() =>
+      testConfig({
+        SMS_PROVIDER: 'aliyun',
+        ALIYUN_SMS_ACCESS_KEY_ID: ACCOUNT.accessKeyId,
+        ALIYUN_SMS_ACCESS_KEY_SECRET: ACCOUNT.accessKeySecret,
+        ALIYUN_SMS_SIGN_NAME: '易签通',
+        ALIYUN_SMS_TEMPLATES: 'appointment=SMS_1,page_check=SMS_3',
+      }),
+    ).toThrow(/SMS_PROVIDER=aliyun needs ALIYUN_SMS_TEMPLATES appointment_change=<模板CODE>/);
+    const full = testConfig({
+      SMS_PROVIDER: 'aliyun',
+      ALIYUN_SMS_ACCESS_KEY_ID: ACCOUNT.accessKeyId,
+      ALIYUN_SMS_ACCESS_KEY_SECRET: ACCOUNT.accessKeySecret,
+      ALIYUN_SMS_SIGN_NAME: '易签通',
+      ALIYUN_SMS_TEMPLATES: Object.entries(CODES)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(','),
+    });
+    expect(full.SMS_PROVIDER).toBe('aliyun');
   });
 });
