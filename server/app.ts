@@ -20,6 +20,10 @@ import { createMailer, type Mailer } from './modules/notification/mailer.ts';
 import { noticeOperations } from './modules/notification/notice.routes.ts';
 import { createNoticeService, type NoticeService } from './modules/notification/notice.service.ts';
 import { createOutboxWorker, installOutbox, OUTBOX_JOB, type OutboxWorker } from './modules/notification/outbox.ts';
+import { createTravellerOutbox, installTravellerOutbox, type TravellerOutbox } from './modules/notification/traveller-outbox.ts';
+import { createSmsProvider, installSmsReply } from './modules/notification/sms.module.ts';
+import { createTravellerMessageService } from './modules/notification/traveller-message.service.ts';
+import { travellerMessageOperations } from './modules/notification/traveller-message.routes.ts';
 import { orderExpiryJob } from './modules/order/expiry.ts';
 import { onOrderEventCommitted } from './modules/order/after-commit.ts';
 import { orderOperations } from './modules/order/order.routes.ts';
@@ -160,6 +164,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The notices' e-mail outbox worker (tests drain it by hand). */
     noticeOutbox: OutboxWorker;
+    /** The travellers' SMS and e-mail outbox (tests drain it by hand). */
+    travellerOutbox: TravellerOutbox;
     /** The background jobs' runner (server/platform/jobs.ts): tests poke it and wait for it. */
     jobs: JobRunner;
     /** From now on /readyz answers 503 {"status":"draining"}; every other route keeps answering (server/platform/health.ts). */
@@ -338,6 +344,21 @@ export async function buildApp({
   app.decorate('noticeOutbox', noticeOutbox);
   // The lifecycle runs the outbox after each commit that queued notices (the notification module does not import order/).
   onOrderEventCommitted(database.db, installOutbox(jobs, noticeOutbox, app.log));
+  // Issue 29: the travellers' own SMS and e-mails, sent after the commit of the events that concern them.
+  const travellerOutbox = createTravellerOutbox({
+    db: database.db,
+    sms: createSmsProvider(config, now),
+    mailer,
+    now,
+    log: app.log,
+    ratePerHour: config.SMS_RATE_PER_HOUR,
+    ratePerDay: config.SMS_RATE_PER_DAY,
+    sweepMs: config.NOTICE_OUTBOX_SWEEP_SECONDS * 1000,
+  });
+  app.decorate('travellerOutbox', travellerOutbox);
+  onOrderEventCommitted(database.db, installTravellerOutbox(jobs, travellerOutbox, app.log));
+  // A traveller's reply TD (退订) to our SMS, pushed by the provider: no SMS to that number from then on.
+  installSmsReply(app, { db: database.db, now, token: config.SMS_REPLY_TOKEN });
   app.addHook('onClose', async () => {
     // No job starts from here on; the runs under way finish first (graceful stop, server/main.ts).
     await jobs.stop();
@@ -368,6 +389,8 @@ export async function buildApp({
   // Couriers: the provider's route push endpoint lives outside /www too; the order side uses app.courier.service.
   const courier = await installCourier(app, { config, db: database.db, now, jobs });
   const priceDifferences = createPriceDifferenceService(database.db, { now, operators: directoryOf(() => operators.list()) });
+  // The applicants' own SMS and e-mails, as the back office lists them (issue 29).
+  const travellerMessages = createTravellerMessageService(database.db);
   // Mailing paper materials: the order side of the courier module.
   const services: Services = {
     ...base,
@@ -389,6 +412,7 @@ export async function buildApp({
         priceDifferences: (caller, id) => priceDifferences.list(caller, id),
         refunds: (caller, id) => services.refunds.list(caller, id),
         results: (caller, id) => results.service.operatorView(caller, id),
+        travellerMessages: (caller, id) => travellerMessages.list(caller, id),
       },
     }),
   };
@@ -450,6 +474,7 @@ export async function buildApp({
       // The back office (/admin-api/…).
       ...operatorOperations(services.operator),
       ...noticeOperations(services.notice),
+      ...travellerMessageOperations(travellerMessages),
       ...services.review.operations,
       ...workbenchOperations(services.workbench),
       ...pageCheck.operations,

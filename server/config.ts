@@ -3,6 +3,8 @@
 // a message naming the variable.
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { parseTemplateCodes } from './modules/notification/sms-provider.ts';
+import { TRAVELLER_TEMPLATES } from './modules/order-notices/traveller-messages.ts';
 import { DEVELOPMENT_FILE_KEY, type FileKeyring, fileKeyring, parseMasterKey } from './modules/stored-file/file-keys.ts';
 
 /** Development pair for the web client (platform 4). Refused when APP_ENV=prod. */
@@ -173,6 +175,23 @@ const schema = z.object({
   ALIPAY_GATEWAY: z.url().default('https://openapi.alipay.com/gateway.do'),
   /** A call to Alipay not answered by then is abandoned (outcome unknown: asked again with the same number). */
   ALIPAY_TIMEOUT_MS: z.coerce.number().int().min(200).max(60_000).default(10_000),
+  // Travellers' SMS (issue 29, decision 0046): the sandbox (JSON files in SMS_OUTBOX_DIR, the default) or Alibaba Cloud SMS.
+  SMS_PROVIDER: z.enum(['sandbox', 'aliyun']).default('sandbox'),
+  SMS_OUTBOX_DIR: z.string().min(1).default('data/sms-outbox'),
+  /** SMS to one number: at most this many in any hour and in any day (the rest wait). */
+  SMS_RATE_PER_HOUR: z.coerce.number().int().min(1).max(100).default(5),
+  SMS_RATE_PER_DAY: z.coerce.number().int().min(1).max(1000).default(10),
+  /** The secret path segment of the reply (上行短信) push URL: POST /sms/reply/<token>; unset: no reply endpoint. */
+  SMS_REPLY_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  ALIYUN_SMS_ACCESS_KEY_ID: z.string().min(8).optional(),
+  ALIYUN_SMS_ACCESS_KEY_SECRET: z.string().min(8).optional(),
+  ALIYUN_SMS_ACCESS_KEY_SECRET_FILE: z.string().min(1).optional(),
+  /** 短信签名, as approved in the Alibaba Cloud console. */
+  ALIYUN_SMS_SIGN_NAME: z.string().min(2).max(12).optional(),
+  /** The approved template codes: "appointment=SMS_1,appointment_change=SMS_2,page_check=SMS_3,result_issued=SMS_4,result_rejected=SMS_5,ship_back=SMS_6". */
+  ALIYUN_SMS_TEMPLATES: z.string().min(1).optional(),
+  ALIYUN_SMS_ENDPOINT: z.url().default('https://dysmsapi.aliyuncs.com/'),
+  ALIYUN_SMS_TIMEOUT_MS: z.coerce.number().int().min(200).max(60_000).default(10_000),
   // Couriers: the sandbox (SF Express open platform style, the default) or SF Express's open platform itself (decision 0039).
   COURIER_PROVIDER: z.enum(['sandbox', 'sf']).default('sandbox'),
   /** SF's gateway: its sandbox (sfapi-sbox) by default; production is https://bspgw.sf-express.com/std/service. */
@@ -297,6 +316,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       raw.SF_MONTHLY_CARD ? null : 'SF_MONTHLY_CARD',
     ].filter((name): name is string => name !== null);
     if (missing.length > 0) throw new ConfigError(`Invalid configuration:\n  COURIER_PROVIDER=sf needs ${missing.join(', ')} (see .env.example)`);
+  }
+  raw.ALIYUN_SMS_ACCESS_KEY_SECRET = secretFrom(env, 'ALIYUN_SMS_ACCESS_KEY_SECRET', raw.ALIYUN_SMS_ACCESS_KEY_SECRET);
+  if (raw.SMS_PROVIDER === 'aliyun') {
+    const templates = parseTemplateCodes(raw.ALIYUN_SMS_TEMPLATES ?? '');
+    const missing = [
+      raw.ALIYUN_SMS_ACCESS_KEY_ID ? null : 'ALIYUN_SMS_ACCESS_KEY_ID',
+      raw.ALIYUN_SMS_ACCESS_KEY_SECRET ? null : 'ALIYUN_SMS_ACCESS_KEY_SECRET (or _FILE)',
+      raw.ALIYUN_SMS_SIGN_NAME ? null : 'ALIYUN_SMS_SIGN_NAME',
+      ...Object.keys(TRAVELLER_TEMPLATES)
+        .filter((key) => !templates[key])
+        .map((key) => `ALIYUN_SMS_TEMPLATES ${key}=<模板CODE>`),
+    ].filter((name): name is string => name !== null);
+    if (missing.length > 0) throw new ConfigError(`Invalid configuration:\n  SMS_PROVIDER=aliyun needs ${missing.join(', ')} (see .env.example)`);
   }
   if (raw.PAYMENT_ALIPAY_PROVIDER === 'alipay') {
     const certFiles = [raw.ALIPAY_APP_CERT_FILE, raw.ALIPAY_PUBLIC_CERT_FILE, raw.ALIPAY_ROOT_CERT_FILE];

@@ -24,6 +24,7 @@ import { adminPageCheckDetail } from './page-check.ts';
 import { adminPriceDifferenceList } from './price-difference.ts';
 import { adminRefundList } from './refund.ts';
 import { adminShipBackGet } from './ship-back.ts';
+import { adminTravellerMessages } from './traveller-message.ts';
 import { adminResultDetail } from './visa-result.ts';
 
 // ── Queue ─────────────────────────────────────────────────────────────────
@@ -284,6 +285,7 @@ export const adminOrderWorkbench = defineContract({
         price_difference: adminPriceDifferenceList.result.nullable().describe('补差价（同 /admin-api/order/price_difference_list）'),
         refund: adminRefundList.result.nullable().describe('退款（同 /admin-api/order/refund_list）'),
         result: adminResultDetail.result.nullable().describe('签证结果（同 /admin-api/result/detail）'),
+        traveller_messages: adminTravellerMessages.result.nullable().describe('申请人本人收到的短信与邮件（同 /admin-api/order/traveller_messages）'),
       })
       .describe('工作台各面板的数据，与各面板自己的查询一次读出；某个面板的查询被拒绝时为 null'),
   }),

@@ -26,6 +26,7 @@ import { PASSPORT_SCAN_CONTRACTS } from './passport-scan.ts';
 import { PAYMENT_CONTRACTS } from './payment.ts';
 import { PRICE_DIFFERENCE_CONTRACTS } from './price-difference.ts';
 import { REFUND_CONTRACTS } from './refund.ts';
+import { TRAVELLER_MESSAGE_CONTRACTS } from './traveller-message.ts';
 import { RECONCILIATION_CONTRACTS } from './reconciliation.ts';
 import { SYSTEM_CONTRACTS } from './system.ts';
 import { TEAM_CONTRACTS } from './team.ts';
@@ -75,6 +76,7 @@ export const ADMIN_CONTRACTS = defineRegistry([
   ...INTERVIEW_SLOT_ADMIN_CONTRACTS,
   ...CATALOGUE_PLACES_CONTRACTS,
   ...ADMIN_INVOICE_CONTRACTS,
+  ...TRAVELLER_MESSAGE_CONTRACTS,
 ]);
 
 export type AdminRegistry = typeof ADMIN_CONTRACTS;

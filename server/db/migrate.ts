@@ -30,6 +30,7 @@ import * as orderProductSnapshot from './migrations/2026-11-28-047-order-product
 import * as queueDueDescIndex from './migrations/2026-11-28-048-queue-due-desc-index.ts';
 import * as teams from './migrations/2026-11-28-052-teams.ts';
 import * as reportsInvoices from './migrations/2026-11-28-053-reports-invoices.ts';
+import * as travellerMessages from './migrations/2026-11-28-054-traveller-messages.ts';
 import * as reminders from './migrations/2026-11-28-055-reminders.ts';
 import * as travellers from './migrations/2026-11-28-049-travellers.ts';
 import * as photoCheck from './migrations/2026-11-28-051-photo-check.ts';
@@ -67,6 +68,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-28-053-reports-invoices': reportsInvoices,
   '2026-11-28-049-travellers': travellers,
   '2026-11-28-051-photo-check': photoCheck,
+  '2026-11-28-054-traveller-messages': travellerMessages,
   '2026-11-28-055-reminders': reminders,
   '2026-11-28-056-applicant-passport-expiry': applicantPassportExpiry,
 };

@@ -103,7 +103,8 @@ export interface Database
     InvoiceTables,
     TravellerTables,
     PhotoCheckTables,
-    ReminderTables {
+    ReminderTables,
+    TravellerMessageTables {
   enterprise: EnterpriseTable;
   account: AccountTable;
   account_session: AccountSessionTable;
@@ -1221,4 +1222,50 @@ export interface ReminderSentTable {
 /** Table of migration 055 (modules/reminder). */
 export interface ReminderTables {
   reminder_sent: ReminderSentTable;
+}
+
+// ── Travellers' own messages (migration 054) ─────────────────────────────
+
+export type TravellerMessageChannel = 'sms' | 'email';
+export type TravellerMessageStatus = 'pending' | 'sending' | 'sent' | 'failed' | 'skipped';
+
+/** One SMS or e-mail to an applicant's own mobile or address (modules/order-notices/traveller-messages.ts). */
+export interface TravellerMessageTable {
+  message_id: Generated<number>;
+  user_order_id: number;
+  applicant_id: number;
+  order_event_id: number;
+  channel: TravellerMessageChannel;
+  to_address: string;
+  /** The approved template (TRAVELLER_TEMPLATES). */
+  template: string;
+  /** JSON object of the template's variables. */
+  params: string;
+  /** Unique with the applicant and channel: the same news is written once. */
+  dedupe_key: string;
+  /** 1: a same-day appointment change, sent in the quiet hours too. */
+  urgent: Generated<Flag>;
+  status: TravellerMessageStatus;
+  attempts: Generated<number>;
+  next_attempt_at: number;
+  claimed_until: number | null;
+  claim_token: string | null;
+  /** Why it failed, was skipped or is held (Chinese, shown to the operator). */
+  last_error: string | null;
+  /** The provider's id of the sent message (Alibaba's BizId, the sandbox's file id). */
+  provider_id: string | null;
+  sent_at: number | null;
+  created_at: number;
+}
+
+export interface SmsOptOutTable {
+  mobile: string;
+  source: 'reply' | 'operator';
+  created_at: number;
+}
+
+/** Tables of migration 054 (modules/order-notices writes, modules/notification sends). */
+export interface TravellerMessageTables {
+  traveller_message: TravellerMessageTable;
+  sms_opt_out: SmsOptOutTable;
 }

@@ -193,6 +193,7 @@ describe('the background jobs (server/platform/jobs.ts)', () => {
     'rate-limit-purge',
     'order-expiry',
     'notice-outbox',
+    'traveller-outbox',
     'payment-reconcile',
     'refunds',
     'payment-bill-reconcile',
@@ -203,7 +204,7 @@ describe('the background jobs (server/platform/jobs.ts)', () => {
     'reminder-interview',
     'reminder-departure',
   ];
-  const WITH_BACKLOG = ['order-expiry', 'notice-outbox', 'payment-reconcile', 'refunds', 'courier-sweep', 'retention'];
+  const WITH_BACKLOG = ['order-expiry', 'notice-outbox', 'traveller-outbox', 'payment-reconcile', 'refunds', 'courier-sweep', 'retention'];
 
   it('lists every job of the app with its runs, its last run and its backlog', async () => {
     expect(t.app.jobs.states().map((job) => job.name)).toEqual(JOBS);

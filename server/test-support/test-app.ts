@@ -119,6 +119,8 @@ export function testConfig(extra: Record<string, string> = {}): AppConfig {
     API_CLIENTS: `4:${TEST_ACCESS_KEY}:${TEST_SECRET},1:visa-app-test:app-secret-0123456789`,
     // Tests never write into the working tree's outbox.
     OUTBOX_DIR: mkdtempSync(join(tmpdir(), 'visa-outbox-')),
+    // …nor into its SMS sandbox.
+    SMS_OUTBOX_DIR: mkdtempSync(join(tmpdir(), 'visa-sms-')),
     // Never the working tree's data/uploads.
     UPLOAD_DIR: mkdtempSync(join(tmpdir(), 'visa-uploads-')),
     ...extra,
@@ -285,6 +287,8 @@ export async function createTestApp(testDb?: TestDatabase, options: TestAppOptio
     handle,
     db: handle.db,
     kind: database.kind,
+    /** The app's configuration (its outbox folders). */
+    config: database.config,
     clock,
     call,
     callContract,

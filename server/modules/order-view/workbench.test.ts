@@ -10,6 +10,7 @@ import { adminPageCheckDetail } from '../../../common/contracts/page-check.ts';
 import { adminPriceDifferenceList } from '../../../common/contracts/price-difference.ts';
 import { adminRefundList } from '../../../common/contracts/refund.ts';
 import { adminShipBackGet } from '../../../common/contracts/ship-back.ts';
+import { adminTravellerMessages } from '../../../common/contracts/traveller-message.ts';
 import { adminResultDetail } from '../../../common/contracts/visa-result.ts';
 import { ErrorCode } from '../../../common/error-codes.ts';
 import type { Customer } from '../../test-support/fixtures/material.ts';
@@ -61,11 +62,13 @@ describe(`the operator's workbench (${process.env.TEST_DATABASE_URL ? 'PostgreSQ
         price_difference: await own(adminPriceDifferenceList),
         refund: await own(adminRefundList),
         result: await own(adminResultDetail),
+        traveller_messages: await own(adminTravellerMessages),
       });
       // The panels that always answer for a paid order do.
       expect(bench.panels.price_difference).toMatchObject({ version: bench.order.version });
       expect(bench.panels.refund).not.toBeNull();
       expect(bench.panels.result).not.toBeNull();
+      expect(bench.panels.traveller_messages).not.toBeNull();
     }
   });
 

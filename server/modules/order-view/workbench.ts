@@ -15,6 +15,7 @@ import type { MailList } from '../../../common/contracts/mail.ts';
 import type { AdminPageCheckView } from '../../../common/contracts/page-check.ts';
 import type { PriceDifferencePanel } from '../../../common/contracts/price-difference.ts';
 import type { RefundPanel } from '../../../common/contracts/refund.ts';
+import type { TravellerMessagesPanel } from '../../../common/contracts/traveller-message.ts';
 import type { AdminShipBack } from '../../../common/contracts/ship-back.ts';
 import type { AdminResultView } from '../../../common/contracts/visa-result.ts';
 import { IDENTITIES } from '../../../common/constants.ts';
@@ -51,6 +52,8 @@ export interface WorkbenchPanelReads {
   priceDifferences(caller: Operator, userOrderId: number): Promise<PriceDifferencePanel>;
   refunds(caller: Operator, userOrderId: number): Promise<RefundPanel>;
   results(caller: Operator, userOrderId: number): Promise<AdminResultView>;
+  /** The applicants' own SMS and e-mails (issue 29; modules/notification). */
+  travellerMessages(caller: Operator, userOrderId: number): Promise<TravellerMessagesPanel>;
 }
 
 /** The order's operator or a supervisor: who may review its files (and act in its panels). */
@@ -280,7 +283,7 @@ export function createOperatorWorkbench(db: Kysely<Database>, deps: { now: () =>
     /** The order and every panel, read together (the panels' reads run alongside the order's). */
     async workbench(operator: Operator, userOrderId: number): Promise<AdminWorkbench> {
       const order = core(operator, userOrderId);
-      const [bench, pageCheck, mail, shipBack, interview, priceDifference, refund, result] = await Promise.all([
+      const [bench, pageCheck, mail, shipBack, interview, priceDifference, refund, result, travellerMessages] = await Promise.all([
         order,
         panel(() => reads.pageCheck(operator, userOrderId)),
         panel(() => reads.mail(operator, userOrderId)),
@@ -293,6 +296,7 @@ export function createOperatorWorkbench(db: Kysely<Database>, deps: { now: () =>
         panel(() => reads.priceDifferences(operator, userOrderId)),
         panel(() => reads.refunds(operator, userOrderId)),
         panel(() => reads.results(operator, userOrderId)),
+        panel(() => reads.travellerMessages(operator, userOrderId)),
       ]);
       const panels: AdminWorkbenchPanels = {
         page_check: pageCheck,
@@ -302,6 +306,7 @@ export function createOperatorWorkbench(db: Kysely<Database>, deps: { now: () =>
         price_difference: priceDifference,
         refund,
         result,
+        traveller_messages: travellerMessages,
       };
       // 递交使馆's rule also reads the order's records (page checks, price differences,
       // notices): the page-check read decides it, and the order's next actions say so.

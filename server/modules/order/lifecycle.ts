@@ -37,6 +37,7 @@ import { STEP_SLA, stepDueAt } from './sla.ts';
 import { orderNumber } from '../../../common/order-number.ts';
 import { notifies, noticesOf, type NoticeOrder } from '../order-notices/notice-kinds.ts';
 import { storeNotices } from '../order-notices/notice-store.ts';
+import { storeTravellerMessages } from '../order-notices/traveller-messages.ts';
 import { announceAfterCommit } from './after-commit.ts';
 import { createOrderRepository, type NewApplicant, type NewOrder, type OrderRow, type OrderScope } from './order.repository.ts';
 
@@ -920,6 +921,8 @@ async function insertEvent(
     created_at: at,
   };
   await storeNotices(trx, noticesOf(noticeEvent, noticeOrder(order)));
+  // Issue 29: the applicants concerned are told themselves, by SMS and e-mail (order-notices/traveller-messages.ts).
+  await storeTravellerMessages(trx, noticeEvent, noticeOrder(order));
 }
 
 /** What the notices' templates use of the order row (the assignee is told of a re-upload). */

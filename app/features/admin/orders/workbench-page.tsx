@@ -26,6 +26,7 @@ import { RefundPanel } from './refund-panel';
 import { MailPanel } from './mail-panel';
 import { ResultPanel } from './result-panel';
 import { ShipBackPanel } from './ship-back-panel';
+import { TravellerMessagesPanel } from './traveller-messages-panel';
 import { allows, useWorkbenchAction } from './use-workbench-action';
 import { WorkbenchFold } from './workbench-fold';
 import { nextAction } from './workbench-next';
@@ -47,6 +48,8 @@ export function WorkbenchPage({ bench, supervisor }: { bench: AdminWorkbench; su
   const fileCount = bench.applicants.reduce((sum, a) => sum + a.items.reduce((n, item) => n + item.files.length, 0), 0);
   const priceDifferences = panels.price_difference?.list.length ?? 0;
   const refunds = panels.refund?.list.length ?? 0;
+  const travellerMessages = panels.traveller_messages?.list ?? [];
+  const failedMessages = travellerMessages.filter((m) => m.status === 'failed').length;
 
   function take() {
     void run('take', { call: () => adminApi('/admin-api/order/take', { user_order_id: order.user_order_id }, { toast: false }), done: '已领取' });
@@ -200,6 +203,16 @@ export function WorkbenchPage({ bench, supervisor }: { bench: AdminWorkbench; su
           {panels.refund ? (
             <WorkbenchFold title="退款" hint={refunds > 0 ? `${refunds} 笔` : null} open={refunds > 0} testId="fold-refund">
               {() => <RefundPanel panel={panels.refund} bench={bench} supervisor={supervisor} />}
+            </WorkbenchFold>
+          ) : null}
+          {panels.traveller_messages ? (
+            <WorkbenchFold
+              title="申请人短信与邮件"
+              hint={travellerMessages.length > 0 ? `${travellerMessages.length} 条${failedMessages > 0 ? ` · ${failedMessages} 条失败` : ''}` : null}
+              open={failedMessages > 0}
+              testId="fold-traveller-messages"
+            >
+              {() => <TravellerMessagesPanel panel={panels.traveller_messages!} />}
             </WorkbenchFold>
           ) : null}
           <WorkbenchFold title="支付记录" hint={`${bench.payments.length} 笔`} testId="fold-payments">
