@@ -16,6 +16,8 @@ process.env.E2E_DB_FILE = E2E_DB_FILE;
 const SMTP_PORT = Number(process.env.E2E_SMTP_PORT ?? PORT + 1000);
 process.env.E2E_SMTP_PORT = String(SMTP_PORT);
 process.env.E2E_MAILBOX_DIR ??= join(E2E_DIR, 'mailbox');
+// The SMS sandbox's folder (issue 29: the travellers' own messages), read by the specs.
+process.env.E2E_SMS_OUTBOX_DIR ??= join(E2E_DIR, 'sms-outbox');
 
 // `npm test` runs the journeys in two parts (docs/decisions/0042-e2e-in-two-parts.md):
 // E2E_PART=early in the browser lane, E2E_PART=late in the api lane once its
@@ -90,6 +92,7 @@ export default defineConfig({
         LOG_LEVEL: 'warn',
         SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`,
         OUTBOX_DIR: join(E2E_DIR, 'outbox'),
+        SMS_OUTBOX_DIR: process.env.E2E_SMS_OUTBOX_DIR,
         PUBLIC_SITE_URL: `http://127.0.0.1:${PORT}`,
         // The notices' specs write outbox rows from the test process: the server's sweep sends them.
         NOTICE_OUTBOX_SWEEP_SECONDS: '1',

@@ -1,18 +1,7 @@
 // A visitor e-mails themselves a product's checklist and it really arrives at
 // the test SMTP server, for the identity they had selected.
 import { expect, test } from '@playwright/test';
-import { e2eDatabase, mailbox } from './support';
-
-function decodeMimeWords(header: string): string {
-  return header.replace(/=\?UTF-8\?([BQ])\?([^?]*)\?=\s*/gi, (_m, kind: string, text: string) =>
-    kind.toUpperCase() === 'B'
-      ? Buffer.from(text, 'base64').toString('utf8')
-      : Buffer.from(
-          text.replace(/_/g, ' ').replace(/=([0-9A-F]{2})/gi, (_x, hex: string) => String.fromCharCode(parseInt(hex, 16))),
-          'latin1',
-        ).toString('utf8'),
-  );
-}
+import { e2eDatabase, mailbox, mailSubject } from './support';
 
 test('the checklist for the selected identity arrives by e-mail', async ({ page }) => {
   const db = e2eDatabase();
@@ -40,8 +29,7 @@ test('the checklist for the selected identity arrives by e-mail', async ({ page 
 
   await expect.poll(() => mailbox().filter((m) => m.to === address).length, { timeout: 10_000 }).toBe(1);
   const message = mailbox().find((m) => m.to === address)!;
-  const subjectLine = /^Subject: (.*(?:\r?\n[ \t].*)*)/m.exec(message.raw)![1]!.replace(/\r?\n[ \t]/g, ' ');
-  const subject = decodeMimeWords(subjectLine);
+  const subject = mailSubject(message.raw);
   expect(subject).toContain(product.country);
   expect(subject).toContain('退休人员');
 

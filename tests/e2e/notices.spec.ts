@@ -6,32 +6,7 @@
 // schedule shows each step reached; phone width without overflow.
 import { expect, type Page, test } from '@playwright/test';
 import { fire, newCustomer, orderInReview } from './notice-support';
-import { createOperator, logIn, mailbox, snap } from './support';
-
-function decodeSubject(raw: string): string {
-  const line = /^Subject: (.*(?:\r?\n[ \t].*)*)/m.exec(raw)![1]!.replace(/\r?\n[ \t]/g, ' ');
-  return line.replace(/(=\?[^?]+\?[BbQq]\?[^?]*\?=)\s+(?==\?)/g, '$1').replace(/=\?UTF-8\?([BQ])\?([^?]*)\?=/gi, (_m, kind: string, text: string) =>
-    kind.toUpperCase() === 'B'
-      ? Buffer.from(text, 'base64').toString('utf8')
-      : Buffer.from(
-          text.replace(/_/g, ' ').replace(/=([0-9A-F]{2})/gi, (_x, hex: string) => String.fromCharCode(parseInt(hex, 16))),
-          'latin1',
-        ).toString('utf8'),
-  );
-}
-
-/** The message's decoded parts (base64 or quoted-printable), joined. */
-function decodeBodies(raw: string): string {
-  const text = raw.replace(/\r\n/g, '\n');
-  const parts = text.split(/\n--[^\n]+\n/).slice(1);
-  return parts
-    .map((part) => {
-      const [head = '', body = ''] = part.split(/\n\n/, 2);
-      if (/Content-Transfer-Encoding: base64/i.test(head)) return Buffer.from(body.replace(/[^A-Za-z0-9+/=]/g, ''), 'base64').toString('utf8');
-      return body.replace(/=\n/g, '');
-    })
-    .join('\n');
-}
+import { createOperator, logIn, mailbox, mailSubject, mailText, snap } from './support';
 
 const bell = (page: Page) => page.getByTestId('header-notice-bell');
 
@@ -69,8 +44,8 @@ test('a failed review reaches the customer: bell, list, link, e-mail once, mark 
   // The e-mail arrived once, with the link to the re-upload page.
   await expect.poll(() => mailbox().filter((m) => m.to === address).length, { timeout: 15_000 }).toBe(1);
   const message = mailbox().find((m) => m.to === address)!;
-  expect(decodeSubject(message.raw)).toBe('【易签通】需要重新上传资料');
-  expect(decodeBodies(message.raw)).toContain(`${baseURL}/order/order-reupload/${userOrderId}`);
+  expect(mailSubject(message.raw)).toBe('【易签通】需要重新上传资料');
+  expect(mailText(message.raw)).toContain(`${baseURL}/order/order-reupload/${userOrderId}`);
 
   // Two more: the customer re-submits (the assignee is told, not the customer), the review passes.
   await fire(userOrderId, 'reupload_submit', { kind: 'customer', accountId: customer.accountId, enterpriseId: customer.enterpriseId });

@@ -75,7 +75,7 @@ export async function orderAt(
   stage: OrderStage,
   options: {
     product?: InsertedProduct;
-    applicants?: Array<{ name: string; identity_id: number; mobile_phone: string }>;
+    applicants?: Array<{ name: string; identity_id: number; mobile_phone: string; email?: string }>;
     /** The first checklist material's file (not the photo) instead of the JPEG scan (a PDF, say). */
     firstFile?: { path: string; type: string; name: string };
   } = {},

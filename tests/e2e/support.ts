@@ -92,6 +92,45 @@ export function mailbox(): Array<{ to: string; raw: string }> {
     });
 }
 
+/** A MIME encoded word's text (=?UTF-8?B?…?= or =?UTF-8?Q?…?=), or quoted-printable bytes, as UTF-8. */
+function decodeQuotedPrintable(text: string, underscoreIsSpace: boolean): string {
+  const bytes: number[] = [];
+  const source = underscoreIsSpace ? text.replace(/_/g, ' ') : text;
+  for (let i = 0; i < source.length; i += 1) {
+    const hex = source[i] === '=' ? /^[0-9A-F]{2}/i.exec(source.slice(i + 1, i + 3)) : null;
+    if (hex) {
+      bytes.push(parseInt(hex[0], 16));
+      i += 2;
+    } else bytes.push(...Buffer.from(source[i]!, 'utf8'));
+  }
+  return Buffer.from(bytes).toString('utf8');
+}
+
+/** A mailbox message's Subject, its encoded words decoded. */
+export function mailSubject(raw: string): string {
+  const line = /^Subject: (.*(?:\r?\n[ \t].*)*)/m.exec(raw)?.[1]?.replace(/\r?\n[ \t]/g, ' ') ?? '';
+  return line
+    .replace(/(=\?[^?]+\?[BbQq]\?[^?]*\?=)\s+(?==\?)/g, '$1')
+    .replace(/=\?UTF-8\?([BQ])\?([^?]*)\?=/gi, (_m, kind: string, text: string) =>
+      kind.toUpperCase() === 'B' ? Buffer.from(text, 'base64').toString('utf8') : decodeQuotedPrintable(text, true),
+    );
+}
+
+/** A mailbox message's parts (base64 or quoted-printable) decoded and joined: what the reader sees, text and HTML. */
+export function mailText(raw: string): string {
+  const text = raw.replace(/\r\n/g, '\n');
+  return text
+    .split(/\n--[^\n]+\n/)
+    .slice(1)
+    .map((part) => {
+      const [head = '', body = ''] = part.split(/\n\n/, 2);
+      if (/Content-Transfer-Encoding: base64/i.test(head)) return Buffer.from(body.replace(/[^A-Za-z0-9+/=]/g, ''), 'base64').toString('utf8');
+      if (/Content-Transfer-Encoding: quoted-printable/i.test(head)) return decodeQuotedPrintable(body.replace(/=\n/g, ''), false);
+      return body;
+    })
+    .join('\n');
+}
+
 /**
  * Opens the header's hover menu and chooses an item. The menu fades in and
  * out; on a busy machine a click can land while it is still appearing, so the

@@ -3,21 +3,7 @@
 // from its link, logs in and sees the enterprise's orders (and none under 我的
 // 订单); the administrator disables them and their next page asks for a login.
 import { type Page, expect } from '@playwright/test';
-import { apiCall, createProduct, headerUser, logIn, loggedInTest as test, mailbox } from './support';
-
-/** The message's decoded parts (base64 or quoted-printable), joined. */
-function decodedBody(raw: string): string {
-  const text = raw.replace(/\r\n/g, '\n');
-  return text
-    .split(/\n--[^\n]+\n/)
-    .slice(1)
-    .map((part) => {
-      const [head = '', body = ''] = part.split(/\n\n/, 2);
-      if (/Content-Transfer-Encoding: base64/i.test(head)) return Buffer.from(body.replace(/[^A-Za-z0-9+/=]/g, ''), 'base64').toString('utf8');
-      return body.replace(/=\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-    })
-    .join('\n');
-}
+import { apiCall, createProduct, headerUser, logIn, loggedInTest as test, mailbox, mailText } from './support';
 
 async function shoot(page: Page, name: string) {
   await page.screenshot({ path: `/tmp/s4-shots/${name}.png`, fullPage: true });
@@ -71,7 +57,7 @@ test('an administrator invites a colleague who sets a password, sees the orders 
 
   // The invitation e-mail, through the outbox to the test SMTP server.
   await expect.poll(() => mailbox().filter((m) => m.to === address).length, { timeout: 15_000 }).toBe(1);
-  const body = decodedBody(mailbox().find((m) => m.to === address)!.raw);
+  const body = mailText(mailbox().find((m) => m.to === address)!.raw);
   const link = /https?:\/\/[^\s"<]+\/team\/join#[A-Za-z0-9_-]{43}/.exec(body)?.[0];
   expect(link, body).toBeTruthy();
   const path = link!.replace(/^https?:\/\/[^/]+/, '');

@@ -15,9 +15,9 @@ export function TravellerMessagesPanel({ panel }: { panel: Panel }) {
       <thead>
         <tr>
           <th>申请人</th>
-          <th>渠道</th>
+          <th className="aw-nowrap">渠道</th>
           <th>内容</th>
-          <th>状态</th>
+          <th className="aw-nowrap">状态</th>
           <th>时间</th>
         </tr>
       </thead>
@@ -28,7 +28,7 @@ export function TravellerMessagesPanel({ panel }: { panel: Panel }) {
               {row.applicant_name}
               <div className="aw-muted">{row.to_address}</div>
             </td>
-            <td>{row.channel_label}</td>
+            <td className="aw-nowrap">{row.channel_label}</td>
             <td>
               <strong>{row.template_label}</strong>
               <div className="aw-muted">{row.text}</div>
