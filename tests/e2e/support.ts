@@ -16,7 +16,14 @@ import { newTotpSecret, totpCode, totpStep } from '../../server/modules/operator
 import { openDatabase } from '../../server/db/database';
 import type { Operator } from '../../server/platform/principal';
 import { testPasswordHashOf } from '../../server/test-support/password';
-import { type InsertedCustomer, insertCustomer, insertProduct, type InsertedProduct, type ProductOptions } from '../../server/test-support/factories';
+import {
+  type InsertedCustomer,
+  insertColleague,
+  insertCustomer,
+  insertProduct,
+  type InsertedProduct,
+  type ProductOptions,
+} from '../../server/test-support/factories';
 import { devSignedHeaders } from '../../server/test-support/signed-headers';
 
 /**
@@ -290,6 +297,13 @@ export async function apiLogin(baseURL: string, account: string, password: strin
 export interface LoggedInCustomer extends InsertedCustomer {
   token: string;
   login: LoginInfo;
+}
+
+/** A colleague of `of`'s enterprise (issue 29) with a role, straight into the database, and their session. */
+export async function loggedInColleague(baseURL: string, of: LoggedInCustomer, role: 'admin' | 'agent' | 'finance'): Promise<LoggedInCustomer> {
+  const colleague = await onE2eDatabase((db) => insertColleague(db, of.enterpriseId, role));
+  const login = await apiLogin(baseURL, colleague.account, colleague.password);
+  return { ...of, ...colleague, token: login.token, login };
 }
 
 /** A new customer (createCustomer) and its session from the signed login call: what a loggedInTest's `customer` is. */

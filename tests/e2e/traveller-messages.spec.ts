@@ -1,16 +1,22 @@
-// Travellers hear from us themselves (issue 29): an order for two travellers,
-// each with their own mobile and e-mail, goes through the page check to the
-// interview notices (order-factories.ts, through the app's own calls); each
+// A company's travel desk as a team, and travellers who hear from us
+// themselves (issue 29): the enterprise's 经办人 (a colleague of the test's
+// administrator) orders for two travellers, each with their own mobile and
+// e-mail; the order goes through the page check to the interview notices
+// (order-factories.ts, through the app's own calls, as the 经办人); each
 // traveller's own e-mails arrive at the test SMTP server and their SMS in the
 // SMS sandbox's folder — or, when the run falls in the quiet hours (22:00–08:00
 // China time), the operator's list shows them held until 08:00. The operator
-// reads every message in the workbench's 申请人短信与邮件.
+// reads every message in the workbench's 申请人短信与邮件. The enterprise's 财务
+// exports the order to a workbook (one row per traveller) and requests its
+// invoice, and may not place an order.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from '@playwright/test';
+import ExcelJS from 'exceljs';
+import { creditCodeCheckChar } from '../../common/invoice';
 import { inQuietHours } from '../../server/modules/order-notices/traveller-messages';
 import { orderAt } from './order-factories';
-import { loggedInTest, mailbox, mailSubject, mailText, openWorkbenchFold, snap, staffPage } from './support';
+import { apiCall, loggedInColleague, loggedInTest, mailbox, mailSubject, mailText, openWorkbenchFold, snap, staffPage } from './support';
 
 interface SandboxSms {
   to: string;
@@ -30,7 +36,7 @@ function smsSent(): SandboxSms[] {
 }
 
 loggedInTest(
-  'each traveller gets their own page-check and appointment messages by SMS and e-mail; the operator sees them',
+  'a 经办人 orders for two travellers, each gets their own SMS and e-mails, the operator sees them, 财务 exports and asks for the invoice',
   async ({ browser, baseURL, customer, operator }) => {
     loggedInTest.setTimeout(180_000);
     const stamp = String(Date.now()).slice(-8);
@@ -39,7 +45,8 @@ loggedInTest(
       { name: '韩知远', identity_id: 0, mobile_phone: `138${stamp}`, email: `yuan.${stamp}@example.com` },
     ];
     const quiet = inQuietHours(Date.now());
-    const { userOrderId } = await orderAt({ baseURL: baseURL!, customer, operator }, 'interview', { applicants: travellers });
+    const agent = await loggedInColleague(baseURL!, customer, 'agent');
+    const { userOrderId, product } = await orderAt({ baseURL: baseURL!, customer: agent, operator }, 'interview', { applicants: travellers });
 
     for (const traveller of travellers) {
       // E-mail is not held at night: both messages arrive, addressed to the traveller by name.
@@ -93,5 +100,32 @@ loggedInTest(
     await staff.getByTestId('traveller-messages').scrollIntoViewIfNeeded();
     await snap(staff, 'issue29/workbench-traveller-messages');
     await staff.context().close();
+
+    // The enterprise's 财务: the workbook of the order (a row per traveller), then its invoice; no orders of their own.
+    const finance = await loggedInColleague(baseURL!, customer, 'finance');
+    const download = await fetch(`${baseURL}/files/export/orders.xlsx?ids=${userOrderId}`, { headers: { 'x-token': finance.token } });
+    expect(download.status).toBe(200);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load((await download.arrayBuffer()) as never);
+    const sheet = book.worksheets[0]!;
+    const cells = JSON.stringify(sheet.getRows(2, sheet.rowCount - 1)!.map((row) => row.values));
+    for (const traveller of travellers) expect(cells).toContain(traveller.name);
+    const invoice = await apiCall<{ status: string; amount: number }>(
+      baseURL!,
+      '/www/invoice/invoice_request',
+      {
+        title: customer.enterpriseName,
+        tax_id: `91310115MA1K4ABC2${creditCodeCheckChar('91310115MA1K4ABC2')}`,
+        address_phone: '',
+        bank_account: '',
+        email: `finance.${stamp}@example.com`,
+        orders: [{ user_order_id: userOrderId }],
+      },
+      finance.token,
+    );
+    expect(invoice.status).toBe('requested');
+    expect(invoice.amount).toBeGreaterThan(0);
+    const placing = { visa_product_id: product.visa_product_id, departure_date: '2030-01-01', applicants: [travellers[0]] };
+    await expect(apiCall(baseURL!, '/www/order/order_create', placing, finance.token)).rejects.toThrow(/2501/);
   },
 );
