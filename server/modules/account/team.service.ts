@@ -37,6 +37,7 @@ import { AppError } from '../../platform/errors.ts';
 import { escapeHtml } from '../../platform/html.ts';
 import type { Customer } from '../../platform/principal.ts';
 import { SITE_TOKEN } from '../order-notices/notice-kinds.ts';
+import { queueNoticeEmail } from '../order-notices/notice-store.ts';
 import { hashPasswordDigest, SHA256_HEX } from './password.ts';
 
 /** A password_hash no digest verifies against (verifyPasswordDigest wants scrypt$…): invited, or reset and not yet chosen. */
@@ -184,9 +185,9 @@ export function createTeamService(db: Kysely<Database>, deps: TeamDeps) {
       .returning('notice_id')
       .executeTakeFirstOrThrow();
     const lines = [`${input.account.name}，您好：`, body, `登录账号：${input.account.account}`, `设置密码：${url}`, '如果您不认识发件企业，请忽略本邮件。'];
-    await trx
-      .insertInto('notice_email')
-      .values({
+    await queueNoticeEmail(
+      trx,
+      {
         notice_id: notice.notice_id,
         to_address: input.account.email,
         subject: title,
@@ -199,15 +200,9 @@ export function createTeamService(db: Kysely<Database>, deps: TeamDeps) {
           `<p>若按钮无法打开，请复制此链接到浏览器：<br>${url}</p>`,
           `<p style="color:#888">${escapeHtml(lines[4]!)}</p>`,
         ].join('\n'),
-        status: 'pending',
-        next_attempt_at: at,
-        claimed_until: null,
-        claim_token: null,
-        last_error: null,
-        sent_at: null,
-        created_at: at,
-      })
-      .execute();
+      },
+      at,
+    );
     return { account_id: input.account.id, channel: 'email', link: null, expires_at: expiresAt, queued: true };
   }
 

@@ -27,6 +27,7 @@ import type { Database, InvoiceTable } from '../../db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { Customer, Operator } from '../../platform/principal.ts';
 import { noticeEmail } from '../order-notices/notice-kinds.ts';
+import { queueNoticeEmail } from '../order-notices/notice-store.ts';
 import { orderMoney } from '../refund/refund-records.ts';
 import { createStoredFiles, type StoredFileDeps, type UploadSource } from '../stored-file/stored-files.ts';
 import { invoiceFiles } from './invoice-files.ts';
@@ -229,21 +230,7 @@ export function createInvoiceService(db: Kysely<Database>, deps: StoredFileDeps 
       })
       .returning('notice_id')
       .executeTakeFirstOrThrow();
-    await trx
-      .insertInto('notice_email')
-      .values({
-        notice_id,
-        to_address: invoice.email,
-        ...noticeEmail({ title, body, link }),
-        status: 'pending',
-        next_attempt_at: at,
-        claimed_until: null,
-        claim_token: null,
-        last_error: null,
-        sent_at: null,
-        created_at: at,
-      })
-      .execute();
+    await queueNoticeEmail(trx, { notice_id, to_address: invoice.email, ...noticeEmail({ title, body, link }) }, at);
   }
 
   /** The invoice's row for a change by an operator: requested only (a conditional update decides a race). */

@@ -16,6 +16,18 @@ export async function customerAddress(trx: Transaction<Database>, accountId: num
   return ADDRESS.test(email) && email.length <= 254 ? email : null;
 }
 
+/** The e-mail of one notice, queued for the outbox worker to send after the commit (at once, then its retries). */
+export async function queueNoticeEmail(
+  trx: Transaction<Database>,
+  email: { notice_id: number; to_address: string; subject: string; text: string; html: string },
+  at: number,
+): Promise<void> {
+  await trx
+    .insertInto('notice_email')
+    .values({ ...email, status: 'pending', next_attempt_at: at, claimed_until: null, claim_token: null, last_error: null, sent_at: null, created_at: at })
+    .execute();
+}
+
 /** Inserts the notices and their outbox rows; returns how many e-mails were queued. */
 export async function storeNotices(trx: Transaction<Database>, drafts: readonly NoticeDraft[]): Promise<number> {
   let queued = 0;
@@ -29,21 +41,7 @@ export async function storeNotices(trx: Transaction<Database>, drafts: readonly 
     if (!inserted || !email || notice.recipient_kind !== 'customer') continue;
     const address = await customerAddress(trx, notice.recipient_id);
     if (!address) continue;
-    await trx
-      .insertInto('notice_email')
-      .values({
-        notice_id: inserted.notice_id,
-        to_address: address,
-        ...email,
-        status: 'pending',
-        next_attempt_at: notice.created_at,
-        claimed_until: null,
-        claim_token: null,
-        last_error: null,
-        sent_at: null,
-        created_at: notice.created_at,
-      })
-      .execute();
+    await queueNoticeEmail(trx, { notice_id: inserted.notice_id, to_address: address, ...email }, notice.created_at);
     queued += 1;
   }
   return queued;

@@ -24,7 +24,7 @@ import { orderNumber } from '../../../common/order-number.ts';
 import type { Database } from '../../db/schema.ts';
 import type { JobSpec } from '../../platform/jobs.ts';
 import { departureRisk } from '../order/sla.ts';
-import { customerAddress } from '../order-notices/notice-store.ts';
+import { customerAddress, queueNoticeEmail } from '../order-notices/notice-store.ts';
 import { noticeEmail } from '../order-notices/notice-kinds.ts';
 import {
   departureAtRiskCustomer,
@@ -105,21 +105,7 @@ export function createReminders(db: Kysely<Database>, deps: ReminderDeps) {
     if (to.kind !== 'customer') return false;
     const address = await customerAddress(trx, to.id);
     if (!address) return false;
-    await trx
-      .insertInto('notice_email')
-      .values({
-        notice_id,
-        to_address: address,
-        ...noticeEmail(text),
-        status: 'pending',
-        next_attempt_at: at,
-        claimed_until: null,
-        claim_token: null,
-        last_error: null,
-        sent_at: null,
-        created_at: at,
-      })
-      .execute();
+    await queueNoticeEmail(trx, { notice_id, to_address: address, ...noticeEmail(text) }, at);
     return true;
   }
 
