@@ -5,7 +5,7 @@
 // is a 2 MB scan (BENCH_FILE_BYTES). Rounds alternate between the two so that
 // both see the same machine; each round is BENCH_REQUESTS GETs over real
 // sockets, BENCH_CONCURRENCY at a time. Prints MB/s of each, and the ratio
-// (the goal: encrypted ≥ 0.8 × plain). Checks that every answer is the file.
+// (the goal: encrypted ≥ 0.8 × plain), of the totals and the median pair's. Checks that every answer is the file.
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
@@ -20,9 +20,9 @@ import { createEncryptedStorage } from '../server/modules/stored-file/storage-en
 import { createLocalStorage } from '../server/modules/stored-file/storage-local.ts';
 
 const FILE_BYTES = Number(process.env.BENCH_FILE_BYTES ?? 2 * 1024 * 1024);
-const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 100);
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 20);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 25);
 
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'visa-bench-files-'));
@@ -95,10 +95,20 @@ async function main() {
   // Warm-up of both sides (JIT, page cache, sockets).
   for (const side of sides) for (let i = 0; i < 10; i += 1) await fetchOnce(side.path);
   const seconds: Record<string, number> = { plain: 0, encrypted: 0 };
+  // Each round is a pair (one plain burst, one encrypted) close together in time, so that
+  // whatever else the machine does falls on both; the median pair's ratio is printed beside
+  // the ratio of the totals.
+  const pairRatios: number[] = [];
   for (let r = 0; r < ROUNDS; r += 1) {
+    const pair: Record<string, number> = {};
     // Alternate which side goes first, so neither always follows the other.
-    for (const side of r % 2 === 0 ? sides : [...sides].reverse()) seconds[side.name]! += await round(side.path);
+    for (const side of r % 2 === 0 ? sides : [...sides].reverse()) pair[side.name] = await round(side.path);
+    seconds.plain! += pair.plain!;
+    seconds.encrypted! += pair.encrypted!;
+    pairRatios.push(pair.plain! / pair.encrypted!);
   }
+  pairRatios.sort((a, b) => a - b);
+  const medianPair = pairRatios[Math.floor(pairRatios.length / 2)]!;
   const megabytes = (ROUNDS * REQUESTS * FILE_BYTES) / (1024 * 1024);
   const throughput = { plain: megabytes / seconds.plain!, encrypted: megabytes / seconds.encrypted! };
   const perSecond = (name: 'plain' | 'encrypted') => ((ROUNDS * REQUESTS) / seconds[name]!).toFixed(1);
@@ -106,7 +116,9 @@ async function main() {
   console.log(`  plain      ${throughput.plain.toFixed(1).padStart(8)} MB/s  (${perSecond('plain')} files/s)`);
   console.log(`  encrypted  ${throughput.encrypted.toFixed(1).padStart(8)} MB/s  (${perSecond('encrypted')} files/s)`);
   const ratio = throughput.encrypted / throughput.plain;
-  console.log(`  ratio      ${ratio.toFixed(2)}  (goal ≥ 0.80: ${ratio >= 0.8 ? 'met' : 'NOT met'})`);
+  console.log(
+    `  ratio      ${ratio.toFixed(2)} of the totals, ${medianPair.toFixed(2)} the median of ${ROUNDS} pairs (goal ≥ 0.80: ${medianPair >= 0.8 ? 'met' : 'NOT met'})`,
+  );
   agent.destroy();
   await app.close();
   rmSync(dir, { recursive: true, force: true });

@@ -23,10 +23,22 @@ afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-function setUp(keyring = fileKeyring(randomBytes(32))) {
+/**
+ * How the encrypted storage reads: 'position' — local disk, sealed chunks read whole
+ * by position (openAt); 'stream' — the same disk seen as a bucket is, a stream
+ * whose pieces cut across the chunks (S3 has no openAt).
+ */
+type ReadMode = 'position' | 'stream';
+
+function rawStorage(dir: string, mode: ReadMode): FileStorage {
+  const local = createLocalStorage(dir);
+  return mode === 'position' ? local : { ...local, openAt: undefined };
+}
+
+function setUp(keyring = fileKeyring(randomBytes(32)), mode: ReadMode = 'position') {
   const dir = mkdtempSync(join(tmpdir(), 'visa-enc-'));
   dirs.push(dir);
-  const raw = createLocalStorage(dir);
+  const raw = rawStorage(dir, mode);
   return { dir, raw, storage: createEncryptedStorage(raw, keyring), keyring, pathOf: (key: string) => join(dir, key) };
 }
 
@@ -64,10 +76,10 @@ describe('master keys', () => {
   });
 });
 
-describe('encrypted storage', () => {
+describe.each(['position', 'stream'] as const)('encrypted storage, read by %s', (mode) => {
   const sizes = [0, 1, CHUNK_BYTES - 1, CHUNK_BYTES, CHUNK_BYTES + 1, 3 * CHUNK_BYTES + 17];
   it.each(sizes)('round trip of %i bytes: ciphertext on disk, the same bytes back', async (size) => {
-    const { storage, pathOf } = setUp();
+    const { storage, pathOf } = setUp(undefined, mode);
     const bytes = content(size);
     const key = await put(storage, bytes);
     const onDisk = readFileSync(pathOf(key));
@@ -85,7 +97,7 @@ describe('encrypted storage', () => {
     // (a heap figure would mostly measure when the garbage collector last ran).
     const dir = mkdtempSync(join(tmpdir(), 'visa-enc-'));
     dirs.push(dir);
-    const local = createLocalStorage(dir);
+    const local = rawStorage(dir, mode);
     let sent = 0;
     let stored = 0;
     let readFromDisk = 0;
@@ -102,6 +114,21 @@ describe('encrypted storage', () => {
         })();
         return local.put(key, Readable.from(counted, { objectMode: false }), meta);
       },
+      // Disk reads counted on either path (by position, or as a stream).
+      openAt:
+        local.openAt &&
+        (async (key) => {
+          const object = await local.openAt!(key);
+          if (!object) return null;
+          return {
+            ...object,
+            read: async (buffer, length, position) => {
+              const read = await object.read(buffer, length, position);
+              readFromDisk += read;
+              return read;
+            },
+          };
+        }),
       get: async (key, range) => {
         const object = await local.get(key, range);
         if (!object) return null;
@@ -139,12 +166,13 @@ describe('encrypted storage', () => {
       getLag = Math.max(getLag, readFromDisk - delivered);
     }
     expect(delivered).toBe(total);
+    expect(readFromDisk).toBeGreaterThan(total);
     expect(putLag).toBeLessThan(total / 10);
     expect(getLag).toBeLessThan(total / 10);
   });
 
   it('reads ranges at and across chunk boundaries, opening only the chunks they touch', async () => {
-    const { storage } = setUp();
+    const { storage } = setUp(undefined, mode);
     const bytes = content(3 * CHUNK_BYTES + 100);
     const key = await put(storage, bytes);
     const C = CHUNK_BYTES;
@@ -167,7 +195,7 @@ describe('encrypted storage', () => {
   });
 
   it('refuses a file with any one byte changed: header, first chunk, a later chunk, the last tag', async () => {
-    const { storage, pathOf } = setUp();
+    const { storage, pathOf } = setUp(undefined, mode);
     const bytes = content(2 * CHUNK_BYTES + 10);
     for (const at of [2, 5, 10, 30, 80, HEADER_BYTES, HEADER_BYTES + 5, HEADER_BYTES + CHUNK_BYTES + 40, HEADER_BYTES + 2 * CHUNK_BYTES + 2 * TAG_BYTES + 3]) {
       const key = await put(storage, bytes);
@@ -180,7 +208,7 @@ describe('encrypted storage', () => {
   });
 
   it('refuses a damaged start before a byte is delivered, and a damaged later chunk before its bytes', async () => {
-    const { storage, pathOf } = setUp();
+    const { storage, pathOf } = setUp(undefined, mode);
     const bytes = content(2 * CHUNK_BYTES + 10);
     const early = await put(storage, bytes);
     const file = readFileSync(pathOf(early));
@@ -204,7 +232,7 @@ describe('encrypted storage', () => {
   });
 
   it('refuses a file cut short, or with its chunks swapped, or with bytes appended', async () => {
-    const { storage, pathOf } = setUp();
+    const { storage, pathOf } = setUp(undefined, mode);
     const bytes = content(2 * CHUNK_BYTES);
     const sealed = CHUNK_BYTES + TAG_BYTES;
     const cut = await put(storage, bytes);
@@ -223,14 +251,14 @@ describe('encrypted storage', () => {
   });
 
   it('refuses a file sealed under another master key', async () => {
-    const first = setUp();
+    const first = setUp(undefined, mode);
     const key = await put(first.storage, content(1000));
     const other = createEncryptedStorage(first.raw, fileKeyring(randomBytes(32)));
     await expect(other.get(key)).rejects.toThrow(/unknown-key/);
   });
 
   it('serves a file stored before encryption as it is, whole and by range', async () => {
-    const { raw, storage } = setUp();
+    const { raw, storage } = setUp(undefined, mode);
     const pdf = fixture('pdf');
     const key = await put(raw, pdf);
     expect((await read(storage, key)).bytes.equals(pdf)).toBe(true);
@@ -238,7 +266,7 @@ describe('encrypted storage', () => {
   });
 
   it('refuses an object that is neither sealed nor a file type the platform accepts (a changed magic byte)', async () => {
-    const { storage, pathOf } = setUp();
+    const { storage, pathOf } = setUp(undefined, mode);
     const key = await put(storage, content(500));
     const file = readFileSync(pathOf(key));
     file[1]! ^= 0x01;
@@ -247,7 +275,7 @@ describe('encrypted storage', () => {
   });
 
   it('encrypts files stored before encryption in place, and a second run (a resume) skips the done ones', async () => {
-    const { raw, storage, pathOf } = setUp();
+    const { raw, storage, pathOf } = setUp(undefined, mode);
     const files = [fixture('pdf'), fixture('png'), content(CHUNK_BYTES * 2 + 3)];
     const keys = [];
     for (const bytes of files) keys.push(await put(raw, bytes));
@@ -266,7 +294,7 @@ describe('encrypted storage', () => {
   it('rotation: readers take both keys meanwhile; after the re-wrap the old key is no longer needed', async () => {
     const oldKey = randomBytes(32);
     const newKey = randomBytes(32);
-    const before = setUp(fileKeyring(oldKey));
+    const before = setUp(fileKeyring(oldKey), mode);
     const bytes = content(CHUNK_BYTES + 9);
     const sealedOld = await put(before.storage, bytes);
     const legacy = await put(before.raw, fixture('pdf'));
@@ -290,7 +318,7 @@ describe('encrypted storage', () => {
   });
 
   it('a rotation refuses (and leaves alone) a file under a key it was not given', async () => {
-    const { raw, storage } = setUp();
+    const { raw, storage } = setUp(undefined, mode);
     const key = await put(storage, content(100));
     const stranger = createEncryptedStorage(raw, fileKeyring(randomBytes(32)));
     await expect(stranger.rewrap(key)).rejects.toThrow(/unknown-key/);

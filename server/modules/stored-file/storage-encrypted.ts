@@ -12,6 +12,7 @@ import { Readable } from 'node:stream';
 import {
   ByteReader,
   CHUNK_BYTES,
+  decryptAt,
   decryptChunks,
   encryptStream,
   HEADER_BYTES,
@@ -44,10 +45,79 @@ async function* prepend(first: Buffer[], rest: AsyncIterable<Buffer>): AsyncGene
 
 /** A stream of a generator whose first piece is already taken (so its failure came before the answer). */
 function streamOf(first: IteratorResult<Buffer>, rest: AsyncGenerator<Buffer>): Readable {
-  return Readable.from(prepend(first.done ? [] : [first.value], rest), { objectMode: false });
+  // A quarter MiB buffered ahead: with the default 16 KiB the stream waited for the socket between
+  // every two chunks and served at about half the plain file's speed (bench:files, 2026-11-29).
+  return Readable.from(prepend(first.done ? [] : [first.value], rest), { objectMode: false, highWaterMark: 256 * 1024 });
 }
 
 export function createEncryptedStorage(raw: FileStorage, keyring: FileKeyring): EncryptedFileStorage {
+  /** Which chunks of a sealed object of `storedBytes` hold `range` (or all of it), and its data key. */
+  function planOf(head: Buffer, storedBytes: number, range?: ByteRange): OpenPlan & { plainBytes: number } {
+    const header = parseHeader(head);
+    const dataKey = unwrapDataKey(head, keyring);
+    const layout = layoutOf(storedBytes, header.chunkBytes);
+    const start = range ? Math.min(range.start, layout.plainBytes) : 0;
+    const end = range ? Math.min(range.end, layout.plainBytes - 1) : layout.plainBytes - 1;
+    const first = Math.min(Math.floor(start / header.chunkBytes), layout.chunks - 1);
+    const last = range ? Math.max(first, Math.min(Math.floor(end / header.chunkBytes), layout.chunks - 1)) : layout.chunks - 1;
+    return {
+      dataKey,
+      header,
+      chunks: layout.chunks,
+      lastSealedBytes: layout.lastSealedBytes,
+      first,
+      last,
+      skip: start - first * header.chunkBytes,
+      take: Math.max(0, end - start + 1),
+      plainBytes: layout.plainBytes,
+    };
+  }
+
+  /**
+   * A sealed object on a store that reads by position (local disk): each chunk read
+   * whole into one reused buffer. Undefined when the object is not sealed (the
+   * stream path below serves files stored before encryption).
+   */
+  async function getAt(open: NonNullable<FileStorage['openAt']>, key: string, range?: ByteRange): Promise<StoredObject | null | undefined> {
+    const object = await open(key);
+    if (!object) return null;
+    let owned = false;
+    try {
+      const head = Buffer.alloc(HEADER_BYTES);
+      const read = await object.read(head, HEADER_BYTES, 0);
+      if (!isEncrypted(head.subarray(0, read))) return undefined;
+      const plan = planOf(head, object.size, range);
+      const chunks = decryptAt((buffer, length, position) => object.read(buffer, length, position), plan);
+      // The first chunk is opened (and its tag checked) before anything is answered.
+      let first: IteratorResult<Buffer> | null = await chunks.next();
+      owned = true;
+      // A plain Readable over the chunks (no generator layers between them and the socket),
+      // a quarter MiB read ahead; the object is closed when the stream ends or is destroyed.
+      const body = new Readable({
+        highWaterMark: 256 * 1024,
+        read() {
+          const ready = first;
+          first = null;
+          if (ready) this.push(ready.done ? null : ready.value);
+          else
+            chunks.next().then(
+              (next) => this.push(next.done ? null : next.value),
+              (error: Error) => this.destroy(error),
+            );
+        },
+        destroy(error, callback) {
+          object.close().then(
+            () => callback(error),
+            (closeError: Error) => callback(error ?? closeError),
+          );
+        },
+      });
+      return { body, size: plan.plainBytes };
+    } finally {
+      if (!owned) await object.close();
+    }
+  }
+
   /** The raw object's first bytes (its header, if sealed) and a reader positioned after them. */
   async function openRaw(key: string, range?: ByteRange) {
     const stored = await raw.get(key, range);
@@ -58,6 +128,10 @@ export function createEncryptedStorage(raw: FileStorage, keyring: FileKeyring): 
   }
 
   async function get(key: string, range?: ByteRange): Promise<StoredObject | null> {
+    if (raw.openAt) {
+      const sealed = await getAt(raw.openAt, key, range);
+      if (sealed !== undefined) return sealed;
+    }
     // A range needs only the header first; the chunks it touches are a second read.
     const opened = await openRaw(key, range ? { start: 0, end: HEADER_BYTES - 1 } : undefined);
     if (!opened) return null;
@@ -73,28 +147,10 @@ export function createEncryptedStorage(raw: FileStorage, keyring: FileKeyring): 
       await reader.close();
       return raw.get(key, range);
     }
-    let plan: OpenPlan;
-    let plainBytes: number;
+    let plan: OpenPlan & { plainBytes: number };
     try {
       if (stored.size === null) throw new Error(`stored object ${key} has no known size`);
-      const header = parseHeader(head);
-      const dataKey = unwrapDataKey(head, keyring);
-      const layout = layoutOf(stored.size, header.chunkBytes);
-      plainBytes = layout.plainBytes;
-      const start = range ? Math.min(range.start, layout.plainBytes) : 0;
-      const end = range ? Math.min(range.end, layout.plainBytes - 1) : layout.plainBytes - 1;
-      const first = Math.min(Math.floor(start / header.chunkBytes), layout.chunks - 1);
-      const last = range ? Math.max(first, Math.min(Math.floor(end / header.chunkBytes), layout.chunks - 1)) : layout.chunks - 1;
-      plan = {
-        dataKey,
-        header,
-        chunks: layout.chunks,
-        lastSealedBytes: layout.lastSealedBytes,
-        first,
-        last,
-        skip: start - first * header.chunkBytes,
-        take: Math.max(0, end - start + 1),
-      };
+      plan = planOf(head, stored.size, range);
     } catch (error) {
       await reader.close();
       throw error;
@@ -111,7 +167,7 @@ export function createEncryptedStorage(raw: FileStorage, keyring: FileKeyring): 
     const plain = decryptChunks(chunkReader, plan);
     // The first chunk is opened (and its tag checked) before anything is answered.
     const first = await plain.next();
-    return { body: streamOf(first, plain), size: plainBytes };
+    return { body: streamOf(first, plain), size: plan.plainBytes };
   }
 
   return {

@@ -4,7 +4,7 @@
 // file, and a failed or aborted upload leaves nothing but is cleaned up at once.
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -49,6 +49,35 @@ export function createLocalStorage(uploadDir: string): FileStorage {
         return { body, size: info.size };
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        throw error;
+      }
+    },
+
+    async openAt(key) {
+      let handle: Awaited<ReturnType<typeof open>>;
+      try {
+        handle = await open(pathOf(key), 'r');
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        throw error;
+      }
+      try {
+        const { size } = await handle.stat();
+        return {
+          size,
+          async read(buffer, length, position) {
+            let done = 0;
+            while (done < length) {
+              const { bytesRead } = await handle.read(buffer, done, length - done, position + done);
+              if (bytesRead === 0) break;
+              done += bytesRead;
+            }
+            return done;
+          },
+          close: () => handle.close(),
+        };
+      } catch (error) {
+        await handle.close();
         throw error;
       }
     },

@@ -4,7 +4,7 @@
 // payload hash, and the SigV4 signature recomputed independently with
 // node:crypto from what arrived. This proves the requests are well formed and
 // correctly signed; it does not prove a given provider accepts them.
-import { createHash, createHmac } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -15,6 +15,9 @@ import { testConfig } from '../../test-support/test-app.ts';
 import { fixture } from '../../../tests/fixtures/index.ts';
 import { createLocalStorage } from './storage-local.ts';
 import { createS3Storage, objectUrl } from './storage-s3.ts';
+import { CHUNK_BYTES, isEncrypted } from './envelope.ts';
+import { fileKeyring } from './file-keys.ts';
+import { createEncryptedStorage } from './storage-encrypted.ts';
 import { createFileStorage } from './open-storage.ts';
 import { newStorageKey, STORAGE_KEY_PATTERN } from './storage.ts';
 
@@ -122,7 +125,20 @@ describe('S3-compatible storage (against a local recording server)', () => {
       } else if (request.method === 'GET') {
         const found = objects.get(request.url!);
         if (!found) response.writeHead(404, { 'content-type': 'application/xml' }).end('<Error><Code>NoSuchKey</Code></Error>');
-        else response.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': String(found.length) }).end(found);
+        else {
+          // A Range GET as S3 documents it (GetObject, RFC 9110): 206 with Content-Range, the end
+          // clamped to the object's; a start past the end is 416.
+          const range = /^bytes=(\d+)-(\d+)$/.exec(String(request.headers.range ?? ''));
+          if (!range) response.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': String(found.length) }).end(found);
+          else if (Number(range[1]) >= found.length) response.writeHead(416, { 'content-range': `bytes */${found.length}` }).end();
+          else {
+            const start = Number(range[1]);
+            const end = Math.min(Number(range[2]), found.length - 1);
+            response
+              .writeHead(206, { 'content-length': String(end - start + 1), 'content-range': `bytes ${start}-${end}/${found.length}` })
+              .end(found.subarray(start, end + 1));
+          }
+        }
       } else if (request.method === 'DELETE') {
         objects.delete(request.url!);
         response.writeHead(204).end();
@@ -209,6 +225,36 @@ describe('S3-compatible storage (against a local recording server)', () => {
     expect(requests.at(-1)).toMatchObject({ method: 'DELETE', url: `/visa-materials/${key}` });
     expectValidSignature(requests.at(-1)!);
     expect(await s3.get(key)).toBeNull();
+  });
+
+  it('reads ranges with a signed Range header, and encrypted files by range through it (the interview video, PDFs)', async () => {
+    const s3 = storage();
+    const key = newStorageKey();
+    const jpeg = fixture('jpeg');
+    await s3.put(key, Readable.from([jpeg]), { contentType: 'image/jpeg' });
+    const part = await s3.get(key, { start: 10, end: 99 });
+    expect(part!.size).toBe(jpeg.length);
+    expect((await readAll(part!.body)).equals(jpeg.subarray(10, 100))).toBe(true);
+    const get = requests.at(-1)!;
+    expect(get.headers.range).toBe('bytes=10-99');
+    expectValidSignature(get);
+
+    // Sealed in the bucket; a range is opened from the chunks it touches, read as a stream.
+    const encrypted = createEncryptedStorage(s3, fileKeyring(randomBytes(32)));
+    const bytes = Buffer.concat([jpeg.subarray(0, 16), randomBytes(2 * CHUNK_BYTES + 500)]);
+    const sealedKey = newStorageKey();
+    await encrypted.put(sealedKey, Readable.from([bytes]), { contentType: 'image/jpeg' });
+    expect(isEncrypted(objects.get(`/visa-materials/${sealedKey}`)!)).toBe(true);
+    for (const [start, end] of [
+      [0, 99],
+      [CHUNK_BYTES - 10, CHUNK_BYTES + 10],
+      [2 * CHUNK_BYTES, 2 * CHUNK_BYTES + 10_000],
+    ] as const) {
+      const back = await encrypted.get(sealedKey, { start, end });
+      expect(back!.size).toBe(bytes.length);
+      expect((await readAll(back!.body)).equals(bytes.subarray(start, end + 1)), `${start}-${end}`).toBe(true);
+    }
+    expect((await readAll((await encrypted.get(sealedKey))!.body)).equals(bytes)).toBe(true);
   });
 
   it('reports a refused PUT and a failed stream, and cleans its spool either way', async () => {

@@ -20,6 +20,15 @@ export interface ByteRange {
   end: number;
 }
 
+/** An object open for reads at any position (local disk). */
+export interface RandomAccessObject {
+  /** Bytes of the whole object. */
+  readonly size: number;
+  /** Reads `length` bytes at `position` into the start of `buffer`; fewer only at the object's end. */
+  read(buffer: Buffer, length: number, position: number): Promise<number>;
+  close(): Promise<void>;
+}
+
 export interface FileStorage {
   readonly kind: 'local' | 's3';
   /**
@@ -30,6 +39,14 @@ export interface FileStorage {
   put(key: string, body: Readable, meta: { contentType: string }): Promise<void>;
   /** The object (or the bytes of `range` of it, clamped to its end), or null when there is none. */
   get(key: string, range?: ByteRange): Promise<StoredObject | null>;
+  /**
+   * The object for positional reads, or null when there is none. Only where
+   * reads at any position are cheap (local disk): the encrypted storage then reads
+   * each sealed chunk whole into one buffer it reuses, instead of a stream of fresh
+   * buffers that cut across the chunks (bench:files: the garbage collector ran
+   * twice as often and encrypted files were served at about 0.7× the plain speed).
+   */
+  openAt?(key: string): Promise<RandomAccessObject | null>;
   /** Removes the object; removing a missing one is not an error. */
   delete(key: string): Promise<void>;
   /** Every stored object's key (the encryption and key-rotation commands walk them). */
