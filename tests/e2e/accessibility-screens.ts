@@ -18,9 +18,11 @@ import { expect, type Page, test } from '@playwright/test';
 import { FIXTURES } from '../fixtures/index';
 import type { OperatorRoleValue } from '../../server/db/schema';
 import type { ProductOptions } from '../../server/test-support/factories';
-import { type OrderParties, type OrderStage, orderAt, requestPriceDifference, reuploadAndPass } from './order-factories';
+import { type OrderParties, type OrderStage, orderAt, requestPriceDifference, reuploadAndPass, staffToken } from './order-factories';
 import { addDays, chinaDate } from '../../common/order';
 import { productWithReviews } from './catalogue-places-support';
+import { orderAtEmbassy, orderWithResults } from './results-support';
+import { pickupWindowOptions } from '../../common/courier';
 import { downloadWorkbook, editWorkbook, uploadWorkbook } from './catalogue-workbook-support';
 import {
   animationsSettled,
@@ -292,6 +294,24 @@ export const SCREENS: Screen[] = [
     widths: [1280],
     open: openEveryWorkbenchFold,
   },
+  {
+    // 已递交使馆: the results panel is the current step's task.
+    name: 'admin workbench (已递交使馆, results panel)',
+    path: async (made) => `/admin/orders/${(await orderAtEmbassy(made.baseURL, await made.parties(), ['韩知夏'])).userOrderId}`,
+    operator: 'operator',
+    widths: [1280],
+    open: openEveryWorkbenchFold,
+    ready: (page) => page.getByText('已递交使馆').first().waitFor(),
+  },
+  {
+    // 护照寄回中: results recorded, the passports handed to the courier (the ship-back panel with its parcel).
+    name: 'admin workbench (护照寄回中)',
+    path: async (made) => `/admin/orders/${await passportsOnTheWayBack(made)}`,
+    operator: 'operator',
+    widths: [1280],
+    open: openEveryWorkbenchFold,
+    ready: (page) => page.getByText('护照寄回中').first().waitFor(),
+  },
   { name: 'admin access log', path: '/admin/access-log', operator: 'supervisor', widths: [1280] },
   { name: 'admin invoices', path: '/admin/invoices', operator: 'supervisor', widths: [1280] },
   {
@@ -448,6 +468,17 @@ function product({ interview }: { interview: boolean }): number {
 /** An order of the test's customer at `stage` (order-factories.ts), of a product of its own: `product`'s, or the one the stage needs. */
 async function order(made: Made, stage: OrderStage, product?: ProductOptions): Promise<number> {
   return (await orderAt(await made.parties(), stage, { product: product && (await createProduct(product)) })).userOrderId;
+}
+
+/** 护照寄回中: a visa issued for its one applicant, then the passports booked with the courier as the ship-back panel does. */
+async function passportsOnTheWayBack(made: Made): Promise<number> {
+  const parties = await made.parties();
+  const userOrderId = await orderWithResults(made.baseURL, parties, '韩寄回', ['issued']);
+  const token = await staffToken(parties.operator);
+  const { order } = await apiCall<{ order: { version: number } }>(made.baseURL, '/admin-api/order/workbench', { user_order_id: userOrderId }, token);
+  const [window] = pickupWindowOptions(Date.now());
+  await apiCall(made.baseURL, '/admin-api/order/ship_back_send', { user_order_id: userOrderId, version: order.version, pickup_window: window }, token);
+  return userOrderId;
 }
 
 /** In 待面试/录指纹 with the notice published, for one applicant (as before: the page has one 申请改期 button then). */

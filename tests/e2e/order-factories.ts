@@ -47,7 +47,7 @@ function productFor(stage: OrderStage): ProductOptions {
 
 const sessions = new WeakMap<StaffMember, Promise<string>>();
 /** One back-office session per staff member (the X-Token of its /admin-api calls). */
-function staffToken(operator: StaffMember): Promise<string> {
+export function staffToken(operator: StaffMember): Promise<string> {
   let token = sessions.get(operator);
   if (!token) {
     token = operatorSessionToken(operator);
