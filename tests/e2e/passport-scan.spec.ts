@@ -4,7 +4,7 @@
 // in characters, ticks 保存为常用出行人 (pinyin, sex and birth date come from
 // the scan) and creates the order: the traveller is saved with the passport,
 // the order keeps its expiry and the confirm page warns that it runs out less
-// than six months after departure; a photo that is not a passport is
+// than six months after the trip (departure + the visa's stay); a photo that is not a passport is
 // refused in Chinese and leaves the form as it was. One OCR run.
 import { expect, test } from '@playwright/test';
 import { addDays, chinaDate } from '../../common/order';
@@ -94,7 +94,7 @@ loggedInTest('fills an applicant from a passport photo once every 机读 field i
   }
   await pickDate(page, 'departure-date', departure);
   await applicant.getByTestId('passport-validity-warning').scrollIntoViewIfNeeded();
-  await expect(applicant.getByTestId('passport-validity-warning')).toContainText('不足');
+  await expect(applicant.getByTestId('passport-validity-warning')).toContainText('护照有效期不足行程结束后6个月');
   await snap(page, 'passport-scan/03-filled-1280');
   await page.setViewportSize({ width: 390, height: 844 });
   await applicant.getByTestId('passport-validity-warning').scrollIntoViewIfNeeded();
@@ -144,7 +144,7 @@ loggedInTest('fills an applicant from a passport photo once every 机读 field i
   // Before payment: the passport runs out less than six months after departure.
   await page.goto(`/ordering/order-confirm/${orderId}`);
   const warning = page.getByTestId('confirm-passport-warning');
-  await expect(warning).toContainText('护照有效期不足6个月（出发日期起算），可能被拒签，请尽快更换护照');
+  await expect(warning).toContainText('护照有效期不足行程结束后6个月，可能被拒签，请尽快更换护照');
   await expect(warning).toContainText(`护照有效期至 ${expiry}`);
   // Centred: the bottom bar covers the lower part of the screen.
   await warning.evaluate((element) => element.scrollIntoView({ block: 'center' }));
@@ -156,7 +156,7 @@ loggedInTest('fills an applicant from a passport photo once every 机读 field i
   // And on the order detail, with the passport.
   await page.goto(`/order/order-detail/${orderId}`);
   await expect(page.getByTestId('order-applicant-passport')).toHaveText(`E12345678 · 有效期至 ${expiry}`);
-  await expect(page.getByTestId('order-passport-warning')).toContainText('护照有效期不足6个月（出发日期起算）');
+  await expect(page.getByTestId('order-passport-warning')).toContainText('护照有效期不足行程结束后6个月');
 
   // Next time the traveller is picked, passport and all; unchanged, there is nothing to save again.
   await page.goto(`/ordering/create-order?visa_product_id=${product.visa_product_id}&visa_country_id=${product.visa_country_id}`);
