@@ -671,7 +671,7 @@ export const ERROR_CATALOGUE: Record<ErrorCodeValue, { msg: string; meaning: str
   2591: { msg: '请输入正确的护照有效期', meaning: 'applicants[].passport_expiry 不为空时须为 yyyy-mm-dd 的真实日期（2000 年起）', http: 200 },
   2592: {
     msg: '护照在出发日期前已到期，请换发护照后再办理',
-    meaning: 'applicants[].passport_expiry 早于出发日期：这本护照不能用于本次出行（有效期不足出发后 6 个月只提醒，不拒绝）',
+    meaning: 'applicants[].passport_expiry 早于出发日期：这本护照不能用于本次出行（有效期不足行程结束后 6 个月只提醒，不拒绝：common/passport.ts）',
     http: 200,
   },
   // 2431–2439 reading a passport's machine-readable zone

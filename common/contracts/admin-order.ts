@@ -242,6 +242,11 @@ export const adminOrderWorkbench = defineContract({
         mobile_phone: z.string(),
         email: z.string().nullable(),
         passport_no: z.string().nullable(),
+        passport_expiry: z.string().nullable().describe('护照有效期至 YYYY-MM-DD；未填写为 null'),
+        passport_warning: z
+          .string()
+          .nullable()
+          .describe('护照有效期不足行程结束后 6 个月时的提醒，与客户看到的相同（common/passport.ts）；足够或未填写为 null'),
         interview: z.object({ date: z.string(), start_time: z.string(), end_time: z.string() }).nullable(),
         items: z.array(workbenchItem).describe('电子资料和签证照片，每项的文件'),
       }),

@@ -99,7 +99,7 @@ export const orderCreate = defineContract({
             .string()
             .max(32)
             .nullish()
-            .describe('护照有效期至（选填）YYYY-MM-DD：不得早于出发日期；不足出发后 6 个月时订单详情给出提醒 passport_warning'),
+            .describe('护照有效期至（选填）YYYY-MM-DD：不得早于出发日期；不足行程结束后 6 个月时订单详情给出提醒 passport_warning（common/passport.ts）'),
         }),
       )
       .max(100)
@@ -158,7 +158,10 @@ const orderApplicant = applicantSummary.extend({
   email: z.string().nullable(),
   passport_no: z.string().nullable(),
   passport_expiry: z.string().nullable().describe('护照有效期至 YYYY-MM-DD；未填写为 null'),
-  passport_warning: z.string().nullable().describe('护照有效期不足出发日期后 6 个月时的提醒（可能被拒签）；足够或未填写为 null'),
+  passport_warning: z
+    .string()
+    .nullable()
+    .describe('护照有效期不足行程结束（出发日期加订单所购签证的停留天数）后 6 个月时的提醒（可能被拒签），含有效期、行程结束日与所需日期；足够或未填写为 null'),
   insured: z.boolean().describe('是否为被保险人'),
   interview: applicantInterview.nullable().describe('已选的面试/录指纹时间'),
   material_file_count: z.number().describe('已上传的文件数（资料和照片）'),

@@ -433,6 +433,9 @@ export interface UserOrderTable {
   // Migration 053.
   /** The 出行团组 the customer put the order in (null: none). */
   group_name: string | null;
+  // Migration 057.
+  /** The product's stay_days when the order was placed (0 = open-ended): the passport validity check's trip (common/passport.ts). */
+  stay_days: Generated<number>;
 }
 
 /** Migration 047: the product's checklist as it was when the order was placed. */

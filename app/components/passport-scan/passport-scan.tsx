@@ -11,7 +11,7 @@ import type { PassportReadResult } from '../../../common/contracts/passport-scan
 import { PASSPORT_NO_PATTERN } from '../../../common/contracts/rules';
 import { ApiError, apiUpload, REQUEST_ERROR_TEXT } from '../../lib/api-client';
 import { TrimmedInput } from '../trimmed-input';
-import { passportValidityWarning } from './passport-validity';
+import { passportValidityWarning } from '../../../common/passport';
 import './passport-scan.css';
 
 export const MACHINE_TAG = '机读';

@@ -68,7 +68,7 @@ export function createOrderDetail(db: Kysely<Database>, deps: { now: () => numbe
           email: row.email,
           passport_no: row.passport_no,
           passport_expiry: row.passport_expiry,
-          passport_warning: passportValidityWarning(row.passport_expiry, order.departure_date),
+          passport_warning: passportValidityWarning(row.passport_expiry, { departure: order.departure_date, stayDays: order.stay_days }),
           insured: row.insured,
           interview: interviewOf.get(row.applicant_id) ?? null,
           material_file_count: filesOf.get(row.applicant_id) ?? 0,

@@ -30,7 +30,7 @@ export function createWorkbenchRepository(db: Kysely<Database>) {
     applicants(userOrderId: number) {
       return db
         .selectFrom('order_applicant')
-        .select(['applicant_id', 'name', 'identity_id', 'mobile_phone', 'email', 'passport_no'])
+        .select(['applicant_id', 'name', 'identity_id', 'mobile_phone', 'email', 'passport_no', 'passport_expiry'])
         .where('user_order_id', '=', userOrderId)
         .orderBy('sort')
         .orderBy('applicant_id')

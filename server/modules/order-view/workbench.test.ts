@@ -4,6 +4,7 @@
 // call answers it — the workbench page reads nothing else.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminOrderTake, adminOrderWorkbench } from '../../../common/contracts/admin-order.ts';
+import { orderDetailGet } from '../../../common/contracts/order.ts';
 import { adminInterviewPanel } from '../../../common/contracts/interview-notice.ts';
 import { adminMailGet } from '../../../common/contracts/mail.ts';
 import { adminPageCheckDetail } from '../../../common/contracts/page-check.ts';
@@ -70,6 +71,38 @@ describe(`the operator's workbench (${process.env.TEST_DATABASE_URL ? 'PostgreSQ
       expect(bench.panels.result).not.toBeNull();
       expect(bench.panels.traveller_messages).not.toBeNull();
     }
+  });
+
+  it('shows each applicant’s passport number and expiry, with the customer’s warning when it runs out less than six months after the trip', async () => {
+    const id = await ctx.paidOrder(alice);
+    const op = await ctx.t.operator();
+    const applicants = await ctx.t.db.selectFrom('order_applicant').select('applicant_id').where('user_order_id', '=', id).orderBy('sort').execute();
+    // Departure 2026-12-28 and the product's 30-day stay: the trip ends 2027-01-26, the passport must last until 2027-07-26.
+    await ctx.t.db
+      .updateTable('order_applicant')
+      .set({ passport_no: 'E12345678', passport_expiry: '2027-07-25' })
+      .where('applicant_id', '=', applicants[0]!.applicant_id)
+      .execute();
+    await ctx.t.db
+      .updateTable('order_applicant')
+      .set({ passport_no: 'EA7654321', passport_expiry: '2027-07-26' })
+      .where('applicant_id', '=', applicants[1]!.applicant_id)
+      .execute();
+    const bench = (await op.callContract(adminOrderWorkbench, { user_order_id: id })).result!;
+    const customerView = (await ctx.t.callContract(orderDetailGet, { user_order_id: id }, { token: alice.token })).result!;
+    const warning =
+      '护照有效期不足行程结束后6个月，可能被拒签，请尽快更换护照（护照有效期至 2027-07-25；行程按出发日期 2026-12-28 加签证停留 30 天计至 2027-01-26，护照需有效至 2027-07-26）';
+    expect(bench.applicants.map((a) => [a.passport_no, a.passport_expiry, a.passport_warning])).toEqual([
+      ['E12345678', '2027-07-25', warning],
+      ['EA7654321', '2027-07-26', null],
+    ]);
+    // The same words the customer sees before payment and on the order detail.
+    expect(customerView.applicants.map((a) => a.passport_warning)).toEqual(bench.applicants.map((a) => a.passport_warning));
+
+    // Without an expiry there is nothing to warn about; the number still shows.
+    await ctx.t.db.updateTable('order_applicant').set({ passport_expiry: null }).where('applicant_id', '=', applicants[0]!.applicant_id).execute();
+    const later = (await op.callContract(adminOrderWorkbench, { user_order_id: id })).result!;
+    expect(later.applicants[0]).toMatchObject({ passport_no: 'E12345678', passport_expiry: null, passport_warning: null });
   });
 
   it('refuses a missing order as the call always did', async () => {

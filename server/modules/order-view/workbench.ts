@@ -22,6 +22,7 @@ import { IDENTITIES } from '../../../common/constants.ts';
 import { formatPrice } from '../../../common/format.ts';
 import { MATERIAL_REVIEW_STATUSES } from '../../../common/material.ts';
 import { photoCheckSummary } from '../../../common/photo-check.ts';
+import { passportValidityWarning } from '../../../common/passport.ts';
 import { ORDER_EVENT_VALUES, ORDER_EVENTS, type OrderEventName, statusLabel, stepLabel } from '../../../common/order.ts';
 import { REVIEW_REASON_VALUES, type ReviewReason } from '../../../common/review.ts';
 import { fromJson } from '../../db/json.ts';
@@ -240,6 +241,9 @@ export function createWorkbenchView(db: Kysely<Database>, deps: { now: () => num
           mobile_phone: applicant.mobile_phone,
           email: applicant.email,
           passport_no: applicant.passport_no,
+          passport_expiry: applicant.passport_expiry,
+          // The customer's warning, the same rule (issue 28): the order's own trip and stay.
+          passport_warning: passportValidityWarning(applicant.passport_expiry, { departure: order.departure_date, stayDays: order.stay_days }),
           interview: interview ? { date: interview.slot_date, start_time: interview.start_time, end_time: interview.end_time } : null,
           items,
         };

@@ -51,6 +51,8 @@ export interface NewOrder {
   photo_width: number | null;
   photo_height: number | null;
   photo_name: string | null;
+  /** The product's stay in days (0 = open-ended), for the passport validity check (migration 057). */
+  stay_days: number;
 }
 
 export interface NewApplicant {
@@ -131,6 +133,7 @@ const ORDER_COLUMNS = [
   'user_order.photo_width',
   'user_order.photo_height',
   'user_order.photo_name',
+  'user_order.stay_days',
   'visa_product.consular_district_id as product_district_id',
 ] as const;
 
@@ -194,6 +197,7 @@ export function createOrderRepository(db: Kysely<Database>) {
           'visa_product.entry_times',
           'visa_product.product_special_desc',
           'visa_product.need_days',
+          'visa_product.stay_days',
           'visa_product.sell_price',
           'visa_product.distributor_discount_desc',
           'visa_product.distributor_discount_price',

@@ -168,6 +168,8 @@ export function createOrderService(db: Kysely<Database>, deps: OrderServiceDeps)
           photo_width: product.photo_width,
           photo_height: product.photo_height,
           photo_name: product.photo_name,
+          // The stay goes with it too: the passport validity check's trip (migration 057).
+          stay_days: product.stay_days,
         },
         applicants,
         { unit_price: unitPrice, applicant_count: applicants.length, total_amount: totalAmount },

@@ -2,7 +2,7 @@
 // expiry on the order (issue 28), through the signed API on SQLite or
 // PostgreSQL (TEST_DATABASE_URL): the order keeps each applicant's passport
 // expiry (checked: a real date, not before departure), the detail warns when
-// it is short of departure + 6 months, and the same user action then saves the
+// it is short of the trip's end (departure + the visa's stay) + 6 months, and the same user action then saves the
 // ticked applicants with traveller_save — by role (经办人 yes, 财务 no) and
 // only within the caller's enterprise.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -51,22 +51,41 @@ async function orderCount(): Promise<number> {
 }
 
 describe(`passport expiry on the order and saving travellers from it (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLite'})`, () => {
-  it('keeps each applicant’s passport expiry and warns when it runs out less than six months after departure', async () => {
-    const needed = passportNeededUntil(DEPARTURE);
-    expect(needed).toBe('2027-06-28');
+  it('keeps each applicant’s passport expiry and warns when it runs out less than six months after the trip (departure + the visa’s stay)', async () => {
+    const product = ctx.products.withoutPhoto;
+    expect(product.stay_days).toBe(30);
+    // The trip ends on 2027-01-26 (departure 2026-12-28, a 30-day stay, both days counted).
+    const needed = passportNeededUntil({ departure: DEPARTURE, stayDays: product.stay_days });
+    expect(needed).toBe('2027-07-26');
     const created = await create(alice.token, [
-      { ...ZHANG, passport_expiry: '2027-06-27' },
+      // Six months after departure is not enough: the stay counts too.
+      { ...ZHANG, passport_expiry: '2027-06-28' },
       { ...LI, passport_expiry: needed },
       { name: '王五', identity_id: 3, mobile_phone: '13800138003' },
     ]);
     expect(created.body.ret).toBe(0);
-    const order = await detail(alice.token, created.body.body.user_order_id);
-    expect(order.applicants.map((a) => [a.name, a.passport_no, a.passport_expiry, a.passport_warning])).toEqual([
-      ['张三', 'E12345678', '2027-06-27', PASSPORT_SHORT_VALIDITY_TEXT],
-      ['李四', null, '2027-06-28', null],
+    const userOrderId = created.body.body.user_order_id;
+    const warning =
+      '护照有效期不足行程结束后6个月，可能被拒签，请尽快更换护照（护照有效期至 2027-06-28；行程按出发日期 2026-12-28 加签证停留 30 天计至 2027-01-26，护照需有效至 2027-07-26）';
+    const expected = [
+      ['张三', 'E12345678', '2027-06-28', warning],
+      ['李四', null, '2027-07-26', null],
       ['王五', null, null, null],
-    ]);
-    expect(PASSPORT_SHORT_VALIDITY_TEXT).toBe('护照有效期不足6个月（出发日期起算），可能被拒签，请尽快更换护照');
+    ];
+    const order = await detail(alice.token, userOrderId);
+    expect(order.applicants.map((a) => [a.name, a.passport_no, a.passport_expiry, a.passport_warning])).toEqual(expected);
+    expect(warning.startsWith(PASSPORT_SHORT_VALIDITY_TEXT)).toBe(true);
+
+    // The order keeps the stay it was placed with (migration 057): a product edited later changes no warning.
+    const stay = await ctx.t.db.selectFrom('user_order').select('stay_days').where('user_order_id', '=', userOrderId).executeTakeFirstOrThrow();
+    expect(stay.stay_days).toBe(30);
+    await ctx.t.db.updateTable('visa_product').set({ stay_days: 180 }).where('visa_product_id', '=', product.visa_product_id).execute();
+    try {
+      const later = await detail(alice.token, userOrderId);
+      expect(later.applicants.map((a) => [a.name, a.passport_no, a.passport_expiry, a.passport_warning])).toEqual(expected);
+    } finally {
+      await ctx.t.db.updateTable('visa_product').set({ stay_days: 30 }).where('visa_product_id', '=', product.visa_product_id).execute();
+    }
   });
 
   it('refuses an expiry that is not a real date, or before departure, naming the applicant; nothing is created', async () => {

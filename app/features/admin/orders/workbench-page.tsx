@@ -10,6 +10,7 @@
 // order's version, allowed_events and blocked_events). Actions go through
 // useWorkbenchAction (or the review's own queue), which read the view again.
 import { Alert, Button, ConfigProvider, Descriptions, Tag, type ThemeConfig } from 'antd';
+import { Fragment } from 'react';
 import { Link } from 'react-router';
 import type { AdminWorkbench } from '../../../../common/contracts/admin-order';
 import { formatDateTime, formatPrice } from '../../../../common/format';
@@ -46,6 +47,7 @@ export function WorkbenchPage({ bench, supervisor }: { bench: AdminWorkbench; su
   const inReview = atStep(order, 'material_review');
   const next = nextAction(bench);
   const fileCount = bench.applicants.reduce((sum, a) => sum + a.items.reduce((n, item) => n + item.files.length, 0), 0);
+  const shortPassports = bench.applicants.filter((a) => a.passport_warning !== null).length;
   const priceDifferences = panels.price_difference?.list.length ?? 0;
   const refunds = panels.refund?.list.length ?? 0;
   const travellerMessages = panels.traveller_messages?.list ?? [];
@@ -129,7 +131,13 @@ export function WorkbenchPage({ bench, supervisor }: { bench: AdminWorkbench; su
               {() => <FastReview bench={bench} canReview={false} />}
             </WorkbenchFold>
           )}
-          <WorkbenchFold title="申请人" hint={bench.applicants.map((a) => a.name).join('、')} testId="fold-applicants">
+          <WorkbenchFold
+            title="申请人"
+            hint={`${bench.applicants.map((a) => a.name).join('、')}${shortPassports > 0 ? ` · ${shortPassports} 位护照有效期不足` : ''}`}
+            // A passport that runs out too soon is the operator's to see without looking for it (issue 28).
+            open={shortPassports > 0}
+            testId="fold-applicants"
+          >
             {() => (
               <table className="aw-table">
                 <thead>
@@ -139,21 +147,32 @@ export function WorkbenchPage({ bench, supervisor }: { bench: AdminWorkbench; su
                     <th>手机号</th>
                     <th>邮箱</th>
                     <th>护照号</th>
+                    <th>护照有效期至</th>
                     {product.need_interview ? <th>面试/录指纹</th> : null}
                   </tr>
                 </thead>
                 <tbody>
                   {bench.applicants.map((a) => (
-                    <tr key={a.applicant_id} data-testid="workbench-applicant">
-                      <td>{a.name}</td>
-                      <td>{a.identity_label}</td>
-                      <td>{a.mobile_phone}</td>
-                      <td>{a.email ?? '—'}</td>
-                      <td>{a.passport_no ?? '—'}</td>
-                      {product.need_interview ? (
-                        <td>{a.interview ? `${a.interview.date} ${a.interview.start_time}–${a.interview.end_time}` : '未预约'}</td>
+                    <Fragment key={a.applicant_id}>
+                      <tr data-testid="workbench-applicant">
+                        <td>{a.name}</td>
+                        <td>{a.identity_label}</td>
+                        <td>{a.mobile_phone}</td>
+                        <td>{a.email ?? '—'}</td>
+                        <td data-testid="workbench-applicant-passport-no">{a.passport_no ?? '—'}</td>
+                        <td data-testid="workbench-applicant-passport-expiry">{a.passport_expiry ?? '—'}</td>
+                        {product.need_interview ? (
+                          <td>{a.interview ? `${a.interview.date} ${a.interview.start_time}–${a.interview.end_time}` : '未预约'}</td>
+                        ) : null}
+                      </tr>
+                      {a.passport_warning ? (
+                        <tr className="aw-applicant-warning-row">
+                          <td colSpan={product.need_interview ? 7 : 6}>
+                            <Alert type="warning" showIcon title={`${a.name}：${a.passport_warning}`} data-testid="workbench-passport-warning" />
+                          </td>
+                        </tr>
                       ) : null}
-                    </tr>
+                    </Fragment>
                   ))}
                 </tbody>
               </table>

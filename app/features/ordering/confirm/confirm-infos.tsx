@@ -50,13 +50,7 @@ export function ConfirmInfos({ order }: { order: OrderDetail }) {
               )
             ) : null}
             {applicant.passport_warning ? (
-              <Alert
-                className="oc-applicant-passport"
-                type="warning"
-                showIcon
-                title={`${applicant.passport_warning}（护照有效期至 ${applicant.passport_expiry}）`}
-                data-testid="confirm-passport-warning"
-              />
+              <Alert className="oc-applicant-passport" type="warning" showIcon title={applicant.passport_warning} data-testid="confirm-passport-warning" />
             ) : null}
           </li>
         ))}
