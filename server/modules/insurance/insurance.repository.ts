@@ -22,12 +22,6 @@ export function createInsuranceRepository(db: Kysely<Database>) {
       const row = await db.selectFrom('insurance_plan').selectAll().where('insurance_plan_id', '=', insurancePlanId).where('status', '=', 0).executeTakeFirst();
       return row ? parsed(row) : undefined;
     },
-
-    /** The product's stay, the trip length insurance days are suggested from. */
-    async stayDays(visaProductId: number): Promise<number> {
-      const row = await db.selectFrom('visa_product').select('stay_days').where('visa_product_id', '=', visaProductId).executeTakeFirst();
-      return row?.stay_days ?? 0;
-    },
   };
 }
 

@@ -48,8 +48,9 @@ export function createInsuranceService(db: Kysely<Database>, deps: { now: () => 
     async planList(customer: Customer, userOrderId: number, asked: TripAnswer = {}): Promise<InsurancePlanListResult> {
       // Read like every step reads its order: an unpaid order past its 24 h is expired first.
       const order = await lifecycle.current(customer, userOrderId);
-      const [plans, stay] = await Promise.all([repo.onSale(), repo.stayDays(order.visa_product_id)]);
-      const trip = tripFrom(order.departure_date, asked) ?? assumedTripDays(stay);
+      // The stay the order was placed with (its snapshot), as the passport rule counts it.
+      const plans = await repo.onSale();
+      const trip = tripFrom(order.departure_date, asked) ?? assumedTripDays(order.stay_days);
       return {
         start_date: order.departure_date,
         return_date: tripReturnDate(order.departure_date, trip),
