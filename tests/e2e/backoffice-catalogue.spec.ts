@@ -133,7 +133,7 @@ loggedInTest(
     await expect(staff.getByRole('button', { name: '保存' })).toBeDisabled();
     await expect(saved.getByLabel('领馆城市')).toHaveValue('北京市');
     expect(one<{ city: string }>('select city from consular_district where consular_district_id = ?', districtId).city).toBe('北京');
-    await animationsSettled(staff);
+    // (No wait for the 保存 button's 2-second click wave: the banner is what this shot is for.)
     await snap(staff, 'tmp/catalogue-places/03-country-conflict');
     await staff.setViewportSize({ width: 390, height: 844 });
     await staff.getByRole('heading', { name: '闭馆日（每年）' }).scrollIntoViewIfNeeded();
