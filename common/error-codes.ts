@@ -239,6 +239,8 @@ export const ErrorCode = {
   CATALOGUE_WORKBOOK_UNREADABLE: 2353,
   CATALOGUE_WORKBOOK_ROWS_INVALID: 2354,
   CATALOGUE_WORKBOOK_CHANGED: 2355,
+  // 2620–2639 产品管理's countries and consulates, continued (modules/catalogue-admin)
+  CATALOGUE_COUNTRY_CONFLICT: 2620,
   // 2501–2529 teams: colleagues, roles and invitations (modules/team)
   TEAM_ROLE_FORBIDDEN: 2501,
   TEAM_MEMBER_NOT_FOUND: 2502,
@@ -573,6 +575,11 @@ export const ERROR_CATALOGUE: Record<ErrorCodeValue, { msg: string; meaning: str
   2355: {
     msg: '工作簿与预览时不同，请重新上传预览',
     meaning: '确认导入时带上的 sha256 与本次上传的文件不一致（预览后文件被换过），未导入',
+    http: 200,
+  },
+  2620: {
+    msg: '该国家已被他人修改，请刷新后再编辑',
+    meaning: 'version 不是国家的当前版本（他人已保存该国家、其领区或闭馆日，或导入了工作簿）：本次保存未生效，已有内容不变',
     http: 200,
   },
   // 2401–2429 travellers saved for next time

@@ -104,6 +104,7 @@ export const adminCatalogueCountryEditor = defineContract({
   payload: z.object({ visa_country_id: idField.optional() }),
   result: z.object({
     visa_country_id: z.number().nullable().describe('null：新国家'),
+    version: z.number().describe('国家（连同其领区、闭馆日）的版本；新国家为 0。保存时原样带上'),
     country: countryContent,
     districts: z.array(districtContent.extend({ consular_district_id: z.number().optional(), in_use: z.boolean().describe('有产品或面试时段：不能删除') })),
     national_days: z.array(nationalDayContent).describe('闭馆日（每年）'),
@@ -115,12 +116,18 @@ export const adminCatalogueCountrySave = defineContract({
   path: '/admin-api/catalogue/country_save',
   payload: z.object({
     visa_country_id: idField.optional().describe('编辑已有国家时'),
+    version: z
+      .number()
+      .int()
+      .min(0)
+      .max(2_000_000_000)
+      .describe('编辑器读到的 version（新国家为 0）；他人已保存过该国家（version 不一致）时返回 2620，本次内容不保存'),
     country: countryContent,
     districts: z.array(districtContent).max(50).describe('该国的全部领区：不在其中的已有领区被删除（有产品或面试时段的不能删除，2348）'),
     national_days: z.array(nationalDayContent).max(30).optional().describe('该国的全部闭馆日（每年）；不带则不变'),
   }),
   multiline: ['country.description'],
-  result: z.object({ visa_country_id: z.number() }),
+  result: z.object({ visa_country_id: z.number(), version: z.number().describe('保存后的版本') }),
 });
 
 export const CATALOGUE_PLACES_CONTRACTS = [

@@ -194,6 +194,8 @@ export interface VisaCountryTable {
   /** Higher shows first. */
   hot: number;
   status: number;
+  /** Migration 058: moved by every write of the country, its districts or its national days; the editor's save carries the one it read (a stale one: 2620). */
+  version: Generated<number>;
 }
 
 export interface ConsularDistrictTable {

@@ -1,13 +1,15 @@
-// 产品管理 · 面试时段 end to end (issue 26): a supervisor generates a
-// consulate's slots for two weeks (times no standard plan has), closes one of
-// the days, and tries to reduce a booked slot below its bookings (refused with
-// the numbers) before reducing it to what is allowed; a customer's
-// interview-time picker then offers the generated times, not the closed day.
+// 产品管理 · 面试时段 end to end (issue 26): with a consulate's slots for two
+// weeks generated through the API (times no standard plan has; the 批量生成
+// form is in the catalogue journey, backoffice-catalogue.spec.ts), a
+// supervisor closes one of the days and tries to reduce a booked slot below
+// its bookings (refused with the numbers) before reducing it to what is
+// allowed; a customer's interview-time picker then offers the generated
+// times, not the closed day.
 // The consulate is the test's own (createProduct's 'own' district), so its
 // days are this test's alone. Screenshots at 1280 px under screenshots/tmp/slots/.
 import { expect, type Page, test } from '@playwright/test';
 import { addDays, chinaDate } from '../../common/order';
-import { animationsSettled, apiCall, createProduct, e2eDatabase, hydrated, loggedInTest, snap, staffPage } from './support';
+import { animationsSettled, apiCall, createProduct, e2eDatabase, hydrated, loggedInTest, operatorSessionToken, snap, staffPage } from './support';
 
 /** Types a YYYY-MM-DD or HH:mm into one of the back office's antd pickers and picks it (date-fields.tsx). */
 async function typeInPicker(page: Page, id: string, value: string) {
@@ -36,7 +38,7 @@ function generatedDays(districtId: number): string[] {
 const shortDate = (date: string) => `${Number(date.slice(5, 7))}月${Number(date.slice(8, 10))}日`;
 
 loggedInTest(
-  'a supervisor generates slots, closes a day and cannot reduce a booked slot below its bookings; the customer sees it at once',
+  'a supervisor closes a day of generated slots and cannot reduce a booked slot below its bookings; the customer sees it at once',
   async ({ page, browser, baseURL, supervisor, customer }) => {
     test.setTimeout(180_000);
     const product = await createProduct({ interview: true, district: 'own' });
@@ -47,27 +49,34 @@ loggedInTest(
     while (new Date(`${from}T00:00:00Z`).getUTCDay() !== 1) from = addDays(from, 1);
     const to = addDays(from, 11);
 
+    // The slots, generated through the call the 批量生成 form makes (the form itself is in the catalogue
+    // journey, backoffice-catalogue.spec.ts): Monday to Friday, 08:15–08:45 and 13:00–13:40, two places each.
+    const generated = await apiCall<{ created: number; days: number }>(
+      baseURL!,
+      '/admin-api/catalogue/slot_generate',
+      {
+        consular_district_id: districtId,
+        from,
+        to,
+        weekdays: [1, 2, 3, 4, 5],
+        times: [
+          { start: '08:15', end: '08:45' },
+          { start: '13:00', end: '13:40' },
+        ],
+        capacity: 2,
+      },
+      await operatorSessionToken(supervisor),
+    );
+    const days = generatedDays(districtId);
+    // Ten weekdays, less any Chinese holiday among them (skipped).
+    expect(days.length).toBeGreaterThanOrEqual(3);
+    expect(generated).toMatchObject({ created: days.length * 2, days: days.length });
+
     const staff = await staffPage(browser, supervisor, baseURL!, { viewport: { width: 1280, height: 900 } });
     await staff.goto(`/admin/catalogue/slots?district=${districtId}&from=${from}`);
     await hydrated(staff);
     await expect(staff.getByRole('heading', { name: '面试时段' })).toBeVisible();
     await expect(staff.getByRole('link', { name: '面试时段' })).toBeVisible();
-
-    // 批量生成: Monday to Friday (the default), 08:15–08:45 and 13:00–13:40, two places each.
-    await typeInPicker(staff, 'slots-from', from);
-    await typeInPicker(staff, 'slots-to', to);
-    await typeInPicker(staff, 'slots-start-0', '08:15');
-    await typeInPicker(staff, 'slots-end-0', '08:45');
-    await staff.getByRole('button', { name: '添加时段' }).click();
-    await typeInPicker(staff, 'slots-start-1', '13:00');
-    await typeInPicker(staff, 'slots-end-1', '13:40');
-    await staff.getByLabel('每个时段可约人数').fill('2');
-    await staff.getByTestId('slots-generate-submit').click();
-    await expect(staff.getByTestId('slots-generate-done')).toContainText('新建');
-    const days = generatedDays(districtId);
-    // Ten weekdays, less any Chinese holiday among them (skipped, and named in the answer).
-    expect(days.length).toBeGreaterThanOrEqual(3);
-    await expect(staff.getByTestId('slots-generate-done')).toContainText(`已为 ${days.length} 天新建 ${days.length * 2} 个时段`);
     const firstRow = staff.locator('tr', { has: staff.locator(`[data-date="${days[0]}"]`) });
     await expect(firstRow.getByTestId('slots-chip')).toHaveText(['08:15–08:45 0/2', '13:00–13:40 0/2']);
     await animationsSettled(staff);

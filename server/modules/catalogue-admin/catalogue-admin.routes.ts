@@ -136,9 +136,12 @@ export function catalogueAdminOperations(service: CatalogueAdminService) {
       ...adminCatalogueCountrySave,
       tag: TAG,
       summary: '保存国家和它的领区（主管）：与目录导入相同的校验规则',
-      description: '国家代码重复返回 2346；领区未受理任何省份返回 2347；其他不符合导入规则的内容返回 2345，msg 说明是哪一项。',
+      description:
+        '国家代码重复返回 2346；领区未受理任何省份返回 2347；其他不符合导入规则的内容返回 2345，msg 说明是哪一项。' +
+        '带上编辑器读到的 version（新国家为 0）：他人已保存过该国家（含其领区、闭馆日）时返回 2620，本次内容不保存，请刷新后再编辑。',
       auth: 'supervisor',
       errors: [
+        ErrorCode.CATALOGUE_COUNTRY_CONFLICT,
         ErrorCode.CATALOGUE_COUNTRY_NOT_FOUND,
         ErrorCode.CATALOGUE_PLACE_INVALID,
         ErrorCode.CATALOGUE_ISO_TAKEN,

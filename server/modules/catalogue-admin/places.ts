@@ -8,6 +8,10 @@
 // (a district that covers no province, a province two districts claim, an ISO
 // code another country has). The country and all its districts are written in
 // one transaction; a district a product or an interview slot uses is kept.
+// The country carries a version (migration 058) that covers its districts and
+// national days too (they are only edited with it): a save carries the version
+// its editor read, and a second editor's stale one is refused (2620) with
+// nothing written, as a product's draft is (2324).
 import type { Kysely } from 'kysely';
 import type { AdminCountryEditor, AdminCountryList, CountryContent, DistrictContent, NationalDayContent } from '../../../common/contracts/catalogue-places.ts';
 import { ErrorCode } from '../../../common/error-codes.ts';
@@ -149,6 +153,7 @@ export function createPlaces(db: Kysely<Database>, options: { now: () => number 
       if (!query.visa_country_id) {
         return {
           visa_country_id: null,
+          version: 0,
           country: { iso_code: '', name: '', name_en: '', continent_id: allContinents[0]?.continent_id ?? 0, description: '', hot: 0, status: 0 },
           districts: [],
           national_days: [],
@@ -178,6 +183,7 @@ export function createPlaces(db: Kysely<Database>, options: { now: () => number 
       ]);
       return {
         visa_country_id: country.visa_country_id,
+        version: country.version,
         country: {
           iso_code: country.iso_code,
           name: country.name,
@@ -204,11 +210,14 @@ export function createPlaces(db: Kysely<Database>, options: { now: () => number 
 
     async save(payload: {
       visa_country_id?: number;
+      version: number;
       country: CountryContent;
       districts: DistrictContent[];
       national_days?: NationalDayContent[];
-    }): Promise<{ visa_country_id: number }> {
+    }): Promise<{ visa_country_id: number; version: number }> {
       const countryId = payload.visa_country_id ?? null;
+      // A new country starts at version 1; version 0 is what the editor of a new one reads.
+      if (countryId === null && payload.version !== 0) throw new AppError(ErrorCode.CATALOGUE_COUNTRY_CONFLICT);
       const existing =
         countryId === null
           ? []
@@ -216,8 +225,10 @@ export function createPlaces(db: Kysely<Database>, options: { now: () => number 
       const before =
         countryId === null
           ? null
-          : await db.selectFrom('visa_country').select(['iso_code', 'name']).where('visa_country_id', '=', countryId).executeTakeFirst();
+          : await db.selectFrom('visa_country').select(['iso_code', 'name', 'version']).where('visa_country_id', '=', countryId).executeTakeFirst();
       if (countryId !== null && !before) throw new AppError(ErrorCode.CATALOGUE_COUNTRY_NOT_FOUND);
+      // Another editor saved since this one read the country: refused before anything else (their save is kept, this one is not written).
+      if (before && before.version !== payload.version) throw new AppError(ErrorCode.CATALOGUE_COUNTRY_CONFLICT);
       const existingIds = new Set(existing.map((d) => d.consular_district_id));
       const stranger = payload.districts.find((d) => d.consular_district_id !== undefined && !existingIds.has(d.consular_district_id));
       if (stranger) throw new AppError(ErrorCode.CATALOGUE_PLACE_INVALID, `领区 ${stranger.consular_district_id} 不属于该国家`);
@@ -243,9 +254,22 @@ export function createPlaces(db: Kysely<Database>, options: { now: () => number 
         return await db.transaction().execute(async (trx) => {
           let id = countryId;
           if (id === null) {
-            id = (await trx.insertInto('visa_country').values(country).returning('visa_country_id').executeTakeFirstOrThrow()).visa_country_id;
+            id = (
+              await trx
+                .insertInto('visa_country')
+                .values({ ...country, version: 1 })
+                .returning('visa_country_id')
+                .executeTakeFirstOrThrow()
+            ).visa_country_id;
           } else {
-            await trx.updateTable('visa_country').set(country).where('visa_country_id', '=', id).execute();
+            // Only the holder of the version read writes: a save that committed meanwhile leaves 0 rows here, and nothing of this one is written.
+            const claimed = await trx
+              .updateTable('visa_country')
+              .set({ ...country, version: payload.version + 1 })
+              .where('visa_country_id', '=', id)
+              .where('version', '=', payload.version)
+              .executeTakeFirst();
+            if (Number(claimed.numUpdatedRows) !== 1) throw new AppError(ErrorCode.CATALOGUE_COUNTRY_CONFLICT);
           }
           if (removed.length > 0) {
             await trx.deleteFrom('consular_district_province').where('consular_district_id', 'in', removed).execute();
@@ -304,9 +328,10 @@ export function createPlaces(db: Kysely<Database>, options: { now: () => number 
                 .execute();
             }
           }
-          return { visa_country_id: id };
+          return { visa_country_id: id, version: countryId === null ? 1 : payload.version + 1 };
         });
       } catch (error) {
+        if (error instanceof AppError) throw error;
         // Another supervisor saved the same ISO code a moment ago: the unique index refuses it.
         const e = error as { code?: string; message?: string };
         if (e?.code === '23505' || /UNIQUE constraint failed/.test(e?.message ?? '')) throw new AppError(ErrorCode.CATALOGUE_ISO_TAKEN);

@@ -4,7 +4,10 @@
 // (who, when, why); a reason is required and the text cannot be edited. A
 // country with its districts is saved under the importer's rules: a duplicate
 // ISO code, a district without a province, a province two districts claim are
-// refused with Chinese messages and nothing is written. Operators are refused.
+// refused with Chinese messages and nothing is written. Two editors of one
+// country: the second save (a stale version) is refused with 2620 and the
+// first is kept whole; a workbook import moves the version too. Operators are
+// refused.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   adminCatalogueCountryEditor,
@@ -15,7 +18,11 @@ import {
   type DistrictContent,
 } from '../../../common/contracts/catalogue-places.ts';
 import { adminSlotCalendar } from '../../../common/contracts/interview-slot-admin.ts';
+import type { PayloadOf } from '../../../common/contracts/define.ts';
 import { ErrorCode } from '../../../common/error-codes.ts';
+import { importWorkbook } from '../catalogue-io/catalogue-transfer.ts';
+import { exportBook } from '../catalogue-io/export.ts';
+import { writeWorkbook } from '../catalogue-io/workbook.ts';
 import { unusedIsoCode } from '../../test-support/factories.ts';
 import { createTestApp, type TestApp } from '../../test-support/test-app.ts';
 
@@ -148,6 +155,18 @@ describe('reviews', () => {
   });
 });
 
+/** The country's version as an editor opened now reads it. */
+async function versionOf(visaCountryId: number): Promise<number> {
+  const row = await t.db.selectFrom('visa_country').select('version').where('visa_country_id', '=', visaCountryId).executeTakeFirst();
+  return row?.version ?? 1;
+}
+
+/** A save as an editor that has just read the country (or a new one: version 0); `version` given: as given. */
+async function saveCountry(who: typeof boss, body: Omit<PayloadOf<typeof adminCatalogueCountrySave>, 'version'> & { version?: number }) {
+  const version = body.version ?? (body.visa_country_id ? await versionOf(Number(body.visa_country_id)) : 0);
+  return who.callContract(adminCatalogueCountrySave, { ...body, version });
+}
+
 describe('countries and consular districts', () => {
   const district = (over: Partial<DistrictContent> = {}): DistrictContent => ({
     name: '北京领区',
@@ -180,7 +199,7 @@ describe('countries and consular districts', () => {
 
   it('creates a country with its districts; the guest country page shows them; editing keeps ids and can remove an unused district', async () => {
     const content = await country();
-    const saved = await boss.callContract(adminCatalogueCountrySave, {
+    const saved = await saveCountry(boss, {
       country: content,
       districts: [district(), district({ name: '上海领区', city: '上海', address: '上海市徐汇区淮海中路 2 号', province_codes: ['310000', '320000'] })],
     });
@@ -198,7 +217,7 @@ describe('countries and consular districts', () => {
     const [beijing, shanghai] = editor.result!.districts;
     expect(beijing).toMatchObject({ name: '北京领区', in_use: false });
     // Beijing's district also takes Tianjin; Shanghai's is removed.
-    const edited = await boss.callContract(adminCatalogueCountrySave, {
+    const edited = await saveCountry(boss, {
       visa_country_id: id,
       country: { ...content, name: '测试国（改）' },
       districts: [{ ...district({ province_codes: ['110000', '120000', '130000'] }), consular_district_id: beijing!.consular_district_id }],
@@ -215,10 +234,10 @@ describe('countries and consular districts', () => {
   it("refuses a duplicate ISO code (2346), a district without a province (2347), the importer's other rules (2345); nothing is written", async () => {
     const taken = await t.insertProduct();
     const before = await countries();
-    const dup = await boss.callContract(adminCatalogueCountrySave, { country: await country({ iso_code: taken.iso_code }), districts: [district()] });
+    const dup = await saveCountry(boss, { country: await country({ iso_code: taken.iso_code }), districts: [district()] });
     expect(dup.body).toMatchObject({ ret: ErrorCode.CATALOGUE_ISO_TAKEN, msg: '国家代码已被其他国家使用' });
 
-    const empty = await boss.callContract(adminCatalogueCountrySave, {
+    const empty = await saveCountry(boss, {
       country: await country(),
       districts: [district(), district({ name: '广州领区', province_codes: [] })],
     });
@@ -238,7 +257,7 @@ describe('countries and consular districts', () => {
       [{}, [district({ interview_video_url: 'http://evil.example/x' })], /面试指南视频：格式不对/],
     ];
     for (const [over, districts, msg] of cases) {
-      const answer = await boss.callContract(adminCatalogueCountrySave, { country: await country(over), districts });
+      const answer = await saveCountry(boss, { country: await country(over), districts });
       expect(answer.body.ret, JSON.stringify(over)).toBe(ErrorCode.CATALOGUE_PLACE_INVALID);
       expect(answer.body.msg).toMatch(msg);
     }
@@ -251,7 +270,7 @@ describe('countries and consular districts', () => {
   it('keeps the days the consulates close every year (闭馆日): the slot calendar reads them; a save without the list leaves them; bad days refused', async () => {
     await t.insertProduct(); // the continents the country is filed under
     const content = await country();
-    const saved = await boss.callContract(adminCatalogueCountrySave, {
+    const saved = await saveCountry(boss, {
       country: content,
       districts: [district()],
       national_days: [
@@ -278,7 +297,7 @@ describe('countries and consular districts', () => {
     // Saved again without the list: unchanged. With a list: replaced.
     expect(
       (
-        await boss.callContract(adminCatalogueCountrySave, {
+        await saveCountry(boss, {
           visa_country_id: id,
           country: content,
           districts: [{ ...district(), consular_district_id: districtId }],
@@ -286,7 +305,7 @@ describe('countries and consular districts', () => {
       ).body.ret,
     ).toBe(0);
     expect((await editor()).national_days).toHaveLength(2);
-    const replaced = await boss.callContract(adminCatalogueCountrySave, {
+    const replaced = await saveCountry(boss, {
       visa_country_id: id,
       country: content,
       districts: [{ ...district(), consular_district_id: districtId }],
@@ -307,7 +326,7 @@ describe('countries and consular districts', () => {
       ],
     ];
     for (const [days, msg] of bad) {
-      const answer = await boss.callContract(adminCatalogueCountrySave, {
+      const answer = await saveCountry(boss, {
         visa_country_id: id,
         country: content,
         districts: [{ ...district(), consular_district_id: districtId }],
@@ -325,7 +344,7 @@ describe('countries and consular districts', () => {
     const used = editor.districts.find((d) => d.consular_district_id === product.consular_district_id)!;
     expect(used.in_use).toBe(true);
     const others = editor.districts.filter((d) => d !== used).map(({ in_use: _, ...d }) => d);
-    const removing = await boss.callContract(adminCatalogueCountrySave, {
+    const removing = await saveCountry(boss, {
       visa_country_id: product.visa_country_id,
       country: editor.country,
       districts: others,
@@ -334,16 +353,85 @@ describe('countries and consular districts', () => {
     expect(removing.body.msg).toContain(used.name);
 
     const stranger = await t.insertProduct();
-    const foreign = await boss.callContract(adminCatalogueCountrySave, {
+    const foreign = await saveCountry(boss, {
       visa_country_id: product.visa_country_id,
       country: editor.country,
       districts: [{ ...district(), consular_district_id: stranger.districts[0]!.consular_district_id }],
     });
     expect(foreign.body.ret).toBe(ErrorCode.CATALOGUE_PLACE_INVALID);
     expect((await boss.callContract(adminCatalogueCountryEditor, { visa_country_id: 2_000_000_000 })).body.ret).toBe(ErrorCode.CATALOGUE_COUNTRY_NOT_FOUND);
-    expect(
-      (await boss.callContract(adminCatalogueCountrySave, { visa_country_id: 2_000_000_000, country: await country(), districts: [district()] })).body.ret,
-    ).toBe(ErrorCode.CATALOGUE_COUNTRY_NOT_FOUND);
+    expect((await saveCountry(boss, { visa_country_id: 2_000_000_000, country: await country(), districts: [district()] })).body.ret).toBe(
+      ErrorCode.CATALOGUE_COUNTRY_NOT_FOUND,
+    );
+  });
+});
+
+describe('two editors of one country', () => {
+  it('the second save of the same country is refused with 2620 and the first one is kept whole; a workbook import moves the version too', async () => {
+    const other = await t.operator({ role: 'supervisor', name: '钱主管' });
+    const product = await t.insertProduct({ district: 'own' });
+    const id = product.visa_country_id;
+    const open = async () => (await boss.callContract(adminCatalogueCountryEditor, { visa_country_id: id })).result!;
+    const body = (editor: Awaited<ReturnType<typeof open>>) => ({
+      visa_country_id: id,
+      version: editor.version,
+      country: editor.country,
+      districts: editor.districts.map(({ in_use: _, ...d }) => d),
+      national_days: editor.national_days,
+    });
+    // Both open the country (version n); the first saves a new address and a national day.
+    const [a, b] = [await open(), await open()];
+    expect(a.version).toBeGreaterThanOrEqual(1);
+    const first = await saveCountry(boss, {
+      ...body(a),
+      districts: body(a).districts.map((d, i) => (i === 0 ? { ...d, address: '甲改的地址 1 号' } : d)),
+      national_days: [{ month_day: '07-04', name: '甲加的闭馆日' }],
+    });
+    expect(first.body.ret, first.body.msg).toBe(0);
+    expect(first.result!.version).toBe(a.version + 1);
+    // The second, from what it read before, is refused; nothing of it is written.
+    const second = await saveCountry(other, {
+      ...body(b),
+      country: { ...b.country, name: '乙改的名字' },
+      districts: body(b).districts.map((d, i) => (i === 0 ? { ...d, address: '乙改的地址 2 号' } : d)),
+      national_days: [],
+    });
+    expect(second.body).toMatchObject({ ret: ErrorCode.CATALOGUE_COUNTRY_CONFLICT, msg: '该国家已被他人修改，请刷新后再编辑' });
+    const now = await open();
+    expect(now.version).toBe(a.version + 1);
+    expect(now.country.name).toBe(a.country.name);
+    expect(now.districts[0]!.address).toBe('甲改的地址 1 号');
+    expect(now.national_days).toEqual([{ month_day: '07-04', name: '甲加的闭馆日' }]);
+
+    // Saved again from the current version: accepted. Two saves of one version at once: exactly one is.
+    const again = await saveCountry(other, { ...body(now), country: { ...now.country, hot: now.country.hot + 1 } });
+    expect(again.body.ret, again.body.msg).toBe(0);
+    const latest = await open();
+    const racing = await Promise.all([
+      saveCountry(boss, { ...body(latest), country: { ...latest.country, description: '甲同时保存' } }),
+      saveCountry(other, { ...body(latest), country: { ...latest.country, description: '乙同时保存' } }),
+    ]);
+    expect(racing.map((r) => r.body.ret).sort()).toEqual([0, ErrorCode.CATALOGUE_COUNTRY_CONFLICT]);
+    const winner = racing.findIndex((r) => r.body.ret === 0) === 0 ? '甲同时保存' : '乙同时保存';
+    expect((await open()).country.description).toBe(winner);
+    expect((await open()).version).toBe(latest.version + 1);
+
+    // A new country is saved from version 0 only; an edit without a version is a bad body.
+    expect((await saveCountry(boss, { version: 3, country: { ...latest.country, iso_code: await unusedIsoCode(t.db) }, districts: [] })).body.ret).toBe(
+      ErrorCode.CATALOGUE_COUNTRY_CONFLICT,
+    );
+    const { version: _, ...unversioned } = body(latest);
+    expect((await boss.call('/admin-api/catalogue/country_save', unversioned)).body.ret).toBe(ErrorCode.INVALID_PARAMS);
+
+    // A workbook import that changes the country's consulate moves its version: an editor opened before it is refused.
+    const beforeImport = await open();
+    const book = await exportBook(t.db);
+    book.districts.find((d) => d.country === beforeImport.country.iso_code)!.address = '导入的地址 3 号';
+    const imported = await importWorkbook(t.db, await writeWorkbook(book), Date.now());
+    expect(imported.applied).toBe(true);
+    expect((await open()).version).toBe(beforeImport.version + 1);
+    expect((await saveCountry(boss, body(beforeImport))).body.ret).toBe(ErrorCode.CATALOGUE_COUNTRY_CONFLICT);
+    expect((await open()).districts[0]!.address).toBe('导入的地址 3 号');
   });
 });
 

@@ -329,6 +329,19 @@ async function write(trx: Transaction<Database>, book: CatalogueBook, { diffs }:
       .execute();
   }
 
+  // A country whose row, districts or national days changed has a new version: an editor that read it before is refused (2620, migration 058).
+  const touchedCountries = new Set([
+    ...picked(book.countries, diffs.countries.changed).map((row) => s(row.iso)),
+    ...touchedDistricts.map((row) => s(row.country)),
+    ...picked(book.nationalDays, new Set([...diffs.nationalDays.added, ...diffs.nationalDays.changed])).map((row) => s(row.country)),
+  ]);
+  if (touchedCountries.size > 0)
+    await trx
+      .updateTable('visa_country')
+      .set((eb) => ({ version: eb('version', '+', 1) }))
+      .where('iso_code', 'in', [...touchedCountries])
+      .execute();
+
   // Products: the book's 产品编号 is the product's id (new ids are taken as given).
   const typeId = new Map((await trx.selectFrom('visa_type').select(['visa_type_id', 'name']).execute()).map((r) => [r.name, r.visa_type_id]));
   const photoId = new Map((await trx.selectFrom('photo_param').select(['visa_photo_id', 'name']).execute()).map((r) => [r.name, r.visa_photo_id]));

@@ -4,13 +4,16 @@
 // The days its consulates close every year (national days …) are listed too:
 // the interview slot calendar skips them. The server checks the whole with the catalogue importer's rules and answers
 // the first problem in Chinese; a district that has products or interview
-// slots cannot be removed.
+// slots cannot be removed. The country's version travels with the save:
+// another editor's save in between is refused (2620) and this form is kept,
+// so nothing typed is lost.
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
-import { Button, Form, Input, InputNumber, Radio, Select, Tag } from 'antd';
+import { Alert, Button, Form, Input, InputNumber, Radio, Select, Tag } from 'antd';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import type { AdminCountryEditor, CountryContent, DistrictContent, NationalDayContent } from '../../../../common/contracts/catalogue-places';
 import type { Province } from '../../../../common/web-context';
+import { ApiError } from '../../../lib/api-client';
 import { toast } from '../../../lib/toast';
 import { adminApi } from '../admin-api';
 import './catalogue.css';
@@ -22,12 +25,15 @@ interface FormValues {
   national_days: NationalDayContent[];
 }
 
+const CONFLICT = 2620;
+
 const flagOf = (iso: string) => (/^[A-Z]{2}$/.test(iso) ? `/static/flags/4x3/${iso.toLowerCase()}.svg` : null);
 
 export function CountryEditorPage({ editor, provinces }: { editor: AdminCountryEditor; provinces: Province[] }) {
   const navigate = useNavigate();
   const [form] = Form.useForm<FormValues>();
   const [busy, setBusy] = useState(false);
+  const [conflict, setConflict] = useState(false);
   const iso = Form.useWatch(['country', 'iso_code'], form) ?? editor.country.iso_code;
   const flag = flagOf(iso);
   const provinceOptions = provinces.map((p) => ({ value: p.province_code, label: p.name }));
@@ -37,6 +43,7 @@ export function CountryEditorPage({ editor, provinces }: { editor: AdminCountryE
     try {
       const saved = await adminApi('/admin-api/catalogue/country_save', {
         ...(editor.visa_country_id ? { visa_country_id: editor.visa_country_id } : {}),
+        version: editor.version,
         country: values.country,
         districts: (values.districts ?? []).map(({ in_use: _, ...district }) => ({
           ...district,
@@ -47,8 +54,9 @@ export function CountryEditorPage({ editor, provinces }: { editor: AdminCountryE
       });
       toast.success('已保存，客人页面已更新');
       navigate(`/admin/catalogue/countries/edit?country=${saved.visa_country_id}`, { replace: true });
-    } catch {
-      // The client has shown the server's message.
+    } catch (error) {
+      // The client has shown the server's message; a conflict also keeps the form as typed, with the banner below.
+      if (error instanceof ApiError && error.ret === CONFLICT) setConflict(true);
     } finally {
       setBusy(false);
     }
@@ -61,10 +69,25 @@ export function CountryEditorPage({ editor, provinces }: { editor: AdminCountryE
           <Link to="/admin/catalogue/countries">← 国家与领区</Link>
           <h1 className="cat-title">{editor.visa_country_id ? `编辑国家 · ${editor.country.name}` : '新建国家'}</h1>
         </div>
-        <Button type="primary" loading={busy} onClick={() => form.submit()}>
+        <Button type="primary" loading={busy} disabled={conflict} onClick={() => form.submit()}>
           保存
         </Button>
       </div>
+      {conflict ? (
+        <Alert
+          type="error"
+          showIcon
+          className="cat-conflict"
+          title="该国家已被他人修改"
+          description="本页的修改没有保存，也没有丢失：请先复制需要保留的内容，再刷新页面查看他人的修改。"
+          action={
+            <Button size="small" onClick={() => window.location.reload()}>
+              刷新
+            </Button>
+          }
+          data-testid="editor-conflict"
+        />
+      ) : null}
       <Form<FormValues>
         form={form}
         layout="vertical"
