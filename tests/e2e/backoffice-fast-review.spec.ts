@@ -40,6 +40,9 @@ loggedInTest(
     await hydrated(staff);
     await staff.getByTestId('workbench-take').click();
     await expect(staff.getByTestId('workbench-next')).toContainText('下一步：审核');
+    // The review is the task: the paper materials, asked for only once it passes, wait collapsed below.
+    await expect(staff.getByTestId('workbench-mail')).toHaveCount(0);
+    await expect(staff.getByTestId('fold-mail')).toContainText('客户尚未寄出资料');
 
     // The first file (a PDF) is shown, drawn on a canvas beside its checklist item.
     await expect(staff.getByTestId('review-pdf')).toHaveAttribute('data-state', 'shown', { timeout: 20_000 });

@@ -10,7 +10,7 @@
 // Screenshots at 1280 and 390 px.
 import { expect } from '@playwright/test';
 import { orderAwaitingMail } from './mail-support';
-import { hydrated, loggedInTest, snap, staffPage } from './support';
+import { hydrated, loggedInTest, openWorkbenchFold, snap, staffPage } from './support';
 
 loggedInTest(
   'customer books a pickup → tracking arrives → operator marks it received → 待确认核对页',
@@ -77,6 +77,10 @@ loggedInTest(
     await panel.getByTestId('mail-receive').click();
     await staff.getByTestId('mail-receive-confirm').click();
     await expect(staff.getByTestId('workbench-step')).toHaveText('待确认核对页');
+    // No longer the current task: the parcel is kept in the collapsed 邮寄资料 panel, without its actions.
+    await expect(staff.getByTestId('fold-mail')).toContainText('1 个快递');
+    await openWorkbenchFold(staff, 'mail');
+    await expect(staff.getByTestId('workbench-mail').getByTestId('shipment-status')).toHaveText('已签收');
     await expect(staff.getByTestId('workbench-mail').getByTestId('mail-receive')).toHaveCount(0);
 
     // The customer sees it moved on.

@@ -553,7 +553,7 @@ export function paymentsOf(userOrderId: number) {
 }
 
 /** The workbench's collapsed panels (app/features/admin/orders/workbench-page.tsx: each a WorkbenchFold with testId `fold-<name>`). */
-export type WorkbenchFoldName = 'files' | 'applicants' | 'order' | 'price-difference' | 'refund' | 'traveller-messages' | 'payments' | 'events';
+export type WorkbenchFoldName = 'files' | 'mail' | 'applicants' | 'order' | 'price-difference' | 'refund' | 'traveller-messages' | 'payments' | 'events';
 
 /** Opens every collapsed panel the workbench shows (which ones depends on the order's step and the caller's role). */
 export async function openEveryWorkbenchFold(page: Page): Promise<void> {

@@ -13,12 +13,31 @@ import { ShipmentCard } from '../../../components/courier/shipment-card';
 import { adminApi } from '../admin-api';
 import { allows, useWorkbenchAction } from './use-workbench-action';
 
-export function MailPanel({ mail, bench }: { mail: MailList | null; bench: AdminWorkbench }) {
+/** The mail panel is the current step's task while the operator may mark the parcel received (待邮寄资料). */
+export function mailIsTask(bench: AdminWorkbench): boolean {
+  return allows(bench, 'mail_receive');
+}
+
+/** Anything to show: materials to mail or parcels sent. */
+export function hasMail(mail: MailList | null): mail is MailList {
+  return mail !== null && (mail.applicants.length > 0 || mail.shipments.length > 0);
+}
+
+/** What the collapsed panel says: the parcels sent, or that none was. */
+export function mailHint(mail: MailList): string {
+  return mail.shipments.length > 0 ? `${mail.shipments.length} 个快递` : '客户尚未寄出资料';
+}
+
+/**
+ * The panel: a card at the top while it is the current step's task; otherwise inside its
+ * collapsed fold (`folded`), without the card's own heading.
+ */
+export function MailPanel({ mail, bench, folded = false }: { mail: MailList | null; bench: AdminWorkbench; folded?: boolean }) {
   const { busy, run } = useWorkbenchAction();
   const [confirming, setConfirming] = useState(false);
   const [missingOpen, setMissingOpen] = useState(false);
   const [note, setNote] = useState('');
-  if (!mail || (mail.applicants.length === 0 && mail.shipments.length === 0)) return null;
+  if (!hasMail(mail)) return null;
   const { order } = mail;
 
   function act(kind: 'receive' | 'missing') {
@@ -42,8 +61,8 @@ export function MailPanel({ mail, bench }: { mail: MailList | null; bench: Admin
 
   const shipments = [...mail.shipments].reverse();
   return (
-    <section className="admin-card aw-card" data-testid="workbench-mail">
-      <h2>邮寄资料</h2>
+    <section className={folded ? undefined : 'admin-card aw-card'} data-testid="workbench-mail">
+      {folded ? null : <h2>邮寄资料</h2>}
       {mail.missing ? <Alert type="warning" showIcon title={`已要求补寄：${mail.missing.note}`} style={{ marginBottom: 12 }} /> : null}
       <div className="aw-mail-list">
         {mail.applicants.map((applicant) => (

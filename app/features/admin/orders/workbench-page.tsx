@@ -24,7 +24,7 @@ import { InterviewPanel } from './interview-panel';
 import { PageCheckPanel } from './page-check-panel';
 import { PriceDifferencePanel } from './price-difference-panel';
 import { RefundPanel } from './refund-panel';
-import { MailPanel } from './mail-panel';
+import { hasMail, mailHint, mailIsTask, MailPanel } from './mail-panel';
 import { ResultPanel } from './result-panel';
 import { ShipBackPanel } from './ship-back-panel';
 import { TravellerMessagesPanel } from './traveller-messages-panel';
@@ -124,8 +124,13 @@ export function WorkbenchPage({ bench, supervisor }: { bench: AdminWorkbench; su
         <InterviewPanel panel={panels.interview} bench={bench} />
         <ResultPanel view={panels.result} bench={bench} />
         <ShipBackPanel view={panels.ship_back} bench={bench} />
-        <MailPanel mail={panels.mail} bench={bench} />
+        {mailIsTask(bench) ? <MailPanel mail={panels.mail} bench={bench} /> : null}
         <div className="aw-folds">
+          {!mailIsTask(bench) && hasMail(panels.mail) ? (
+            <WorkbenchFold title="邮寄资料" hint={mailHint(panels.mail)} testId="fold-mail">
+              {() => <MailPanel mail={panels.mail} bench={bench} folded />}
+            </WorkbenchFold>
+          ) : null}
           {inReview ? null : (
             <WorkbenchFold title="申请人与资料" hint={`${bench.applicants.length} 位申请人 · ${fileCount} 个文件`} testId="fold-files">
               {() => <FastReview bench={bench} canReview={false} />}
