@@ -353,6 +353,18 @@ export const SCREENS: Screen[] = [
     operator: 'supervisor',
     widths: [1280],
   },
+  {
+    // The product editor on its checklist tab: rows with drag handles and move buttons.
+    name: 'admin catalogue product editor (材料清单)',
+    path: async () => `/admin/catalogue/edit?product=${(await createProduct()).visa_product_id}`,
+    operator: 'supervisor',
+    widths: [1280],
+    open: async (page) => {
+      await hydrated(page);
+      await page.getByRole('tab', { name: '材料清单' }).click();
+      await page.getByTestId('list-drag-handle').first().waitFor();
+    },
+  },
   // The catalogue workbook's preview (issue 26): an edited price listed, not imported.
   {
     name: 'admin catalogue workbook preview dialog',

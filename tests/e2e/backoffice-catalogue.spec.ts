@@ -177,7 +177,8 @@ loggedInTest(
     await animationsSettled(staff);
     await snap(staff, 'tmp/catalogue/03-editor-content');
 
-    // 材料清单: the employed identity (offered by default) gets an optional and a required material, reordered with the keyboard-reachable buttons.
+    // 材料清单: the employed identity (offered by default) gets an optional and a required material, reordered by
+    // dragging a row's handle and with the keyboard-reachable buttons.
     await staff.getByRole('tab', { name: '材料清单' }).click();
     const employed = staff.getByRole('tabpanel', { name: '在职人员' });
     await employed.getByRole('button', { name: '添加资料' }).click();
@@ -186,6 +187,10 @@ loggedInTest(
     await employed.getByRole('button', { name: '添加资料' }).click();
     await employed.getByLabel('资料名称').nth(1).fill('护照首页');
     await employed.getByLabel('注意事项').nth(1).fill('彩色扫描，四角完整');
+    await employed.getByTestId('list-drag-handle').nth(1).dragTo(employed.locator('.cat-list-row').nth(0));
+    await expect(employed.getByLabel('资料名称').nth(0)).toHaveValue('护照首页');
+    await employed.getByRole('button', { name: '下移第 1 条资料' }).click();
+    await expect(employed.getByLabel('资料名称').nth(0)).toHaveValue('在职证明');
     await employed.getByRole('button', { name: '上移第 2 条资料' }).click();
     await expect(employed.getByLabel('资料名称').nth(0)).toHaveValue('护照首页');
     await expect(employed.getByRole('checkbox', { name: '必备' }).nth(0)).toBeChecked();
