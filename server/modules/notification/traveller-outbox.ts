@@ -33,6 +33,7 @@ import {
   renderTravellerText,
   TRAVELLER_EVENTS,
   TRAVELLER_TEMPLATES,
+  type TravellerTemplateKey,
 } from '../order-notices/traveller-messages.ts';
 
 export const TRAVELLER_OUTBOX_JOB = 'traveller-outbox';
@@ -101,11 +102,11 @@ export function createTravellerOutbox(options: TravellerOutboxOptions) {
   }
 
   async function send(row: Row): Promise<{ provider_id: string }> {
-    if (!isTravellerTemplate(row.template)) throw new Error(`未知模板 ${row.template}`); // checked before; narrows the type
+    const template = row.template as TravellerTemplateKey; // check() failed any other
     const params = JSON.parse(row.params) as Record<string, string>;
-    const text = renderTravellerText(row.template, params);
-    if (row.channel === 'sms') return { provider_id: (await sms.send({ to: row.to_address, template: row.template, params, text })).id };
-    const subject = `【${BRAND}】${TRAVELLER_TEMPLATES[row.template].subject}`;
+    const text = renderTravellerText(template, params);
+    if (row.channel === 'sms') return { provider_id: (await sms.send({ to: row.to_address, template, params, text })).id };
+    const subject = `【${BRAND}】${TRAVELLER_TEMPLATES[template].subject}`;
     const footer = '此邮件由系统自动发送，请勿回复。';
     const sent = await mailer.send({
       to: row.to_address,
