@@ -113,6 +113,17 @@ export function createOutboxJob<Row extends OutboxRow>(options: OutboxJobOptions
   });
   const leaseFree = (at: number) => (eb: any) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<=', at)]);
 
+  /** The ids of up to `batch` due rows (pending, due, no live lease), oldest first: a query of the database or a subquery. */
+  const due = (source: any, at: number) =>
+    source
+      .selectFrom(table)
+      .select(idColumn)
+      .where('status', '=', 'pending')
+      .where('next_attempt_at', '<=', at)
+      .where(leaseFree(at))
+      .orderBy(idColumn)
+      .limit(batch);
+
   /**
    * PostgreSQL: one UPDATE of the due rows its subselect locks, skipping rows
    * another instance's claim holds locked right now (FOR UPDATE SKIP LOCKED):
@@ -123,18 +134,7 @@ export function createOutboxJob<Row extends OutboxRow>(options: OutboxJobOptions
     const rows = await db
       .updateTable(table)
       .set(claimSet(at, token))
-      .where(idColumn, 'in', (eb: any) =>
-        eb
-          .selectFrom(table)
-          .select(idColumn)
-          .where('status', '=', 'pending')
-          .where('next_attempt_at', '<=', at)
-          .where(leaseFree(at))
-          .orderBy(idColumn)
-          .limit(batch)
-          .forUpdate()
-          .skipLocked(),
-      )
+      .where(idColumn, 'in', (eb: any) => due(eb, at).forUpdate().skipLocked())
       .returning(idColumn)
       .execute();
     const claimed = rows.map((row) => ({ id: Number(row[idColumn]), token })).sort((a, b) => a.id - b.id);
@@ -144,17 +144,9 @@ export function createOutboxJob<Row extends OutboxRow>(options: OutboxJobOptions
   /** Claims up to `batch` due rows for this run; a row another worker won is skipped. */
   async function claim(at: number) {
     if (postgres) return claimSkipLocked(at);
-    const due = await db
-      .selectFrom(table)
-      .select(idColumn)
-      .where('status', '=', 'pending')
-      .where('next_attempt_at', '<=', at)
-      .where(leaseFree(at))
-      .orderBy(idColumn)
-      .limit(batch)
-      .execute();
+    const rows = await due(db, at).execute();
     const claimed: Array<{ id: number; token: string }> = [];
-    for (const row of due) {
+    for (const row of rows) {
       const id = Number(row[idColumn]);
       const token = randomUUID();
       // The same conditions again, on the row itself: of two workers, the second finds it taken.
@@ -168,7 +160,7 @@ export function createOutboxJob<Row extends OutboxRow>(options: OutboxJobOptions
       if (Number(won.numUpdatedRows) === 1) claimed.push({ id, token });
     }
     // `more`: a full batch was due, so there may be more behind it (even when another worker won these).
-    return { claimed, more: due.length === batch };
+    return { claimed, more: rows.length === batch };
   }
 
   /** At most once: rows left sending after their lease; the outcome is unknown, so they are not sent again. */
