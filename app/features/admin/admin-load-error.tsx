@@ -6,6 +6,7 @@
 import { Button, Result } from 'antd';
 import type { ReactNode } from 'react';
 import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
+import { ERROR_CATALOGUE, ErrorCode } from '../../../common/error-codes';
 import { isRefusal } from '../../lib/loaded';
 import { ADMIN_HOME } from './admin-api';
 
@@ -13,11 +14,13 @@ import { ADMIN_HOME } from './admin-api';
 export function AdminLoadError({ extra }: { extra?: ReactNode }) {
   const error = useRouteError();
   if (isRouteErrorResponse(error) && error.status === 403) {
+    // The read's refusal: 仅主管… for an operator; 产品编辑只能使用产品管理 for a catalogue editor (common/staff-access.ts).
+    const supervisorOnly = !isRefusal(error.data) || error.data.msg === ERROR_CATALOGUE[ErrorCode.OPERATOR_FORBIDDEN].msg;
     return (
       <Result
         status="403"
         title="没有权限访问此页面"
-        subTitle="此页面仅限主管查看。如需查看，请联系主管为您开通权限。"
+        subTitle={supervisorOnly ? '此页面仅限主管查看。如需查看，请联系主管为您开通权限。' : `${error.data.msg}。如需查看，请联系主管为您开通权限。`}
         extra={
           <Link to={ADMIN_HOME}>
             <Button type="primary">返回工作台</Button>
