@@ -429,7 +429,12 @@ export const ERROR_CATALOGUE: Record<ErrorCodeValue, { msg: string; meaning: str
     http: 200,
   },
   2002: { msg: '账号已停用，请联系主管', meaning: '操作员账号已被主管停用', http: 200 },
-  2003: { msg: '仅主管可以执行此操作', meaning: '该后台接口只允许主管（supervisor）调用', http: 200 },
+  2003: {
+    msg: '仅主管可以执行此操作',
+    meaning:
+      '调用者的角色不能调用该后台接口：多数只允许主管（supervisor）；产品编辑（catalogue_editor）只能调用产品管理的接口（msg 为“产品编辑只能使用产品管理”）',
+    http: 200,
+  },
   2004: { msg: '操作员不存在', meaning: 'operator_id 不存在', http: 200 },
   2005: { msg: '该账号已存在', meaning: '新建操作员的账号已被使用', http: 200 },
   2006: { msg: '不能停用自己或重置自己的动态验证码', meaning: '主管不能对自己的账号执行停用或重置动态验证码', http: 200 },

@@ -65,6 +65,7 @@ import type { AuthenticatedAccount } from './modules/account/account.types.ts';
 import { teamOperations } from './modules/account/team.routes.ts';
 import { createTeamService, type TeamService } from './modules/account/team.service.ts';
 import { callAccess, refusalMessage, roleMay } from '../common/team.ts';
+import { staffMay } from '../common/staff-access.ts';
 import { provinceList } from './modules/system/address-library.ts';
 import { registerAddressLibraryFile, systemOperations } from './modules/system/system.routes.ts';
 import { installErrorHandling, installJsonParser } from './platform/error-handler.ts';
@@ -73,7 +74,7 @@ import { installMetrics } from './platform/metrics.ts';
 import { createJobRunner, type JobRunner } from './platform/jobs.ts';
 import { createReminders } from './modules/reminder/reminders.ts';
 import { AppError } from './platform/errors.ts';
-import { isStaffAuth, type OperationAuth, registerOperation } from './platform/operation.ts';
+import { isStaffAuth, type OperationAuth, registerOperation, requireStaffAccess } from './platform/operation.ts';
 import { operatorOperations } from './modules/operator/operator.routes.ts';
 import { catalogueAdminOperations, catalogueWorkbookOperations, catalogueWorkbookUploadRoutes } from './modules/catalogue-admin/catalogue-admin.routes.ts';
 import { createCatalogueWorkbook } from './modules/catalogue-admin/catalogue-workbook.ts';
@@ -453,6 +454,8 @@ export async function buildApp({
         // an API client that kept the cookie's value may send it as X-Token instead.
         const operator = await services.operator.authenticate(token ?? cookieValue(request, STORAGE_KEYS.adminTokenCookie));
         if (!operator) throw new AppError(ErrorCode.NOT_LOGGED_IN);
+        // The role may make this call (common/staff-access.ts: a 产品编辑 only 产品管理's), or 2003 before anything is read.
+        requireStaffAccess(operator.role, auth);
         request.operator = operator;
       }
     });
@@ -505,7 +508,14 @@ export async function buildApp({
 
   registerAddressLibraryFile(app);
   // The stored files' routes: /files/… for the customer's session, /admin-files/… for an operator's.
-  const fileAuth: FileRouteAuth = { customer: (token) => services.account.authenticate(token), operator: (token) => services.operator.authenticate(token) };
+  const fileAuth: FileRouteAuth = {
+    customer: (token) => services.account.authenticate(token),
+    // The orders' files are order work: a 产品编辑's session opens none of them (404, as for no session).
+    operator: async (token) => {
+      const found = await services.operator.authenticate(token);
+      return found && staffMay(found.role, 'operator') ? found : null;
+    },
+  };
   for (const files of [materials, pageCheck, results, invoices, travellers]) files.registerFileRoutes(app, fileAuth);
   registerExportRoutes(app, reports, {
     authenticate: (token) => services.account.authenticate(token),

@@ -6,12 +6,13 @@ import { defineContract, type ResultOf } from './define.ts';
 import { noPayload, noResult, rowId } from './fields.ts';
 import { LOGIN_FIELD_MAX_LENGTH, OPERATOR_ACCOUNT_PATTERN, OPERATOR_NAME_MAX_LENGTH, TOTP_CODE_PATTERN } from './rules.ts';
 
-export const OPERATOR_ROLES = ['operator', 'supervisor'] as const;
-export const OPERATOR_ROLE_LABELS = { operator: '操作员', supervisor: '主管' } as const;
+export const OPERATOR_ROLES = ['operator', 'supervisor', 'catalogue_editor'] as const;
+/** 产品编辑 (issue 26) opens 产品管理 only: common/staff-access.ts. */
+export const OPERATOR_ROLE_LABELS = { operator: '操作员', supervisor: '主管', catalogue_editor: '产品编辑' } as const;
 export const OPERATOR_STATUSES = ['active', 'disabled'] as const;
 export const OPERATOR_STATUS_LABELS = { active: '启用', disabled: '停用' } as const;
 
-const role = z.enum(OPERATOR_ROLES).describe('operator：操作员；supervisor：主管');
+const role = z.enum(OPERATOR_ROLES).describe('operator：操作员；supervisor：主管；catalogue_editor：产品编辑（只能使用产品管理）');
 const passwordDigest = z.string().min(1).max(128).describe('密码的 SHA-256 十六进制摘要（与客户登录相同）');
 
 export const operatorInfo = z.object({

@@ -47,6 +47,27 @@ describe('operator:create and operator:otp', () => {
       await database.destroy();
     }
 
+    // A 产品编辑 (issue 26); a role the platform does not know is refused with the usage.
+    const editor = run(
+      'server/cli/operator-create.ts',
+      ['--account', 'han_mei', '--name', '韩梅', '--role', 'catalogue_editor', '--password', 'Str0ng!passw0rd', '--no-qr'],
+      file,
+    );
+    expect(editor.status, editor.stderr).toBe(0);
+    expect(editor.stdout).toMatch(/created catalogue_editor han_mei \(#\d+\)/);
+    const unknownRole = run('server/cli/operator-create.ts', ['--account', 'x_y', '--name', '某', '--role', 'admin', '--password', 'Str0ng!passw0rd'], file);
+    expect(unknownRole.status).toBe(2);
+    expect(unknownRole.stderr).toContain('operator|supervisor|catalogue_editor');
+    const stored = openDatabase(loadConfig({ SQLITE_FILE: file }).database);
+    try {
+      expect(await stored.db.selectFrom('operator').select(['account', 'role']).orderBy('id').execute()).toEqual([
+        { account: 'li_lei', role: 'supervisor' },
+        { account: 'han_mei', role: 'catalogue_editor' },
+      ]);
+    } finally {
+      await stored.destroy();
+    }
+
     const duplicate = run('server/cli/operator-create.ts', args, file);
     expect(duplicate.status).toBe(1);
     expect(duplicate.stderr).toContain('该账号已存在');

@@ -1,9 +1,10 @@
-// npm run operator:create -- --account 账号 --name 姓名 --role operator|supervisor --password 密码
+// npm run operator:create -- --account 账号 --name 姓名 --role operator|supervisor|catalogue_editor --password 密码
 // Creates a back-office operator on the configured database and prints the
 // TOTP secret once (text, otpauth URI and a terminal QR code) for the
 // operator's authenticator app.
 import { parseArgs } from 'node:util';
 import QRCode from 'qrcode';
+import { OPERATOR_ROLES, type OperatorRole } from '../../common/contracts/operator.ts';
 import { OPERATOR_ACCOUNT_PATTERN, OPERATOR_NAME_MAX_LENGTH, OPERATOR_PASSWORD_MIN_LENGTH } from '../../common/contracts/rules.ts';
 import { sha256Hex } from '../../common/signing.ts';
 import { ConfigError, loadConfig } from '../config.ts';
@@ -12,7 +13,11 @@ import { migrateToLatest } from '../db/migrate.ts';
 import { createOperatorService } from '../modules/operator/operator.service.ts';
 import { AppError } from '../platform/errors.ts';
 
-const usage = 'usage: npm run operator:create -- --account <账号> --name <姓名> --role operator|supervisor --password <密码>';
+const usage = `usage: npm run operator:create -- --account <账号> --name <姓名> --role ${OPERATOR_ROLES.join('|')} --password <密码>`;
+
+function isOperatorRole(value: string): value is OperatorRole {
+  return (OPERATOR_ROLES as readonly string[]).includes(value);
+}
 
 async function main() {
   const { values } = parseArgs({
@@ -25,7 +30,7 @@ async function main() {
     },
   });
   const { account, name, role, password } = values;
-  if (!account || !name || !password || (role !== 'operator' && role !== 'supervisor')) {
+  if (!account || !name || !password || !isOperatorRole(role)) {
     console.error(usage);
     process.exit(2);
   }

@@ -735,7 +735,8 @@ export interface CourierTables {
 
 // ── Operators (migration 009) ────────────────────────────────────────────
 
-export type OperatorRoleValue = 'operator' | 'supervisor';
+/** 'catalogue_editor' (产品编辑, issue 26): varchar(20) without a CHECK, so no migration. */
+export type OperatorRoleValue = 'operator' | 'supervisor' | 'catalogue_editor';
 export type OperatorStatusValue = 'active' | 'disabled';
 
 export interface OperatorTable {

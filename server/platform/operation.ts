@@ -16,33 +16,39 @@ import type { Contract } from '../../common/contracts/define.ts';
 import { ERROR_CATALOGUE, ErrorCode, type ErrorCodeValue } from '../../common/error-codes.ts';
 import { AppError } from './errors.ts';
 import { parsePayload } from './payload.ts';
-import type { Customer, Operator } from './principal.ts';
+import type { Customer, Operator, OperatorRole } from './principal.ts';
+import { STAFF_ACCESS_TEXT, type StaffAccess, staffMay, staffRefusalMessage } from '../../common/staff-access.ts';
 
 /**
  * Who may call: a logged-in customer (X-Token of a customer session, /www/
- * only), any logged-in operator or a supervisor only (X-Token of an operator
- * session, /admin-api/ only), or anyone signed.
+ * only), a logged-in operator whose role may (X-Token of an operator session,
+ * /admin-api/ only; common/staff-access.ts: 'staff' any role, 'operator' the
+ * order work, 'supervisor', 'catalogue' 产品管理), or anyone signed.
  */
-export type OperationAuth = 'customer' | 'operator' | 'supervisor' | 'none';
+export type OperationAuth = 'customer' | StaffAccess | 'none';
 
-type CallerOf<A extends OperationAuth> = A extends 'customer' ? Customer : A extends 'operator' | 'supervisor' ? Operator : null;
+type CallerOf<A extends OperationAuth> = A extends 'customer' ? Customer : A extends StaffAccess ? Operator : null;
 
 /** The auth kinds of the back office's calls. */
-export function isStaffAuth(auth: OperationAuth | undefined): auth is 'operator' | 'supervisor' {
-  return auth === 'operator' || auth === 'supervisor';
+export function isStaffAuth(auth: OperationAuth | undefined): auth is StaffAccess {
+  return auth === 'staff' || auth === 'operator' || auth === 'supervisor' || auth === 'catalogue';
 }
 
 const AUTH_TEXT: Record<OperationAuth, string> = {
   customer: '是（客户 X-Token）',
-  operator: '是（操作员或主管的 X-Token）',
-  supervisor: '是（仅主管的 X-Token）',
+  ...STAFF_ACCESS_TEXT,
   none: '否',
 };
 
 function authErrors(auth: OperationAuth): ErrorCodeValue[] {
-  if (auth === 'customer' || auth === 'operator') return [ErrorCode.NOT_LOGGED_IN];
-  if (auth === 'supervisor') return [ErrorCode.NOT_LOGGED_IN, ErrorCode.OPERATOR_FORBIDDEN];
+  if (auth === 'customer' || auth === 'staff') return [ErrorCode.NOT_LOGGED_IN];
+  if (isStaffAuth(auth)) return [ErrorCode.NOT_LOGGED_IN, ErrorCode.OPERATOR_FORBIDDEN];
   return [];
+}
+
+/** A staff call's role check (the session hook's, and the in-process reads'): 2003 before anything is read. */
+export function requireStaffAccess(role: OperatorRole, access: StaffAccess): void {
+  if (!staffMay(role, access)) throw new AppError(ErrorCode.OPERATOR_FORBIDDEN, staffRefusalMessage(role));
 }
 
 export interface OperationContext<A extends OperationAuth = OperationAuth> {
@@ -129,7 +135,7 @@ export function registerOperation(app: FastifyInstance, op: Operation<z.ZodType,
       } else if (isStaffAuth(op.auth)) {
         // The hook looked the token up among operator sessions only: a customer's token is unknown there.
         if (!request.operator) throw new AppError(ErrorCode.NOT_LOGGED_IN);
-        if (op.auth === 'supervisor' && request.operator.role !== 'supervisor') throw new AppError(ErrorCode.OPERATOR_FORBIDDEN);
+        requireStaffAccess(request.operator.role, op.auth);
         caller = { kind: 'operator', operatorId: request.operator.operatorId, role: request.operator.role };
       }
       // The text rule (every string and key, line breaks only in the contract's multi-line fields), then the schema.

@@ -9,7 +9,8 @@ export interface Customer {
   enterpriseId: number;
 }
 
-export type OperatorRole = 'operator' | 'supervisor';
+/** 操作员, 主管 and 产品编辑 (issue 26); what each may call: common/staff-access.ts. */
+export type OperatorRole = 'operator' | 'supervisor' | 'catalogue_editor';
 
 export interface Operator {
   kind: 'operator';

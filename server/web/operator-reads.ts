@@ -1,9 +1,8 @@
 // The back office's pages' reads (common/web-context.ts OperatorReads): the
 // /admin-api calls' own steps, in process, for the operator of the page
 // request's `admin_token` cookie — the same services and the same refusals
-// (2003 for a supervisor-only read by an operator) as the signed calls.
+// (2003 for a read the caller's role may not make: common/staff-access.ts) as the signed calls.
 // Other back-office areas add their reads here.
-import { ErrorCode } from '../../common/error-codes.ts';
 import type { OperatorInfo } from '../../common/contracts/operator.ts';
 import type { OperatorReads, ReadAnswer } from '../../common/web-context.ts';
 import { adminFileAccessLog, adminOrderQueue, adminOrderWorkbench } from '../../common/contracts/admin-order.ts';
@@ -28,6 +27,7 @@ import type { ReviewModule } from '../modules/review/review.module.ts';
 import type { OperatorWorkbench } from '../modules/order-view/workbench.ts';
 import type { PageCheckService } from '../modules/page-check/page-check.service.ts';
 import { AppError } from '../platform/errors.ts';
+import { requireStaffAccess } from '../platform/operation.ts';
 import { parsePayload } from '../platform/payload.ts';
 import type { Operator } from '../platform/principal.ts';
 
@@ -63,9 +63,17 @@ async function read<T>(run: () => Promise<T>): Promise<ReadAnswer<T>> {
   }
 }
 
-/** A supervisor-only read refuses an operator as its call does. */
+/** A read refuses a role its call refuses (common/staff-access.ts), as the call's session hook does. */
 function supervisorOnly(caller: Operator): void {
-  if (caller.role !== 'supervisor') throw new AppError(ErrorCode.OPERATOR_FORBIDDEN);
+  requireStaffAccess(caller.role, 'supervisor');
+}
+
+function orderWork(caller: Operator): void {
+  requireStaffAccess(caller.role, 'operator');
+}
+
+function catalogue(caller: Operator): void {
+  requireStaffAccess(caller.role, 'catalogue');
 }
 
 export function operatorReads(services: OperatorReadServices, caller: Operator, me: OperatorInfo): OperatorReads {
@@ -76,54 +84,91 @@ export function operatorReads(services: OperatorReadServices, caller: Operator, 
         supervisorOnly(caller);
         return { list: await services.operator.list() };
       }),
-    orderQueue: (query) => readParsed(adminOrderQueue, query, (parsed) => services.review.queue.queue(caller, parsed)),
-    queueFilters: () => read(() => services.review.queue.filters()),
-    queueView: () => read(() => services.review.queue.view(caller)),
+    orderQueue: (query) =>
+      readParsed(adminOrderQueue, query, (parsed) => {
+        orderWork(caller);
+        return services.review.queue.queue(caller, parsed);
+      }),
+    queueFilters: () =>
+      read(() => {
+        orderWork(caller);
+        return services.review.queue.filters();
+      }),
+    queueView: () =>
+      read(() => {
+        orderWork(caller);
+        return services.review.queue.view(caller);
+      }),
     orderWorkbench: (userOrderId) =>
-      readParsed(adminOrderWorkbench, { user_order_id: userOrderId }, (parsed) => services.workbench.workbench(caller, parsed.user_order_id)),
+      readParsed(adminOrderWorkbench, { user_order_id: userOrderId }, (parsed) => {
+        orderWork(caller);
+        return services.workbench.workbench(caller, parsed.user_order_id);
+      }),
     pageCheck: (userOrderId) =>
-      readParsed(adminPageCheckDetail, { user_order_id: userOrderId }, (parsed) => services.pageCheck.operatorView(caller, parsed.user_order_id)),
+      readParsed(adminPageCheckDetail, { user_order_id: userOrderId }, (parsed) => {
+        orderWork(caller);
+        return services.pageCheck.operatorView(caller, parsed.user_order_id);
+      }),
     fileAccessLog: (query) =>
       readParsed(adminFileAccessLog, query, async (parsed) => {
         supervisorOnly(caller);
         return services.review.accessLog(parsed);
       }),
-    orderMail: (userOrderId) => readParsed(adminMailGet, { user_order_id: userOrderId }, (parsed) => services.mail.list(caller, parsed.user_order_id)),
-    refundFailedCount: () => read(() => services.refunds.failedCount()),
+    orderMail: (userOrderId) =>
+      readParsed(adminMailGet, { user_order_id: userOrderId }, (parsed) => {
+        orderWork(caller);
+        return services.mail.list(caller, parsed.user_order_id);
+      }),
+    refundFailedCount: () =>
+      read(() => {
+        orderWork(caller);
+        return services.refunds.failedCount();
+      }),
     orderShipBack: (userOrderId) =>
-      readParsed(adminShipBackGet, { user_order_id: userOrderId }, (parsed) => services.shipBack.adminGet(caller, parsed.user_order_id)),
-    reconciliation: (query) => readParsed(adminReconciliationList, query, (parsed) => services.reconciliation.list(caller, parsed)),
-    invoices: (query) => readParsed(adminInvoiceList, query, (parsed) => services.invoices.adminList(caller, parsed)),
+      readParsed(adminShipBackGet, { user_order_id: userOrderId }, (parsed) => {
+        orderWork(caller);
+        return services.shipBack.adminGet(caller, parsed.user_order_id);
+      }),
+    reconciliation: (query) =>
+      readParsed(adminReconciliationList, query, (parsed) => {
+        orderWork(caller);
+        return services.reconciliation.list(caller, parsed);
+      }),
+    invoices: (query) =>
+      readParsed(adminInvoiceList, query, (parsed) => {
+        orderWork(caller);
+        return services.invoices.adminList(caller, parsed);
+      }),
     catalogueProducts: (query) =>
       readParsed(adminCatalogueProductList, query, async (parsed) => {
-        supervisorOnly(caller);
+        catalogue(caller);
         return services.catalogueAdmin.list(parsed);
       }),
     catalogueEditor: (query) =>
       readParsed(adminCatalogueProductEditor, query, async (parsed) => {
-        supervisorOnly(caller);
+        catalogue(caller);
         const editor = await services.catalogueAdmin.editor(parsed);
         const publications = editor.visa_product_id ? (await services.catalogueAdmin.publications(editor.visa_product_id)).list : [];
         return { ...editor, publications };
       }),
     catalogueSlots: (query) =>
       readParsed(adminSlotCalendar, query, async (parsed) => {
-        supervisorOnly(caller);
+        catalogue(caller);
         return services.slotAdmin.calendar(parsed);
       }),
     catalogueReviews: (query) =>
       readParsed(adminCatalogueReviewList, query, async (parsed) => {
-        supervisorOnly(caller);
+        catalogue(caller);
         return services.catalogueAdmin.reviews.list(parsed);
       }),
     catalogueCountries: () =>
       read(async () => {
-        supervisorOnly(caller);
+        catalogue(caller);
         return services.catalogueAdmin.places.list();
       }),
     catalogueCountryEditor: (query) =>
       readParsed(adminCatalogueCountryEditor, query, async (parsed) => {
-        supervisorOnly(caller);
+        catalogue(caller);
         return services.catalogueAdmin.places.editor(parsed);
       }),
   };

@@ -1,7 +1,9 @@
 // The back office's door: an operator of the test's own logs in at
 // /admin/login with password and TOTP code (computed here from its secret, as
 // an authenticator app would), sees the admin layout, logs out; a supervisor
-// creates an operator, who logs in with the secret shown once. No /admin page
+// creates a 产品编辑 (catalogue_editor, issue 26), who logs in with the secret
+// shown once, lands on 产品管理, sees its entries only and gets the 403 page
+// for the order queue. No /admin page
 // without a session; never indexed; no CSP violation. (The README's demo staff
 // logins are demo-accounts.spec.ts's.)
 import { expect, type Page, test } from '@playwright/test';
@@ -74,7 +76,11 @@ test('an operator logs in with password and TOTP code, sees the admin layout, lo
   expect(csp).toEqual([]);
 });
 
-test('a supervisor creates an operator, who logs in with the secret shown once; a reset makes them enrol a new one', async ({ page, browser, baseURL }) => {
+test('a supervisor creates a 产品编辑, who logs in with the secret shown once and opens 产品管理 only; a reset makes them enrol a new one', async ({
+  page,
+  browser,
+  baseURL,
+}) => {
   const csp = watchCsp(page);
   const colleague = await createOperator({ role: 'operator' });
   const { account, password, totpSecret } = await createOperator({ role: 'supervisor' });
@@ -94,6 +100,9 @@ test('a supervisor creates an operator, who logs in with the secret shown once; 
   await dialog.getByLabel('姓名').fill('钱多多');
   await dialog.getByLabel('初始密码').fill('Welcome@2026!');
   await dialog.getByLabel('确认密码').fill('Welcome@2026!');
+  await dialog.getByRole('radio', { name: '产品编辑' }).check();
+  await expect(dialog.getByRole('radio', { name: '产品编辑' })).toBeChecked();
+  await expect(dialog.getByText('产品编辑：只能使用产品管理')).toBeVisible();
   await snap(page, 'admin-operator-create');
   await dialog.getByRole('button', { name: '创建' }).click();
 
@@ -104,6 +113,7 @@ test('a supervisor creates an operator, who logs in with the secret shown once; 
   await snap(page, 'admin-operator-secret');
   await page.getByRole('button', { name: '我已保存，关闭' }).click();
   await expect(page.getByRole('cell', { name: newAccount })).toBeVisible();
+  await expect(page.getByRole('row').filter({ hasText: newAccount }).getByRole('cell', { name: '产品编辑', exact: true })).toBeVisible();
   expect(csp).toEqual([]);
 
   // The new operator, in a browser of their own.
@@ -112,6 +122,17 @@ test('a supervisor creates an operator, who logs in with the secret shown once; 
   await theirs.goto('/admin/login');
   await logInAsStaff(theirs, newAccount, 'Welcome@2026!', totpCode(secret));
   await expect(theirs.getByTestId('admin-operator')).toContainText('钱多多');
+  // A 产品编辑 has no 工作台 (it shows order work): /admin lands on 产品管理, and the menu holds its entries only.
+  await expect(theirs).toHaveURL(/\/admin\/catalogue$/);
+  await expect(theirs.getByTestId('admin-operator')).toContainText('产品编辑');
+  await expect(theirs.getByRole('heading', { name: '产品管理' })).toBeVisible();
+  await expect(theirs.getByRole('navigation', { name: '后台菜单' }).getByRole('link')).toHaveText(['产品管理', '面试时段', '国家与领区']);
+  await snap(theirs, 'admin-catalogue-editor-menu');
+  const refused = await theirs.goto('/admin/orders');
+  expect(refused?.status()).toBe(403);
+  await expect(theirs.getByTestId('admin-forbidden')).toContainText('产品编辑只能使用产品管理');
+  await expect(theirs.getByTestId('admin-forbidden').getByRole('link')).toHaveAttribute('href', '/admin/catalogue');
+  await snap(theirs, 'admin-catalogue-editor-403');
 
   // Their phone is lost: the supervisor resets the second factor.
   const row = page.getByRole('row').filter({ hasText: newAccount });

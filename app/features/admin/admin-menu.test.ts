@@ -4,6 +4,24 @@
 import { describe, expect, it } from 'vitest';
 import { menuFor, selectedEntry } from './admin-menu';
 
+describe('menuFor', () => {
+  it('shows each role the pages it may open: a 产品编辑 产品管理’s only (issue 26)', () => {
+    expect(menuFor('catalogue_editor').map((entry) => entry.label)).toEqual(['产品管理', '面试时段', '国家与领区']);
+    expect(menuFor('operator').map((entry) => entry.label)).toEqual(['工作台', '订单队列', '对账差异', '发票']);
+    expect(menuFor('supervisor').map((entry) => entry.label)).toEqual([
+      '工作台',
+      '订单队列',
+      '操作员管理',
+      '访问日志',
+      '对账差异',
+      '发票',
+      '产品管理',
+      '面试时段',
+      '国家与领区',
+    ]);
+  });
+});
+
 describe('selectedEntry', () => {
   const operator = menuFor('operator');
   const supervisor = menuFor('supervisor');

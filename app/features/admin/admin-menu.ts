@@ -1,27 +1,30 @@
 // The back office's side menu. Other areas add their entries here
-// (订单队列, 访问日志); `supervisor` entries are shown to supervisors only.
+// (订单队列, 访问日志); each entry is shown to the roles that may open it
+// (common/staff-access.ts: a 产品编辑 sees 产品管理's entries only).
 import type { OperatorRole } from '../../../common/contracts/operator';
+import { type StaffAccess, staffMay } from '../../../common/staff-access';
 
 export interface AdminMenuEntry {
   path: string;
   label: string;
-  supervisor?: boolean;
+  /** Who may open the page; order work (operators and supervisors) unless said. */
+  access?: StaffAccess;
 }
 
 export const ADMIN_MENU: AdminMenuEntry[] = [
   { path: '/admin', label: '工作台' },
   { path: '/admin/orders', label: '订单队列' },
-  { path: '/admin/operators', label: '操作员管理', supervisor: true },
-  { path: '/admin/access-log', label: '访问日志', supervisor: true },
+  { path: '/admin/operators', label: '操作员管理', access: 'supervisor' },
+  { path: '/admin/access-log', label: '访问日志', access: 'supervisor' },
   { path: '/admin/reconciliation', label: '对账差异' },
   { path: '/admin/invoices', label: '发票' },
-  { path: '/admin/catalogue', label: '产品管理', supervisor: true },
-  { path: '/admin/catalogue/slots', label: '面试时段', supervisor: true },
-  { path: '/admin/catalogue/countries', label: '国家与领区', supervisor: true },
+  { path: '/admin/catalogue', label: '产品管理', access: 'catalogue' },
+  { path: '/admin/catalogue/slots', label: '面试时段', access: 'catalogue' },
+  { path: '/admin/catalogue/countries', label: '国家与领区', access: 'catalogue' },
 ];
 
 export function menuFor(role: OperatorRole): AdminMenuEntry[] {
-  return ADMIN_MENU.filter((entry) => !entry.supervisor || role === 'supervisor');
+  return ADMIN_MENU.filter((entry) => staffMay(role, entry.access ?? 'operator'));
 }
 
 /**

@@ -23,6 +23,8 @@ import { operatorLogout } from './admin-api';
 import { type AdminMenuEntry, menuFor, selectedEntry } from './admin-menu';
 import './admin.css';
 
+const ROLE_COLORS: Record<OperatorInfo['role'], string> = { operator: 'blue', supervisor: 'gold', catalogue_editor: 'green' };
+
 const ICONS: Record<string, ReactNode> = {
   '/admin': <DashboardOutlined />,
   '/admin/orders': <UnorderedListOutlined />,
@@ -119,7 +121,7 @@ export function AdminShell({ operator, children }: { operator: OperatorInfo; chi
           <div className="admin-header-user" data-testid="admin-operator">
             <UserOutlined aria-hidden />
             <span className="admin-header-name">{operator.name}</span>
-            <Tag color={operator.role === 'supervisor' ? 'gold' : 'blue'}>{operator.role_label}</Tag>
+            <Tag color={ROLE_COLORS[operator.role]}>{operator.role_label}</Tag>
           </div>
           <Button
             icon={<LogoutOutlined aria-hidden />}

@@ -6,6 +6,7 @@ import { PlusOutlined } from '@ant-design/icons';
 import { App, Button, Form, Input, Modal, Radio, Space, Table, Tag } from 'antd';
 import { useState } from 'react';
 import { useRevalidator } from 'react-router';
+import { OPERATOR_ROLE_DESCRIPTIONS } from '../../../common/staff-access';
 import { OPERATOR_ROLE_LABELS, type OperatorCreated, type OperatorInfo, type OperatorRole, type OperatorRow } from '../../../common/contracts/operator';
 import { OPERATOR_ACCOUNT_PATTERN, OPERATOR_NAME_MAX_LENGTH, OPERATOR_PASSWORD_MIN_LENGTH } from '../../../common/contracts/rules';
 import { formatDateTime } from '../../../common/format';
@@ -66,7 +67,15 @@ function CreateDialog({
         <Form.Item label="姓名" name="name" rules={[{ required: true, whitespace: true, message: '请输入姓名' }]}>
           <Input maxLength={OPERATOR_NAME_MAX_LENGTH} />
         </Form.Item>
-        <Form.Item label="角色" name="role">
+        <Form.Item
+          label="角色"
+          name="role"
+          extra={(Object.keys(OPERATOR_ROLE_DESCRIPTIONS) as OperatorRole[]).map((role) => (
+            <div key={role}>
+              {OPERATOR_ROLE_LABELS[role]}：{OPERATOR_ROLE_DESCRIPTIONS[role]}
+            </div>
+          ))}
+        >
           <Radio.Group options={(Object.keys(OPERATOR_ROLE_LABELS) as OperatorRole[]).map((role) => ({ value: role, label: OPERATOR_ROLE_LABELS[role] }))} />
         </Form.Item>
         <Form.Item

@@ -4,6 +4,7 @@
 // imports it (recorded: who, what); a bad row is listed and nothing changes;
 // a file that is not an xlsx, too large or swapped after the
 // preview is refused in Chinese; an operator who is not a supervisor is refused.
+// A 产品编辑 (catalogue_editor) imports as a supervisor does.
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminCatalogueWorkbookExport, adminCatalogueWorkbookImport, adminCatalogueWorkbookPreview } from '../../../common/contracts/catalogue-admin.ts';
@@ -14,11 +15,13 @@ import { createTestApp, signedHeaders, type TestApp } from '../../test-support/t
 let t: TestApp;
 let boss: Awaited<ReturnType<TestApp['operator']>>;
 let clerk: Awaited<ReturnType<TestApp['operator']>>;
+let editor: Awaited<ReturnType<TestApp['operator']>>;
 
 beforeAll(async () => {
   t = await createTestApp();
   boss = await t.operator({ role: 'supervisor', name: '王主管' });
   clerk = await t.operator({ role: 'operator', name: '张办理' });
+  editor = await t.operator({ role: 'catalogue_editor', name: '韩编辑' });
 });
 afterAll(() => t.close());
 
@@ -55,11 +58,11 @@ async function withPrice(bytes: Buffer, productId: number, yuan: number): Promis
 }
 
 describe('the back office workbook', () => {
-  it('previews exactly the changed row, imports it on confirmation and records who imported it', async () => {
+  it('previews exactly the changed row, imports it on confirmation and records who imported it (a 产品编辑)', async () => {
     const product = await t.insertProduct({ price: 50_000 });
     const edited = await withPrice(await download(), product.visa_product_id, 612.5);
 
-    const preview = await send(adminCatalogueWorkbookPreview.path, boss.token, {}, edited);
+    const preview = await send(adminCatalogueWorkbookPreview.path, editor.token, {}, edited);
     expect(preview.ret, preview.msg).toBe(0);
     adminCatalogueWorkbookPreview.result.parse(preview.body);
     expect(preview.body.problems).toEqual([]);
@@ -80,15 +83,15 @@ describe('the back office workbook', () => {
     expect(still.sell_price).toBe(50_000);
 
     // A different file than the one previewed is refused.
-    const swapped = await send(adminCatalogueWorkbookImport.path, boss.token, { sha256: 'a'.repeat(64) }, edited);
+    const swapped = await send(adminCatalogueWorkbookImport.path, editor.token, { sha256: 'a'.repeat(64) }, edited);
     expect(swapped).toMatchObject({ ret: ErrorCode.CATALOGUE_WORKBOOK_CHANGED, msg: '工作簿与预览时不同，请重新上传预览' });
 
-    const imported = await send(adminCatalogueWorkbookImport.path, boss.token, { sha256: preview.body.sha256 }, edited);
+    const imported = await send(adminCatalogueWorkbookImport.path, editor.token, { sha256: preview.body.sha256 }, edited);
     expect(imported.ret, imported.msg).toBe(0);
     const after = await t.db.selectFrom('visa_product').select('sell_price').where('visa_product_id', '=', product.visa_product_id).executeTakeFirstOrThrow();
     expect(after.sell_price).toBe(61_250);
     const audit = await t.db.selectFrom('catalogue_import').selectAll().where('import_id', '=', imported.body.import_id).executeTakeFirstOrThrow();
-    expect(audit).toMatchObject({ operator_id: boss.operatorId, sha256: preview.body.sha256, file_name: 'catalogue.xlsx' });
+    expect(audit).toMatchObject({ operator_id: editor.operatorId, sha256: preview.body.sha256, file_name: 'catalogue.xlsx' });
     expect(JSON.parse(audit.changes)).toEqual([expect.objectContaining({ sheet: '产品', changed: 1 })]);
   });
 

@@ -58,8 +58,8 @@ export function operatorOperations(service: OperatorService) {
     defineOperation({
       ...operatorMe,
       tag: TAG,
-      summary: '当前登录的操作员',
-      auth: 'operator',
+      summary: '当前登录的操作员（任一角色）',
+      auth: 'staff',
       errors: [],
       handle: (_payload, { caller }) => service.me(caller),
     }),

@@ -633,6 +633,8 @@ function mayFire(rule: LifecycleRule, caller: Principal): boolean {
     case 'customer':
       return rule.by.includes('customer');
     case 'operator':
+      // A 产品编辑 (issue 26) does no order work: its calls are refused before they get here, and nothing fires for it.
+      if (caller.role === 'catalogue_editor') return false;
       return rule.by.includes('operator') || (caller.role === 'supervisor' && rule.by.includes('supervisor'));
     case 'system':
       return rule.by.includes('system');

@@ -14,6 +14,7 @@ import { ErrorCode } from '../../../common/error-codes.ts';
 import { AppError } from '../../platform/errors.ts';
 import { refusedTextError } from '../../platform/payload.ts';
 import { type Customer, customer, type Operator } from '../../platform/principal.ts';
+import type { StaffAccess } from '../../../common/staff-access.ts';
 import type { UploadSource } from './stored-files.ts';
 
 /** An error of the request body itself (parser, truncated stream, client gone), not of our code or storage. */
@@ -145,7 +146,7 @@ async function fieldsThenFile(request: FastifyRequest): Promise<{ fields: Record
   }
 }
 
-type UploadCaller<A extends 'customer' | 'operator'> = A extends 'customer' ? Customer : Operator;
+type UploadCaller<A extends 'customer' | StaffAccess> = A extends 'customer' ? Customer : Operator;
 
 /** The form's fields as the contract's payload; anything else is refused with 1001 and `message` (which fields, before the file). */
 export function payloadOf<P extends z.ZodType>(contract: { payload: P }, message: string) {
@@ -158,7 +159,7 @@ export function payloadOf<P extends z.ZodType>(contract: { payload: P }, message
 
 type FieldsParser = (fields: Record<string, string>) => unknown;
 
-export interface UploadRoute<A extends 'customer' | 'operator', P extends FieldsParser, R> {
+export interface UploadRoute<A extends 'customer' | StaffAccess, P extends FieldsParser, R> {
   /** The call (its path). */
   contract: Contract<string, z.ZodType, z.ZodType, 'multipart'>;
   auth: A;
@@ -175,7 +176,7 @@ export interface UploadRoute<A extends 'customer' | 'operator', P extends Fields
 }
 
 /** An upload call as a plugin to register inside the signed scope. */
-export function uploadRoute<A extends 'customer' | 'operator', P extends FieldsParser, R>(route: UploadRoute<A, P, R>) {
+export function uploadRoute<A extends 'customer' | StaffAccess, P extends FieldsParser, R>(route: UploadRoute<A, P, R>) {
   return async function uploadRoutes(scope: FastifyInstance): Promise<void> {
     await scope.register(fastifyMultipart, {
       throwFileSizeLimit: false,
