@@ -3,7 +3,7 @@
 // set), the seeded catalogue, and BENCH_CUSTOMERS enterprises each logged in
 // once. Prints {port, database, tokens, product} on its first line.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -23,11 +23,13 @@ if (url && schema) {
   await admin.query(`create schema ${schema}`);
   await admin.end();
 }
+// The SQLite file's folder, removed at the end (a 10 s run leaves a WAL of a few hundred MB).
+const sqliteDir = url ? null : mkdtempSync(join(tmpdir(), 'visa-bench-'));
 const config = loadConfig({
   ...process.env,
   APP_ENV: 'test',
   LOG_LEVEL: 'silent',
-  ...(url ? { DATABASE_URL: url } : { SQLITE_FILE: join(mkdtempSync(join(tmpdir(), 'visa-bench-')), 'bench.db') }),
+  ...(url ? { DATABASE_URL: url } : { SQLITE_FILE: join(sqliteDir!, 'bench.db') }),
 });
 const database = openDatabase(config.database, schema ? { pgSchema: schema } : {});
 await migrateToLatest(database);
@@ -74,5 +76,6 @@ process.on('SIGTERM', async () => {
     await admin.query(`drop schema ${schema} cascade`);
     await admin.end();
   }
+  if (sqliteDir) rmSync(sqliteDir, { recursive: true, force: true });
   process.exit(0);
 });

@@ -164,10 +164,13 @@ export type OrderRow = ReturnType<typeof toOrderRow>;
 
 /**
  * The product's checklist as the order's own (issue 26): publishing a product
- * change never changes an existing order's materials. The PostgreSQL create
- * does the same in its statement.
+ * change never changes an existing order's materials. Only the identities of
+ * the order's applicants (an applicant's identity never changes after the
+ * create): the lists of the other identities were most of the bytes every
+ * order_create wrote (bench:order, 2026-11-29). The PostgreSQL create does the
+ * same in its statement.
  */
-async function snapshotChecklist(trx: Transaction<Database>, userOrderId: number, visaProductId: number): Promise<void> {
+async function snapshotChecklist(trx: Transaction<Database>, userOrderId: number, visaProductId: number, identityIds: number[]): Promise<void> {
   await trx
     .insertInto('order_checklist_item')
     .columns(['user_order_id', 'material_id', 'identity_id', 'required', 'attr', 'name', 'attention', 'sample', 'sort'])
@@ -176,6 +179,7 @@ async function snapshotChecklist(trx: Transaction<Database>, userOrderId: number
         .selectFrom('visa_product_material')
         .select([sql.lit(userOrderId).as('user_order_id'), 'material_id', 'identity_id', 'required', 'attr', 'name', 'attention', 'sample', 'sort'])
         .where('visa_product_id', '=', visaProductId)
+        .where('identity_id', 'in', [...new Set(identityIds)])
         .where('retired', '=', 0),
     )
     .execute();
@@ -272,6 +276,7 @@ export function createOrderRepository(db: Kysely<Database>) {
             select new_order.user_order_id, m.material_id, m.identity_id, m.required, m.attr, m.name, m.attention, m.sample, m.sort
             from new_order, visa_product_material m
             where m.visa_product_id = ${order.visa_product_id}::integer and m.retired = 0
+              and m.identity_id = any(${[...new Set(applicants.map((a) => a.identity_id))]}::integer[])
           ),
           new_event as (
             insert into order_event (user_order_id, actor, actor_id, event, from_status, to_status, from_step, to_step, detail, created_at)
@@ -293,7 +298,12 @@ export function createOrderRepository(db: Kysely<Database>) {
           .insertInto('order_applicant')
           .values(applicants.map((applicant, sort) => ({ ...applicant, user_order_id, status: 'pending' as const, sort })))
           .execute();
-        await snapshotChecklist(trx, user_order_id, order.visa_product_id);
+        await snapshotChecklist(
+          trx,
+          user_order_id,
+          order.visa_product_id,
+          applicants.map((applicant) => applicant.identity_id),
+        );
         const { event_id } = await trx
           .insertInto('order_event')
           .values({ user_order_id, ...event, event: 'create', from_status: null, from_step: null })

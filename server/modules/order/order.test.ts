@@ -112,6 +112,23 @@ describe(`orders (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLite'})`, 
       { name: '王小明', identity_id: 1, mobile_phone: '13800138001', email: 'wang@example.com', status: 'pending', sort: 0 },
       { name: '申请人2', identity_id: 3, mobile_phone: '13900139000', email: null, status: 'pending', sort: 1 },
     ]);
+    // The checklist snapshot holds the applicants' identities' lists, whole, and no other identity's.
+    const snapshot = await ctx.t.db
+      .selectFrom('order_checklist_item')
+      .select(['material_id', 'identity_id'])
+      .where('user_order_id', '=', result.user_order_id)
+      .orderBy('material_id')
+      .execute();
+    const listed = await ctx.t.db
+      .selectFrom('visa_product_material')
+      .select(['material_id', 'identity_id'])
+      .where('visa_product_id', '=', discounted.visa_product_id)
+      .where('retired', '=', 0)
+      .orderBy('material_id')
+      .execute();
+    expect(snapshot.length).toBeGreaterThan(0);
+    expect(snapshot).toEqual(listed.filter((row) => row.identity_id === 1 || row.identity_id === 3));
+    expect(listed.some((row) => row.identity_id !== 1 && row.identity_id !== 3)).toBe(true);
     const events = await ctx.t.db.selectFrom('order_event').selectAll().where('user_order_id', '=', result.user_order_id).execute();
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ actor: 'customer', actor_id: alice.accountId, event: 'create', from_status: null, to_status: 'draft', created_at: T0 });
