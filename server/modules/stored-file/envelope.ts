@@ -293,6 +293,27 @@ async function openChunkFrom(reader: ByteReader, dataKey: Buffer, prefix: Buffer
 /** Sealed chunks read at once by decryptAt (a quarter MiB of content per read). */
 const CHUNKS_PER_READ = 4;
 
+/** Bytes of chunk `index` as stored (the last one is shorter). */
+function sealedBytesOf(plan: OpenPlan, index: number): number {
+  return index === plan.chunks - 1 ? plan.lastSealedBytes : plan.header.chunkBytes + TAG_BYTES;
+}
+
+/** The part of each opened piece that the plan delivers: `plan.skip` bytes dropped, then `plan.take` passed. */
+function plainWindow(plan: OpenPlan): (piece: Buffer) => Buffer {
+  let skip = plan.skip;
+  let left = plan.take;
+  return (piece) => {
+    if (skip > 0) {
+      const skipped = Math.min(skip, piece.length);
+      piece = piece.subarray(skipped);
+      skip -= skipped;
+    }
+    if (piece.length > left) piece = piece.subarray(0, left);
+    left -= piece.length;
+    return piece;
+  };
+}
+
 /**
  * The same from an object read by position: a few sealed chunks are read whole
  * into one buffer used again for the next few (the decipher copies what it
@@ -302,23 +323,15 @@ export async function* decryptAt(read: (buffer: Buffer, length: number, position
   const { dataKey, header } = plan;
   const sealedChunk = header.chunkBytes + TAG_BYTES;
   const buffer = Buffer.allocUnsafe(sealedChunk * Math.min(CHUNKS_PER_READ, plan.last - plan.first + 1));
-  let skip = plan.skip;
-  let left = plan.take;
+  const window = plainWindow(plan);
   for (let index = plan.first; index <= plan.last;) {
     const count = Math.min(CHUNKS_PER_READ, plan.last - index + 1);
-    const sealedBytesOf = (i: number) => (i === plan.chunks - 1 ? plan.lastSealedBytes : sealedChunk);
-    const bytes = (count - 1) * sealedChunk + sealedBytesOf(index + count - 1);
+    const bytes = (count - 1) * sealedChunk + sealedBytesOf(plan, index + count - 1);
     if ((await read(buffer, bytes, HEADER_BYTES + index * sealedChunk)) < bytes) throw new StoredFileDamagedError('truncated');
     for (let offset = 0; offset < bytes; index++) {
-      const sealedBytes = sealedBytesOf(index);
-      let plain = openChunk(dataKey, header.noncePrefix, index, index === plan.chunks - 1, buffer.subarray(offset, offset + sealedBytes));
+      const sealedBytes = sealedBytesOf(plan, index);
+      const plain = window(openChunk(dataKey, header.noncePrefix, index, index === plan.chunks - 1, buffer.subarray(offset, offset + sealedBytes)));
       offset += sealedBytes;
-      if (skip > 0) {
-        plain = plain.subarray(skip);
-        skip = 0;
-      }
-      if (plain.length > left) plain = plain.subarray(0, left);
-      left -= plain.length;
       if (plain.length > 0) yield plain;
     }
   }
@@ -327,21 +340,13 @@ export async function* decryptAt(read: (buffer: Buffer, length: number, position
 /** The plaintext of chunks plan.first … plan.last, each only after its tag is verified. */
 export async function* decryptChunks(reader: ByteReader, plan: OpenPlan): AsyncGenerator<Buffer> {
   const { dataKey, header } = plan;
-  let skip = plan.skip;
-  let left = plan.take;
+  const window = plainWindow(plan);
   try {
     for (let index = plan.first; index <= plan.last; index++) {
       const final = index === plan.chunks - 1;
-      const sealedBytes = final ? plan.lastSealedBytes : header.chunkBytes + TAG_BYTES;
-      for (let piece of await openChunkFrom(reader, dataKey, header.noncePrefix, index, final, sealedBytes)) {
-        if (skip > 0) {
-          const skipped = Math.min(skip, piece.length);
-          piece = piece.subarray(skipped);
-          skip -= skipped;
-        }
-        if (piece.length > left) piece = piece.subarray(0, left);
-        left -= piece.length;
-        if (piece.length > 0) yield piece;
+      for (const piece of await openChunkFrom(reader, dataKey, header.noncePrefix, index, final, sealedBytesOf(plan, index))) {
+        const plain = window(piece);
+        if (plain.length > 0) yield plain;
       }
     }
     // A whole file: nothing may follow its final chunk.
