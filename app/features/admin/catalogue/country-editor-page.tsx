@@ -8,7 +8,7 @@
 // another editor's save in between is refused (2620) and this form is kept,
 // so nothing typed is lost.
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
-import { Alert, Button, Form, Input, InputNumber, Radio, Select, Tag } from 'antd';
+import { Button, Form, Input, InputNumber, Radio, Select, Tag } from 'antd';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import type { AdminCountryEditor, CountryContent, DistrictContent, NationalDayContent } from '../../../../common/contracts/catalogue-places';
@@ -16,6 +16,7 @@ import type { Province } from '../../../../common/web-context';
 import { ApiError } from '../../../lib/api-client';
 import { toast } from '../../../lib/toast';
 import { adminApi } from '../admin-api';
+import { EditorConflict } from './editor-conflict';
 import './catalogue.css';
 
 type DistrictRow = DistrictContent & { in_use?: boolean };
@@ -73,21 +74,7 @@ export function CountryEditorPage({ editor, provinces }: { editor: AdminCountryE
           保存
         </Button>
       </div>
-      {conflict ? (
-        <Alert
-          type="error"
-          showIcon
-          className="cat-conflict"
-          title="该国家已被他人修改"
-          description="本页的修改没有保存，也没有丢失：请先复制需要保留的内容，再刷新页面查看他人的修改。"
-          action={
-            <Button size="small" onClick={() => window.location.reload()}>
-              刷新
-            </Button>
-          }
-          data-testid="editor-conflict"
-        />
-      ) : null}
+      {conflict ? <EditorConflict what="该国家" /> : null}
       <Form<FormValues>
         form={form}
         layout="vertical"

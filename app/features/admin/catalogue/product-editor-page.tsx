@@ -23,6 +23,7 @@ import { toast } from '../../../lib/toast';
 import { adminApi } from '../admin-api';
 import { ListRows } from './list-rows';
 import { previewDetail } from './preview-detail';
+import { EditorConflict } from './editor-conflict';
 import './catalogue.css';
 
 const CONFLICT = 2324;
@@ -490,21 +491,7 @@ export function ProductEditorPage({
           </Popconfirm>
         </Space>
       </div>
-      {conflict ? (
-        <Alert
-          type="error"
-          showIcon
-          className="cat-conflict"
-          title="该产品已被他人修改"
-          description="本页的修改没有保存，也没有丢失：请先复制需要保留的内容，再刷新页面查看他人的修改。"
-          action={
-            <Button size="small" onClick={() => window.location.reload()}>
-              刷新
-            </Button>
-          }
-          data-testid="editor-conflict"
-        />
-      ) : null}
+      {conflict ? <EditorConflict what="该产品" /> : null}
       <Form<FormValues> form={form} layout="vertical" initialValues={initial} onValuesChange={() => setDirty(true)} requiredMark={false}>
         <Tabs
           items={[
