@@ -45,6 +45,8 @@ export function WorkbenchPage({ bench, supervisor }: { bench: AdminWorkbench; su
   const { order, product, panels } = bench;
   const canReview = bench.can_review && allows(bench, 'material_review');
   const inReview = atStep(order, 'material_review');
+  // 邮寄资料 is a card at the top while it is the task, else a fold among the others.
+  const mailTask = mailIsTask(bench);
   const next = nextAction(bench);
   const fileCount = bench.applicants.reduce((sum, a) => sum + a.items.reduce((n, item) => n + item.files.length, 0), 0);
   const shortPassports = bench.applicants.filter((a) => a.passport_warning !== null).length;
@@ -124,9 +126,9 @@ export function WorkbenchPage({ bench, supervisor }: { bench: AdminWorkbench; su
         <InterviewPanel panel={panels.interview} bench={bench} />
         <ResultPanel view={panels.result} bench={bench} />
         <ShipBackPanel view={panels.ship_back} bench={bench} />
-        {mailIsTask(bench) ? <MailPanel mail={panels.mail} bench={bench} /> : null}
+        {mailTask ? <MailPanel mail={panels.mail} bench={bench} /> : null}
         <div className="aw-folds">
-          {!mailIsTask(bench) && hasMail(panels.mail) ? (
+          {!mailTask && hasMail(panels.mail) ? (
             <WorkbenchFold title="邮寄资料" hint={mailHint(panels.mail)} testId="fold-mail">
               {() => <MailPanel mail={panels.mail} bench={bench} folded />}
             </WorkbenchFold>
