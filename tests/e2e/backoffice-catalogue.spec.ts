@@ -18,7 +18,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { addDays, chinaDate } from '../../common/order';
 import { FIXTURES } from '../fixtures/index';
 import { unusedIsoCode } from './catalogue-places-support';
-import { animationsSettled, e2eDatabase, hydrated, loggedInTest, snap, staffPage } from './support';
+import { animationsSettled, e2eDatabase, hydrated, loggedInTest, pickDate, snap, staffPage, typeInPicker } from './support';
 
 /** The open antd dropdown's option with this text. */
 const option = (page: Page, text: string) =>
@@ -30,26 +30,6 @@ async function chooseInSelect(page: Page, label: string, text: string) {
   await select.click();
   await select.fill(text);
   await option(page, text).click();
-}
-
-/** Types a YYYY-MM-DD or HH:mm into one of the back office's antd pickers and picks it (date-fields.tsx). */
-async function typeInPicker(page: Page, id: string, value: string) {
-  const input = page.locator(`#${id}`);
-  await input.click();
-  await input.fill(value);
-  await input.press('Enter');
-  await expect(input).toHaveValue(value);
-}
-
-/** The customer's departure-date picker: page on to the month, click the day. */
-async function pickDate(page: Page, testId: string, date: string) {
-  await page.getByTestId(testId).click();
-  const panel = page.locator('.ant-picker-dropdown:not(.ant-picker-dropdown-hidden)').last();
-  await expect(panel.locator('td.ant-picker-cell-today')).toBeVisible();
-  const cell = panel.locator(`td.ant-picker-cell-in-view[title="${date}"]`);
-  for (let i = 0; i < 14 && (await cell.count()) === 0; i += 1) await panel.locator('.ant-picker-header-next-btn').click();
-  await cell.click();
-  await expect(panel).toBeHidden();
 }
 
 function one<T>(sql: string, ...params: unknown[]): T {

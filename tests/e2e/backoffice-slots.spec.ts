@@ -7,18 +7,9 @@
 // times, not the closed day.
 // The consulate is the test's own (createProduct's 'own' district), so its
 // days are this test's alone. Screenshots at 1280 px under screenshots/tmp/slots/.
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { addDays, chinaDate } from '../../common/order';
-import { animationsSettled, apiCall, createProduct, e2eDatabase, hydrated, loggedInTest, operatorSessionToken, snap, staffPage } from './support';
-
-/** Types a YYYY-MM-DD or HH:mm into one of the back office's antd pickers and picks it (date-fields.tsx). */
-async function typeInPicker(page: Page, id: string, value: string) {
-  const input = page.locator(`#${id}`);
-  await input.click();
-  await input.fill(value);
-  await input.press('Enter');
-  await expect(input).toHaveValue(value);
-}
+import { animationsSettled, apiCall, createProduct, e2eDatabase, hydrated, loggedInTest, operatorSessionToken, snap, staffPage, typeInPicker } from './support';
 
 /** The days of the district that got the generated 08:15 slot, in date order. */
 function generatedDays(districtId: number): string[] {

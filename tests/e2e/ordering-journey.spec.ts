@@ -9,7 +9,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { formatPrice } from '../../common/format';
 import { addDays, chinaDate } from '../../common/order';
 import { FIXTURES, oversizeFile } from '../fixtures/index';
-import { e2eDatabase, hydrated, loggedInTest, snap } from './support';
+import { e2eDatabase, hydrated, loggedInTest, pickDate, snap } from './support';
 
 /** Listed, offline, with an interview, a visa photo and a stay the insurance plans cover; fewest uploads first. */
 function journeyProduct(): { id: number; countryId: number } {
@@ -36,14 +36,6 @@ async function chooseOption(page: Page, select: ReturnType<Page['getByTestId']>,
   await select.click();
   for (let i = 0; i < index; i += 1) await page.keyboard.press('ArrowDown');
   await page.keyboard.press('Enter');
-}
-
-async function pickDate(page: Page, testId: string, date: string) {
-  await page.getByTestId(testId).click();
-  const panel = page.locator('.ant-picker-dropdown:not(.ant-picker-dropdown-hidden)').last();
-  const cell = panel.locator(`td[title="${date}"]`);
-  for (let i = 0; i < 14 && !(await cell.isVisible()); i += 1) await panel.locator('.ant-picker-header-next-btn').click();
-  await cell.click();
 }
 
 /** The item's own upload input (not the replace inputs of its files). */

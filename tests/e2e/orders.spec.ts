@@ -8,7 +8,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { DELISTED_CHANNEL } from '../../common/catalogue';
 import { formatPrice } from '../../common/format';
 import { addDays, chinaDate } from '../../common/order';
-import { createCustomer, e2eDatabase, hydrated, loggedInTest, snap } from './support';
+import { createCustomer, e2eDatabase, hydrated, loggedInTest, pickDate, snap } from './support';
 
 const LISTED = `p.status <> 1 AND p.channel <> ${DELISTED_CHANNEL}`;
 
@@ -57,17 +57,6 @@ function productId(where: string): number {
   const row = query<{ id: number }>(`SELECT p.visa_product_id AS id FROM visa_product p WHERE ${where} ORDER BY p.visa_product_id LIMIT 1`)[0];
   if (!row) throw new Error(`the seed has no product where ${where}`);
   return row.id;
-}
-
-/** Picks a date in the open-able antd date picker `testId` by walking to its month (cells carry the date as title). */
-async function pickDate(page: Page, testId: string, date: string) {
-  await page.getByTestId(testId).click();
-  const panel = page.locator('.ant-picker-dropdown:not(.ant-picker-dropdown-hidden)').last();
-  // The panel opens on the current month; the cells of the chosen month are 'in view'.
-  await expect(panel.locator('td.ant-picker-cell-today')).toBeVisible();
-  const cell = panel.locator(`td.ant-picker-cell-in-view[title="${date}"]`);
-  for (let i = 0; i < 14 && (await cell.count()) === 0; i += 1) await panel.locator('.ant-picker-header-next-btn').click();
-  await cell.click();
 }
 
 /** antd Select without search: open it and choose the option `index` places down with the keyboard. */

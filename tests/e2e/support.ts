@@ -36,6 +36,29 @@ import { devSignedHeaders } from '../../server/test-support/signed-headers';
  *   - before a screenshot (mid-zoom shows only the mask);
  *   - before axe measures colours (mid-fade text is blended with the page behind).
  */
+/**
+ * Picks a date in the antd date picker `testId`: opens it, pages on to the date's month (the panel opens
+ * on the current month; a cell carries its date as its title), clicks the day and sees the panel close.
+ */
+export async function pickDate(page: Page, testId: string, date: string): Promise<void> {
+  await page.getByTestId(testId).click();
+  const panel = page.locator('.ant-picker-dropdown:not(.ant-picker-dropdown-hidden)').last();
+  await expect(panel.locator('td.ant-picker-cell-today')).toBeVisible();
+  const cell = panel.locator(`td.ant-picker-cell-in-view[title="${date}"]`);
+  for (let i = 0; i < 14 && (await cell.count()) === 0; i += 1) await panel.locator('.ant-picker-header-next-btn').click();
+  await cell.click();
+  await expect(panel).toBeHidden();
+}
+
+/** Types a YYYY-MM-DD or HH:mm into one of the back office's antd pickers (its input's id) and picks it (date-fields.tsx). */
+export async function typeInPicker(page: Page, id: string, value: string): Promise<void> {
+  const input = page.locator(`#${id}`);
+  await input.click();
+  await input.fill(value);
+  await input.press('Enter');
+  await expect(input).toHaveValue(value);
+}
+
 export async function animationsSettled(page: Page): Promise<void> {
   await page.waitForFunction(() =>
     document.getAnimations().every((animation) => animation.playState !== 'running' || animation.effect?.getComputedTiming().iterations === Infinity),

@@ -18,7 +18,7 @@ import { addDays, chinaDate } from '../../common/order';
 import { passportNeededUntil } from '../../common/passport';
 import { passportImage } from '../../server/test-support/passport-image';
 import { FIXTURES } from '../fixtures/index';
-import { asOperator, e2eDatabase, hydrated, loggedInTest, snap } from './support';
+import { asOperator, e2eDatabase, hydrated, loggedInTest, pickDate, snap } from './support';
 
 /** A product sold online with a visa photo and a 护照首页扫描件 item for 在职人员: its photo rule's colour and its stay. */
 function pickProduct(): { id: number; color: number; stayDays: number } {
@@ -43,14 +43,6 @@ async function typeDate(field: Locator, date: string) {
   await input.click();
   await input.fill(date);
   await input.press('Enter');
-}
-
-async function pickDate(page: Page, testId: string, date: string) {
-  await page.getByTestId(testId).click();
-  const panel = page.locator('.ant-picker-dropdown:not(.ant-picker-dropdown-hidden)').last();
-  const cell = panel.locator(`td[title="${date}"]`);
-  for (let i = 0; i < 14 && !(await cell.isVisible()); i += 1) await panel.locator('.ant-picker-header-next-btn').click();
-  await cell.click();
 }
 
 /** The screen at 1280 and 390 px unless told (screenshots/tmp/journey/), `target` scrolled to the middle; back to 1280 after. */
