@@ -28,6 +28,7 @@ import type { OperatorWorkbench } from '../modules/order-view/workbench.ts';
 import type { PageCheckService } from '../modules/page-check/page-check.service.ts';
 import { AppError } from '../platform/errors.ts';
 import { requireStaffAccess } from '../platform/operation.ts';
+import type { StaffAccess } from '../../common/staff-access.ts';
 import { parsePayload } from '../platform/payload.ts';
 import type { Operator } from '../platform/principal.ts';
 
@@ -46,12 +47,26 @@ export interface OperatorReadServices {
   slotAdmin: SlotAdminService;
 }
 
-/** A read whose payload is read as its call reads it first (a bad page parameter answers 1001, as the call would). */
-async function readParsed<C extends Contract, T>(contract: C, payload: PayloadOf<C>, run: (parsed: ParsedPayloadOf<C>) => Promise<T>): Promise<ReadAnswer<T>> {
-  // The call's own reading: the text rule (a search text from the page's URL, say), then the contract.
-  const parsed = parsePayload(contract, payload);
-  if (!parsed.success) return { ok: false, ret: parsed.error.ret, msg: parsed.error.message };
-  return read(() => run(parsed.data as ParsedPayloadOf<C>));
+/**
+ * The reads of one kind of call (common/staff-access.ts), for `caller`: each refuses a role its call
+ * refuses (2003), as the call's session hook does; a read with a payload reads it first, as its call
+ * reads it (a bad page parameter answers 1001).
+ */
+function readsOf(caller: Operator, access: StaffAccess) {
+  const allowed = <T>(run: () => Promise<T>) =>
+    read(() => {
+      requireStaffAccess(caller.role, access);
+      return run();
+    });
+  return {
+    read: allowed,
+    parsed<C extends Contract, T>(contract: C, payload: PayloadOf<C>, run: (parsed: ParsedPayloadOf<C>) => Promise<T>): Promise<ReadAnswer<T>> {
+      // The call's own reading: the text rule (a search text from the page's URL, say), then the contract.
+      const parsed = parsePayload(contract, payload);
+      if (!parsed.success) return Promise.resolve({ ok: false, ret: parsed.error.ret, msg: parsed.error.message });
+      return allowed(() => run(parsed.data as ParsedPayloadOf<C>));
+    },
+  };
 }
 
 async function read<T>(run: () => Promise<T>): Promise<ReadAnswer<T>> {
@@ -63,113 +78,37 @@ async function read<T>(run: () => Promise<T>): Promise<ReadAnswer<T>> {
   }
 }
 
-/** A read refuses a role its call refuses (common/staff-access.ts), as the call's session hook does. */
-function supervisorOnly(caller: Operator): void {
-  requireStaffAccess(caller.role, 'supervisor');
-}
-
-function orderWork(caller: Operator): void {
-  requireStaffAccess(caller.role, 'operator');
-}
-
-function catalogue(caller: Operator): void {
-  requireStaffAccess(caller.role, 'catalogue');
-}
-
 export function operatorReads(services: OperatorReadServices, caller: Operator, me: OperatorInfo): OperatorReads {
+  const supervisorOnly = readsOf(caller, 'supervisor');
+  const orderWork = readsOf(caller, 'operator');
+  const catalogue = readsOf(caller, 'catalogue');
   return {
     me,
-    operatorList: () =>
-      read(async () => {
-        supervisorOnly(caller);
-        return { list: await services.operator.list() };
-      }),
-    orderQueue: (query) =>
-      readParsed(adminOrderQueue, query, (parsed) => {
-        orderWork(caller);
-        return services.review.queue.queue(caller, parsed);
-      }),
-    queueFilters: () =>
-      read(() => {
-        orderWork(caller);
-        return services.review.queue.filters();
-      }),
-    queueView: () =>
-      read(() => {
-        orderWork(caller);
-        return services.review.queue.view(caller);
-      }),
+    operatorList: () => supervisorOnly.read(async () => ({ list: await services.operator.list() })),
+    orderQueue: (query) => orderWork.parsed(adminOrderQueue, query, (parsed) => services.review.queue.queue(caller, parsed)),
+    queueFilters: () => orderWork.read(() => services.review.queue.filters()),
+    queueView: () => orderWork.read(() => services.review.queue.view(caller)),
     orderWorkbench: (userOrderId) =>
-      readParsed(adminOrderWorkbench, { user_order_id: userOrderId }, (parsed) => {
-        orderWork(caller);
-        return services.workbench.workbench(caller, parsed.user_order_id);
-      }),
+      orderWork.parsed(adminOrderWorkbench, { user_order_id: userOrderId }, (parsed) => services.workbench.workbench(caller, parsed.user_order_id)),
     pageCheck: (userOrderId) =>
-      readParsed(adminPageCheckDetail, { user_order_id: userOrderId }, (parsed) => {
-        orderWork(caller);
-        return services.pageCheck.operatorView(caller, parsed.user_order_id);
-      }),
-    fileAccessLog: (query) =>
-      readParsed(adminFileAccessLog, query, async (parsed) => {
-        supervisorOnly(caller);
-        return services.review.accessLog(parsed);
-      }),
-    orderMail: (userOrderId) =>
-      readParsed(adminMailGet, { user_order_id: userOrderId }, (parsed) => {
-        orderWork(caller);
-        return services.mail.list(caller, parsed.user_order_id);
-      }),
-    refundFailedCount: () =>
-      read(() => {
-        orderWork(caller);
-        return services.refunds.failedCount();
-      }),
+      orderWork.parsed(adminPageCheckDetail, { user_order_id: userOrderId }, (parsed) => services.pageCheck.operatorView(caller, parsed.user_order_id)),
+    fileAccessLog: (query) => supervisorOnly.parsed(adminFileAccessLog, query, (parsed) => services.review.accessLog(parsed)),
+    orderMail: (userOrderId) => orderWork.parsed(adminMailGet, { user_order_id: userOrderId }, (parsed) => services.mail.list(caller, parsed.user_order_id)),
+    refundFailedCount: () => orderWork.read(() => services.refunds.failedCount()),
     orderShipBack: (userOrderId) =>
-      readParsed(adminShipBackGet, { user_order_id: userOrderId }, (parsed) => {
-        orderWork(caller);
-        return services.shipBack.adminGet(caller, parsed.user_order_id);
-      }),
-    reconciliation: (query) =>
-      readParsed(adminReconciliationList, query, (parsed) => {
-        orderWork(caller);
-        return services.reconciliation.list(caller, parsed);
-      }),
-    invoices: (query) =>
-      readParsed(adminInvoiceList, query, (parsed) => {
-        orderWork(caller);
-        return services.invoices.adminList(caller, parsed);
-      }),
-    catalogueProducts: (query) =>
-      readParsed(adminCatalogueProductList, query, async (parsed) => {
-        catalogue(caller);
-        return services.catalogueAdmin.list(parsed);
-      }),
+      orderWork.parsed(adminShipBackGet, { user_order_id: userOrderId }, (parsed) => services.shipBack.adminGet(caller, parsed.user_order_id)),
+    reconciliation: (query) => orderWork.parsed(adminReconciliationList, query, (parsed) => services.reconciliation.list(caller, parsed)),
+    invoices: (query) => orderWork.parsed(adminInvoiceList, query, (parsed) => services.invoices.adminList(caller, parsed)),
+    catalogueProducts: (query) => catalogue.parsed(adminCatalogueProductList, query, (parsed) => services.catalogueAdmin.list(parsed)),
     catalogueEditor: (query) =>
-      readParsed(adminCatalogueProductEditor, query, async (parsed) => {
-        catalogue(caller);
+      catalogue.parsed(adminCatalogueProductEditor, query, async (parsed) => {
         const editor = await services.catalogueAdmin.editor(parsed);
         const publications = editor.visa_product_id ? (await services.catalogueAdmin.publications(editor.visa_product_id)).list : [];
         return { ...editor, publications };
       }),
-    catalogueSlots: (query) =>
-      readParsed(adminSlotCalendar, query, async (parsed) => {
-        catalogue(caller);
-        return services.slotAdmin.calendar(parsed);
-      }),
-    catalogueReviews: (query) =>
-      readParsed(adminCatalogueReviewList, query, async (parsed) => {
-        catalogue(caller);
-        return services.catalogueAdmin.reviews.list(parsed);
-      }),
-    catalogueCountries: () =>
-      read(async () => {
-        catalogue(caller);
-        return services.catalogueAdmin.places.list();
-      }),
-    catalogueCountryEditor: (query) =>
-      readParsed(adminCatalogueCountryEditor, query, async (parsed) => {
-        catalogue(caller);
-        return services.catalogueAdmin.places.editor(parsed);
-      }),
+    catalogueSlots: (query) => catalogue.parsed(adminSlotCalendar, query, (parsed) => services.slotAdmin.calendar(parsed)),
+    catalogueReviews: (query) => catalogue.parsed(adminCatalogueReviewList, query, (parsed) => services.catalogueAdmin.reviews.list(parsed)),
+    catalogueCountries: () => catalogue.read(() => services.catalogueAdmin.places.list()),
+    catalogueCountryEditor: (query) => catalogue.parsed(adminCatalogueCountryEditor, query, (parsed) => services.catalogueAdmin.places.editor(parsed)),
   };
 }
