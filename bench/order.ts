@@ -6,6 +6,7 @@
 // also writes the server's CPU profile. Afterwards every customer's order list is counted: the
 // orders stored must equal the successes. Prints figures, asserts none.
 import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { once } from 'node:events';
 import http from 'node:http';
 import pg from 'pg';
@@ -23,6 +24,33 @@ function chinaDatePlus(days: number): string {
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+/**
+ * CPU seconds used so far by the processes matched (Linux /proc; null elsewhere):
+ * where the machine's two cores go per order — server, PostgreSQL's backends, this client.
+ */
+function cpuSeconds(match: (pid: number, comm: string) => boolean): number | null {
+  try {
+    let ticks = 0;
+    for (const entry of readdirSync('/proc')) {
+      const pid = Number(entry);
+      if (!Number.isInteger(pid)) continue;
+      let stat: string;
+      try {
+        stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      } catch {
+        continue; // the process ended while we looked
+      }
+      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      if (!match(pid, comm)) continue;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]); // utime + stime
+    }
+    return ticks / 100; // USER_HZ is 100 on Linux
+  } catch {
+    return null;
+  }
 }
 
 async function run(label: string, env: Record<string, string>) {
@@ -101,9 +129,22 @@ async function run(label: string, env: Record<string, string>) {
   // Warm-up for 2 s (JIT, connection pools), then measure.
   const warm = Array.from({ length: CUSTOMERS }, (_, i) => customer(i));
   await new Promise((resolve) => setTimeout(resolve, stopAt.warm - Date.now()));
+  const processes = {
+    server: (pid: number) => pid === server.pid,
+    postgres: (_pid: number, comm: string) => comm === 'postgres',
+    client: (pid: number) => pid === process.pid,
+  };
+  const cpuBefore = Object.fromEntries(Object.entries(processes).map(([name, match]) => [name, cpuSeconds(match)]));
   measuring = true;
   stopAt.end = Date.now() + SECONDS * 1000;
   await Promise.all(warm);
+  const cpu = Object.fromEntries(
+    Object.entries(processes).map(([name, match]) => {
+      const after = cpuSeconds(match);
+      const before = cpuBefore[name];
+      return [name, after === null || before === null || before === undefined ? null : after - before];
+    }),
+  ) as Record<keyof typeof processes, number | null>;
 
   // Count what was stored: each customer's order list.
   let stored = 0;
@@ -123,6 +164,7 @@ async function run(label: string, env: Record<string, string>) {
     rps: latencies.length / SECONDS,
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
+    cpu,
   };
 }
 
@@ -151,4 +193,13 @@ for (const r of results) {
     `${r.label.padEnd(11)} ${r.rps.toFixed(0).padStart(8)} ${r.p50.toFixed(1).padStart(8)} ${r.p99.toFixed(1).padStart(8)} ${String(r.failures).padStart(8)}   ${r.created}/${r.stored}${r.created === r.stored ? '' : '  MISMATCH'}`,
   );
   if (r.firstFailure) console.log(`  first failure: ${r.firstFailure}`);
+}
+console.log('\nCPU per order (ms, over the measured seconds; PostgreSQL: all its processes)');
+console.log('database      server   postgres     client');
+const perOrder = (seconds: number | null, r: (typeof results)[number]) =>
+  (seconds === null ? 'n/a' : ((seconds * 1000) / Math.max(1, r.ok + r.failures)).toFixed(2)).padStart(10);
+for (const r of results) {
+  console.log(
+    `${r.label.padEnd(11)} ${perOrder(r.cpu.server, r)} ${r.label === 'SQLite' ? '         -' : perOrder(r.cpu.postgres, r)} ${perOrder(r.cpu.client, r)}`,
+  );
 }

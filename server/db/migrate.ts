@@ -37,6 +37,7 @@ import * as photoCheck from './migrations/2026-11-28-051-photo-check.ts';
 import * as applicantPassportExpiry from './migrations/2026-11-28-056-applicant-passport-expiry.ts';
 import * as orderStayDays from './migrations/2026-11-29-057-order-stay-days.ts';
 import * as countryVersion from './migrations/2026-11-29-058-country-version.ts';
+import * as checklistVersions from './migrations/2026-11-29-059-checklist-versions.ts';
 
 const migrations: Record<string, Migration> = {
   '2026-11-21-001-accounts': accounts,
@@ -75,6 +76,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-28-056-applicant-passport-expiry': applicantPassportExpiry,
   '2026-11-29-057-order-stay-days': orderStayDays,
   '2026-11-29-058-country-version': countryVersion,
+  '2026-11-29-059-checklist-versions': checklistVersions,
 };
 
 /** The migrations this code knows, oldest first (a backup names the last one its database had). */

@@ -239,6 +239,8 @@ export interface PhotoParamTable {
 
 export interface VisaProductTable {
   visa_product_id: Generated<number>;
+  /** Migration 059: moved by triggers on every change to the product's materials (server/modules/order/checklist-version.ts). */
+  checklist_serial: Generated<number>;
   visa_country_id: number;
   visa_type_id: number;
   consular_district_id: number | null;
@@ -440,7 +442,12 @@ export interface UserOrderTable {
   stay_days: Generated<number>;
 }
 
-/** Migration 047: the product's checklist as it was when the order was placed. */
+/**
+ * Migration 047: the product's checklist as it was when the order was placed,
+ * copied into every order. Since migration 059 written only by the previous
+ * release during a rolling upgrade; read through order_checklist_view, which
+ * has the same columns.
+ */
 export interface OrderChecklistItemTable {
   user_order_id: number;
   /** The product material's id (order_material_file.material_id). */
@@ -453,6 +460,34 @@ export interface OrderChecklistItemTable {
   attention: string;
   sample: string | null;
   sort: number;
+}
+
+/** Migration 059: one identity's checklist of one product at some moment, named by the SHA-256 of its items; immutable, shared by orders. */
+export interface ChecklistVersionTable {
+  digest: string;
+  visa_product_id: number;
+  identity_id: number;
+  created_at: number;
+}
+
+/** Migration 059: a checklist version's items (order_checklist_item's columns, less the order). */
+export interface ChecklistVersionItemTable {
+  digest: string;
+  material_id: number;
+  identity_id: number;
+  required: number;
+  attr: number;
+  name: string;
+  attention: string;
+  sample: string | null;
+  sort: number;
+}
+
+/** Migration 059: the checklist version each identity of the order was given when it was placed. */
+export interface OrderChecklistTable {
+  user_order_id: number;
+  identity_id: number;
+  digest: string;
 }
 
 export interface OrderApplicantTable {
@@ -495,6 +530,11 @@ export interface OrderTables {
   order_applicant: OrderApplicantTable;
   order_event: OrderEventTable;
   order_checklist_item: OrderChecklistItemTable;
+  /** Migration 059 (a view): every order's checklist, from its versions or, for orders placed by the previous release, its copied rows. */
+  order_checklist_view: OrderChecklistItemTable;
+  checklist_version: ChecklistVersionTable;
+  checklist_version_item: ChecklistVersionItemTable;
+  order_checklist: OrderChecklistTable;
 }
 
 // ── Ordering steps (migration 005) ───────────────────────────────────────

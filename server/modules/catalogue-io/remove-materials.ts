@@ -11,7 +11,7 @@ import type { Database } from '../../db/schema.ts';
  */
 export async function removeMaterials(trx: Transaction<Database>, materialIds: number[]): Promise<void> {
   if (materialIds.length === 0) return;
-  const listed = await trx.selectFrom('order_checklist_item').select('material_id').distinct().where('material_id', 'in', materialIds).execute();
+  const listed = await trx.selectFrom('order_checklist_view').select('material_id').distinct().where('material_id', 'in', materialIds).execute();
   const retired = listed.map((row) => row.material_id);
   if (retired.length > 0) await trx.updateTable('visa_product_material').set({ retired: 1 }).where('material_id', 'in', retired).execute();
   const deleted = materialIds.filter((id) => !retired.includes(id));

@@ -40,6 +40,7 @@ import { storeNotices } from '../order-notices/notice-store.ts';
 import { storeTravellerMessages } from '../order-notices/traveller-messages.ts';
 import { announceAfterCommit } from './after-commit.ts';
 import { createOrderRepository, type NewApplicant, type NewOrder, type OrderRow, type OrderScope } from './order.repository.ts';
+import type { ChecklistVersion } from './checklist-version.ts';
 
 export type { OrderRow } from './order.repository.ts';
 
@@ -1095,12 +1096,18 @@ export function createOrderLifecycle(db: Kysely<Database>, deps: { now: () => nu
     },
 
     /** The order, its applicants and its 'create' event, all or nothing. */
-    async create(caller: Principal, order: Omit<NewOrder, 'status'>, applicants: NewApplicant[], detail: Record<string, unknown>): Promise<number> {
+    async create(
+      caller: Principal,
+      order: Omit<NewOrder, 'status'>,
+      applicants: NewApplicant[],
+      checklist: ChecklistVersion[],
+      detail: Record<string, unknown>,
+    ): Promise<number> {
       const rule = ruleOf('create');
       if (!mayFire(rule, caller)) throw new AppError(ErrorCode.ORDER_ACTION_FORBIDDEN);
       const [place] = rule.to as Place[];
       const { status, step } = placeParts(place!);
-      const { user_order_id, event_id } = await repo.insertCreated({ ...order, status, step, step_entered_at: order.created_at }, applicants, {
+      const { user_order_id, event_id } = await repo.insertCreated({ ...order, status, step, step_entered_at: order.created_at }, applicants, checklist, {
         ...actorOf(caller),
         to_status: status,
         to_step: step,

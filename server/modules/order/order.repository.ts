@@ -8,6 +8,7 @@ import { type Flag, fromJson, type Json } from '../../db/json.ts';
 import { orderNumber, orderNumberPrefix } from '../../../common/order-number.ts';
 import { withAbandonedClosed } from '../../../common/payment.ts';
 import type { Database } from '../../db/schema.ts';
+import { type ChecklistCache, type ChecklistRow, type ChecklistVersion, checklistVersions, createChecklistCache } from './checklist-version.ts';
 
 /** Whose orders a read may see: one enterprise's, or (operators, the system) every one. */
 export interface OrderScope {
@@ -162,26 +163,38 @@ function toOrderRow(raw: RawOrderRow) {
 
 export type OrderRow = ReturnType<typeof toOrderRow>;
 
+/** One checklist cache per database handle (checklist-version.ts). */
+const checklistCaches = new WeakMap<Kysely<Database>, ChecklistCache>();
+function checklistCacheOf(db: Kysely<Database>): ChecklistCache {
+  let cache = checklistCaches.get(db);
+  if (!cache) checklistCaches.set(db, (cache = createChecklistCache()));
+  return cache;
+}
+
 /**
- * The product's checklist as the order's own (issue 26): publishing a product
- * change never changes an existing order's materials. Only the identities of
- * the order's applicants (an applicant's identity never changes after the
- * create): the lists of the other identities were most of the bytes every
- * order_create wrote (bench:order, 2026-11-29). The PostgreSQL create does the
- * same in its statement.
+ * The order's checklist on SQLite (the PostgreSQL create does the same in its
+ * statement): each version is stored the first time an order gets it, then the
+ * order names its versions.
  */
-async function snapshotChecklist(trx: Transaction<Database>, userOrderId: number, visaProductId: number, identityIds: number[]): Promise<void> {
+async function linkChecklist(trx: Transaction<Database>, userOrderId: number, visaProductId: number, versions: ChecklistVersion[], at: number): Promise<void> {
+  for (const version of versions) {
+    if (version.stored) continue;
+    const stored = await trx
+      .insertInto('checklist_version')
+      .values({ digest: version.digest, visa_product_id: visaProductId, identity_id: version.identity_id, created_at: at })
+      .onConflict((oc) => oc.column('digest').doNothing())
+      .executeTakeFirst();
+    if (Number(stored.numInsertedOrUpdatedRows ?? 0) > 0) {
+      await trx
+        .insertInto('checklist_version_item')
+        .values(version.items.map((item) => ({ digest: version.digest, ...item })))
+        .execute();
+    }
+  }
+  if (versions.length === 0) return;
   await trx
-    .insertInto('order_checklist_item')
-    .columns(['user_order_id', 'material_id', 'identity_id', 'required', 'attr', 'name', 'attention', 'sample', 'sort'])
-    .expression(
-      trx
-        .selectFrom('visa_product_material')
-        .select([sql.lit(userOrderId).as('user_order_id'), 'material_id', 'identity_id', 'required', 'attr', 'name', 'attention', 'sample', 'sort'])
-        .where('visa_product_id', '=', visaProductId)
-        .where('identity_id', 'in', [...new Set(identityIds)])
-        .where('retired', '=', 0),
-    )
+    .insertInto('order_checklist')
+    .values(versions.map((version) => ({ user_order_id: userOrderId, identity_id: version.identity_id, digest: version.digest })))
     .execute();
 }
 
@@ -217,9 +230,44 @@ export function createOrderRepository(db: Kysely<Database>) {
           'photo_param.width as photo_width',
           'photo_param.height as photo_height',
           'photo_param.name as photo_name',
+          'visa_product.checklist_serial',
         ])
         .where('visa_product.visa_product_id', '=', visaProductId)
         .executeTakeFirst();
+    },
+
+    /**
+     * The checklist versions of these identities for the product as it is at
+     * checklist_serial: from this process's cache, or read (with the serial
+     * they were read at) when not seen yet.
+     */
+    async checklistFor(visaProductId: number, serial: number, identityIds: number[]): Promise<ChecklistVersion[]> {
+      const cache = checklistCacheOf(db);
+      const wanted = [...new Set(identityIds)];
+      const found = new Map(wanted.map((id) => [id, cache.get(visaProductId, serial, id)]));
+      const missing = wanted.filter((id) => found.get(id) === undefined);
+      if (missing.length > 0) {
+        const rows = await db
+          .selectFrom('visa_product as p')
+          .leftJoin('visa_product_material as m', (join) =>
+            join.onRef('m.visa_product_id', '=', 'p.visa_product_id').on('m.retired', '=', 0).on('m.identity_id', 'in', missing),
+          )
+          .select(['p.checklist_serial', 'm.material_id', 'm.identity_id', 'm.required', 'm.attr', 'm.name', 'm.attention', 'm.sample', 'm.sort'])
+          .where('p.visa_product_id', '=', visaProductId)
+          .execute();
+        const readAt = rows[0]?.checklist_serial ?? serial;
+        const versions = checklistVersions(
+          rows.flatMap((r) =>
+            r.material_id === null ? [] : [[r.material_id, r.identity_id!, r.required!, r.attr!, r.name!, r.attention!, r.sample, r.sort!] as ChecklistRow],
+          ),
+        );
+        for (const id of missing) {
+          const version = versions.find((v) => v.identity_id === id) ?? null;
+          cache.set(visaProductId, readAt, id, version);
+          found.set(id, version);
+        }
+      }
+      return wanted.flatMap((id) => found.get(id) ?? []);
     },
 
     async productNeedDays(visaProductId: number): Promise<number> {
@@ -243,11 +291,18 @@ export function createOrderRepository(db: Kysely<Database>) {
      * write (`npm run bench:order`). SQLite takes no INSERT inside WITH; its
      * statements are calls, so there it is a transaction of three.
      */
-    async insertCreated(order: NewOrder, applicants: NewApplicant[], event: NewCreateEvent): Promise<{ user_order_id: number; event_id: number }> {
+    async insertCreated(
+      order: NewOrder,
+      applicants: NewApplicant[],
+      checklist: ChecklistVersion[],
+      event: NewCreateEvent,
+    ): Promise<{ user_order_id: number; event_id: number }> {
       const row = { step: null, ...order, updated_at: order.created_at, cancelled_at: null, cancel_reason: null, version: 0 };
       if (db.getExecutor().adapter instanceof PostgresAdapter) {
         // The id is drawn first so that the order number (common/order-number.ts) goes in with the row.
         const id = sql<number>`(select id from new_id)`;
+        // Items only of versions this process has not seen stored; stored only by the order that stores the version.
+        const items = checklist.filter((version) => !version.stored).flatMap((version) => version.items.map((item) => ({ digest: version.digest, ...item })));
         const orderNo = sql<string>`${orderNumberPrefix(order.created_at)} || lpad(${id}::text, greatest(6, length(${id}::text)), '0')`;
         const insertOrder = db
           .insertInto('user_order')
@@ -271,12 +326,33 @@ export function createOrderRepository(db: Kysely<Database>) {
               ) as a(name, identity_id, mobile_phone, email, passport_no, passport_expiry, sort)
             order by a.sort
           ),
+          new_versions as (
+            insert into checklist_version (digest, visa_product_id, identity_id, created_at)
+            select v.digest, ${order.visa_product_id}::integer, v.identity_id, ${order.created_at}::bigint
+            from unnest(${checklist.map((v) => v.digest)}::text[], ${checklist.map((v) => v.identity_id)}::integer[]) as v(digest, identity_id)
+            on conflict (digest) do nothing
+            returning digest
+          ),
+          new_version_items as (
+            insert into checklist_version_item (digest, material_id, identity_id, required, attr, name, attention, sample, sort)
+            select i.digest, i.material_id, i.identity_id, i.required, i.attr, i.name, i.attention, i.sample, i.sort
+            from unnest(
+                ${items.map((i) => i.digest)}::text[],
+                ${items.map((i) => i.material_id)}::integer[],
+                ${items.map((i) => i.identity_id)}::integer[],
+                ${items.map((i) => i.required)}::integer[],
+                ${items.map((i) => i.attr)}::integer[],
+                ${items.map((i) => i.name)}::text[],
+                ${items.map((i) => i.attention)}::text[],
+                ${items.map((i) => i.sample)}::text[],
+                ${items.map((i) => i.sort)}::integer[]
+              ) as i(digest, material_id, identity_id, required, attr, name, attention, sample, sort)
+            where i.digest in (select digest from new_versions)
+          ),
           new_checklist as (
-            insert into order_checklist_item (user_order_id, material_id, identity_id, required, attr, name, attention, sample, sort)
-            select new_order.user_order_id, m.material_id, m.identity_id, m.required, m.attr, m.name, m.attention, m.sample, m.sort
-            from new_order, visa_product_material m
-            where m.visa_product_id = ${order.visa_product_id}::integer and m.retired = 0
-              and m.identity_id = any(${[...new Set(applicants.map((a) => a.identity_id))]}::integer[])
+            insert into order_checklist (user_order_id, identity_id, digest)
+            select new_order.user_order_id, v.identity_id, v.digest
+            from new_order, unnest(${checklist.map((v) => v.digest)}::text[], ${checklist.map((v) => v.identity_id)}::integer[]) as v(digest, identity_id)
           ),
           new_event as (
             insert into order_event (user_order_id, actor, actor_id, event, from_status, to_status, from_step, to_step, detail, created_at)
@@ -285,9 +361,10 @@ export function createOrderRepository(db: Kysely<Database>) {
             returning user_order_id, event_id
           )
           select user_order_id, event_id from new_event`.execute(db);
+        for (const version of checklist) version.stored = true;
         return rows[0]!;
       }
-      return db.transaction().execute(async (trx) => {
+      const created = await db.transaction().execute(async (trx) => {
         const { user_order_id } = await trx.insertInto('user_order').values(row).returning('user_order_id').executeTakeFirstOrThrow();
         await trx
           .updateTable('user_order')
@@ -298,12 +375,7 @@ export function createOrderRepository(db: Kysely<Database>) {
           .insertInto('order_applicant')
           .values(applicants.map((applicant, sort) => ({ ...applicant, user_order_id, status: 'pending' as const, sort })))
           .execute();
-        await snapshotChecklist(
-          trx,
-          user_order_id,
-          order.visa_product_id,
-          applicants.map((applicant) => applicant.identity_id),
-        );
+        await linkChecklist(trx, user_order_id, order.visa_product_id, checklist, order.created_at);
         const { event_id } = await trx
           .insertInto('order_event')
           .values({ user_order_id, ...event, event: 'create', from_status: null, from_step: null })
@@ -311,6 +383,8 @@ export function createOrderRepository(db: Kysely<Database>) {
           .executeTakeFirstOrThrow();
         return { user_order_id, event_id };
       });
+      for (const version of checklist) version.stored = true;
+      return created;
     },
 
     /** One order within the scope; outside it the order is simply not found. */
@@ -377,7 +451,7 @@ export function createOrderRepository(db: Kysely<Database>) {
     async mailsPaper(userOrderId: number, identityIds: number[]): Promise<boolean> {
       if (identityIds.length === 0) return false;
       const row = await db
-        .selectFrom('order_checklist_item')
+        .selectFrom('order_checklist_view')
         .select('material_id')
         .where('user_order_id', '=', userOrderId)
         .where('attr', '=', 1)

@@ -136,6 +136,11 @@ export function createOrderService(db: Kysely<Database>, deps: OrderServiceDeps)
       }
 
       const applicants = normalizeApplicants(input.applicants, departure);
+      const checklist = await repo.checklistFor(
+        product.visa_product_id,
+        product.checklist_serial,
+        applicants.map((applicant) => applicant.identity_id),
+      );
 
       // The customer pays the distributor (enterprise) price when the product has one.
       const unitPrice =
@@ -162,7 +167,7 @@ export function createOrderService(db: Kysely<Database>, deps: OrderServiceDeps)
           total_amount: totalAmount,
           created_at: at,
           expires_at: expiresAt,
-          // The photo rule goes with the order (issue 26); the checklist is copied with the insert.
+          // The photo rule goes with the order (issue 26); so does the checklist (its versions, below).
           visa_photo_id: product.photo_id ?? 0,
           photo_color: product.photo_color,
           photo_width: product.photo_width,
@@ -172,6 +177,7 @@ export function createOrderService(db: Kysely<Database>, deps: OrderServiceDeps)
           stay_days: product.stay_days,
         },
         applicants,
+        checklist,
         { unit_price: unitPrice, applicant_count: applicants.length, total_amount: totalAmount },
       );
 
