@@ -1,5 +1,6 @@
 // One Kysely factory for both databases: SQLite (embedded default) and
 // PostgreSQL (when DATABASE_URL is set).
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
@@ -13,6 +14,7 @@ import {
   type Driver,
   type SqliteDatabase,
   type SqliteDialectConfig,
+  sql,
 } from 'kysely';
 import pg from 'pg';
 import type { AppConfig } from '../config.ts';
@@ -45,6 +47,7 @@ export interface DatabaseOptions {
 export function openDatabase(config: AppConfig['database'], options: DatabaseOptions = {}): DatabaseHandle {
   if (config.kind === 'postgres') {
     const pool = new pg.Pool({
+      Client: PreparingClient,
       connectionString: config.url,
       max: options.poolSize ?? 10,
       ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
@@ -67,6 +70,43 @@ export function openDatabase(config: AppConfig['database'], options: DatabaseOpt
   sqlite.pragma('foreign_keys = ON');
   const db = new Kysely<Database>({ dialect: withAfterCommit(new WriteLockFirstSqliteDialect({ database: reusingStatements(sqlite) })) });
   return { db, kind: 'sqlite', file: config.file, destroy: () => db.destroy() };
+}
+
+/**
+ * The busiest statements (order_create's, bench:order) end with this comment
+ * and PostgreSQL keeps them prepared on each connection: parsing and planning
+ * them anew was most of PostgreSQL's CPU per order. Only statements that fit:
+ * their plan does not depend on the values (key lookups and inserts; the
+ * queues' partial indexes need the status to be known: decision 0028), they
+ * name their columns (a migration that adds columns leaves their result type
+ * alone; docs/deploy.md forbids changing a column in place), and they run
+ * outside explicit transactions. SQLite ignores the comment (its statements
+ * are all kept: reusingStatements below).
+ */
+export const PREPARED_MARK = '/* prepared */';
+export const prepared = sql.raw(PREPARED_MARK);
+
+const statementNames = new Map<string, string>();
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (name === undefined) {
+    name = `p_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
+    if (statementNames.size > 1_000) statementNames.clear(); // a few texts in practice
+    statementNames.set(text, name);
+  }
+  return name;
+}
+
+/** pg's client, giving marked statements a name: pg parses a named statement once per connection and PostgreSQL keeps its plan. */
+class PreparingClient extends pg.Client {
+  // pg's query() has many overloads; Kysely calls query(text, values) and gets a promise.
+  override query(...args: any[]): any {
+    const [text, values] = args;
+    if (typeof text === 'string' && text.endsWith(PREPARED_MARK) && args.length === 2) {
+      return super.query({ name: statementName(text), text, values });
+    }
+    return (super.query as (...a: any[]) => any)(...args);
+  }
 }
 
 /**

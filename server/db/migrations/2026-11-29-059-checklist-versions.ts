@@ -68,7 +68,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('sort', 'integer', (col) => col.notNull())
     .addPrimaryKeyConstraint('checklist_version_item_pk', ['digest', 'material_id'])
     .execute();
-  // Is a material still listed by some order's checklist? (catalogue-io/remove-materials.ts)
+  // Is a material still listed by some order's checklist? (catalogue-io/remove-materials.ts: a version
+  // is only ever stored with the order that first gets it, so a version's material is an order's.)
   await db.schema.createIndex('checklist_version_item_material_idx').on('checklist_version_item').column('material_id').execute();
   await db.schema
     .createTable('order_checklist')
@@ -77,7 +78,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('digest', 'varchar(64)', (col) => col.notNull().references('checklist_version.digest'))
     .addPrimaryKeyConstraint('order_checklist_pk', ['user_order_id', 'identity_id'])
     .execute();
-  await db.schema.createIndex('order_checklist_digest_idx').on('order_checklist').column('digest').execute();
+  // 053 made user_order_enterprise_created_idx, the same columns as 004's user_order_enterprise_idx:
+  // every order insert wrote both. One is enough.
+  await db.schema.dropIndex('user_order_enterprise_created_idx').execute();
 
   // The existing snapshots, order by order and identity.
   const rows = (await sql<Item & { user_order_id: number }>`select * from order_checklist_item order by user_order_id, identity_id, material_id`.execute(db))
@@ -191,6 +194,7 @@ export async function down(db: Kysely<any>): Promise<void> {
     select oc.user_order_id, i.material_id, oc.identity_id, i.required, i.attr, i.name, i.attention, i.sample, i.sort
     from order_checklist oc join checklist_version_item i on i.digest = oc.digest
     where not exists (select 1 from order_checklist_item c where c.user_order_id = oc.user_order_id)`.execute(db);
+  await db.schema.createIndex('user_order_enterprise_created_idx').on('user_order').columns(['enterprise_id', 'created_at']).execute();
   await db.schema.dropTable('order_checklist').execute();
   await db.schema.dropTable('checklist_version_item').execute();
   await db.schema.dropTable('checklist_version').execute();

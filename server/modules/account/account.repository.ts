@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { prepared } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 
 export function createAccountRepository(db: Kysely<Database>) {
@@ -104,6 +105,7 @@ export function createAccountRepository(db: Kysely<Database>) {
           'enterprise.status as enterprise_status',
         ])
         .where('account_session.token_hash', '=', tokenHash)
+        .modifyEnd(prepared)
         .executeTakeFirst();
     },
 

@@ -7,11 +7,19 @@ import type { Database } from '../../db/schema.ts';
  * Takes materials off their product. One that an order's checklist still
  * lists (issue 26: orders keep the checklist they were placed with) is
  * retired, not deleted: the order may still upload a file for it, and its
- * files point at the row.
+ * files point at the row. An order's checklist is its versions
+ * (migration 059; a version is stored only with the order that first gets
+ * it, so every version's material is some order's) or, for orders the
+ * previous release placed during a rolling upgrade, its copied rows.
  */
 export async function removeMaterials(trx: Transaction<Database>, materialIds: number[]): Promise<void> {
   if (materialIds.length === 0) return;
-  const listed = await trx.selectFrom('order_checklist_view').select('material_id').distinct().where('material_id', 'in', materialIds).execute();
+  const listed = await trx
+    .selectFrom('checklist_version_item')
+    .select('material_id')
+    .where('material_id', 'in', materialIds)
+    .union(trx.selectFrom('order_checklist_item').select('material_id').where('material_id', 'in', materialIds))
+    .execute();
   const retired = listed.map((row) => row.material_id);
   if (retired.length > 0) await trx.updateTable('visa_product_material').set({ retired: 1 }).where('material_id', 'in', retired).execute();
   const deleted = materialIds.filter((id) => !retired.includes(id));

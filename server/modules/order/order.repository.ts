@@ -7,6 +7,7 @@ import { CUSTOMER_ACTION_STEPS, type OrderListTab, type OrderStatus, type OrderS
 import { type Flag, fromJson, type Json } from '../../db/json.ts';
 import { orderNumber, orderNumberPrefix } from '../../../common/order-number.ts';
 import { withAbandonedClosed } from '../../../common/payment.ts';
+import { prepared } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { type ChecklistCache, type ChecklistRow, type ChecklistVersion, checklistVersions, createChecklistCache } from './checklist-version.ts';
 
@@ -233,6 +234,7 @@ export function createOrderRepository(db: Kysely<Database>) {
           'visa_product.checklist_serial',
         ])
         .where('visa_product.visa_product_id', '=', visaProductId)
+        .modifyEnd(prepared)
         .executeTakeFirst();
     },
 
@@ -360,7 +362,7 @@ export function createOrderRepository(db: Kysely<Database>) {
             from new_order
             returning user_order_id, event_id
           )
-          select user_order_id, event_id from new_event`.execute(db);
+          select user_order_id, event_id from new_event ${prepared}`.execute(db);
         for (const version of checklist) version.stored = true;
         return rows[0]!;
       }
