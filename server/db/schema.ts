@@ -443,10 +443,10 @@ export interface UserOrderTable {
 }
 
 /**
- * Migration 047: the product's checklist as it was when the order was placed,
- * copied into every order. Since migration 059 written only by the previous
- * release during a rolling upgrade; read through order_checklist_view, which
- * has the same columns.
+ * The product's checklist as it was when the order was placed. Migration 047:
+ * a table of copies. Migration 059: a view over the order's checklist versions
+ * (order_checklist, checklist_version_item), or its copies (order_checklist_copy)
+ * for orders placed before or by the previous release during a rolling upgrade.
  */
 export interface OrderChecklistItemTable {
   user_order_id: number;
@@ -529,9 +529,10 @@ export interface OrderTables {
   user_order: UserOrderTable;
   order_applicant: OrderApplicantTable;
   order_event: OrderEventTable;
+  /** A view since migration 059 (read it; nothing here writes it). */
   order_checklist_item: OrderChecklistItemTable;
-  /** Migration 059 (a view): every order's checklist, from its versions or, for orders placed by the previous release, its copied rows. */
-  order_checklist_view: OrderChecklistItemTable;
+  /** Migration 059: the copies of migration 047's table (what the previous release inserts into order_checklist_item lands here). */
+  order_checklist_copy: OrderChecklistItemTable;
   checklist_version: ChecklistVersionTable;
   checklist_version_item: ChecklistVersionItemTable;
   order_checklist: OrderChecklistTable;

@@ -10,19 +10,20 @@
 // - checklist_version_item: its items (the columns order_checklist_item had).
 // - order_checklist: which version each of the order's identities got (one or a
 //   few rows per order).
-// - order_checklist_view: what every reader reads (materials, review, mail,
-//   interview notice, workbench), with order_checklist_item's columns: the
-//   versions' items of orders placed from now on, and the copied rows of orders
-//   placed before.
+// - order_checklist_item becomes a view with the table's columns, read as before
+//   (materials, review, mail, interview notice, workbench): the versions' items
+//   of an order that has versions, else its copied rows (order_checklist_copy,
+//   the old table renamed).
 // - visa_product.checklist_serial: moved by triggers on every insert, update or
 //   delete of the product's materials, so that a process may keep the versions
 //   it has seen by (product, serial, identity) and no writer can forget to say
 //   the list changed.
-// The table order_checklist_item stays (deploy rule, docs/deploy.md: a migration
-// leaves the previous release working). During a rolling upgrade the previous
-// release keeps copying rows into it and reading them; the view shows those
-// orders from their copies. Its rows are also moved into versions here, and an
-// order that has versions is read from them. A later release drops the table.
+// The previous release keeps working during a rolling upgrade (docs/deploy.md):
+// it reads order_checklist_item as it did (now the view, so it sees the
+// versions of orders placed on new instances too), and the copies it still
+// inserts there go to order_checklist_copy (an INSTEAD OF trigger). The existing
+// copies are also moved into versions here; an order that has versions is read
+// from them. A later release drops order_checklist_copy and the trigger.
 // Existing orders' rows move into versions; the digest is computed here the way
 // server/modules/order/checklist-version.ts computes it (a mismatch would only
 // store one list twice, never give an order another list).
@@ -158,8 +159,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     await sql`create trigger visa_product_material_deleted after delete on visa_product_material begin ${bump('old')} end`.execute(db);
   }
 
+  // The copies become order_checklist_copy, and order_checklist_item the view every reader reads.
+  await db.schema.alterTable('order_checklist_item').renameTo('order_checklist_copy').execute();
   await db.schema
-    .createView('order_checklist_view')
+    .createView('order_checklist_item')
     .as(
       db
         .selectFrom('order_checklist as oc')
@@ -167,7 +170,7 @@ export async function up(db: Kysely<any>): Promise<void> {
         .select(['oc.user_order_id', 'i.material_id', 'oc.identity_id', 'i.required', 'i.attr', 'i.name', 'i.attention', 'i.sample', 'i.sort'])
         .unionAll(
           db
-            .selectFrom('order_checklist_item as c')
+            .selectFrom('order_checklist_copy as c')
             .select(['c.user_order_id', 'c.material_id', 'c.identity_id', 'c.required', 'c.attr', 'c.name', 'c.attention', 'c.sample', 'c.sort'])
             .where((eb) =>
               eb.not(eb.exists(eb.selectFrom('order_checklist as oc').select('oc.user_order_id').whereRef('oc.user_order_id', '=', 'c.user_order_id'))),
@@ -175,6 +178,24 @@ export async function up(db: Kysely<any>): Promise<void> {
         ),
     )
     .execute();
+  // The previous release, during a rolling upgrade, still inserts copies into order_checklist_item: they go to the copies.
+  const columns = 'user_order_id, material_id, identity_id, required, attr, name, attention, sample, sort';
+  const values = columns
+    .split(', ')
+    .map((column) => `new.${column}`)
+    .join(', ');
+  if (pg) {
+    await sql`create function order_checklist_item_copied() returns trigger language plpgsql as $$
+      begin
+        insert into order_checklist_copy (${sql.raw(columns)}) values (${sql.raw(values)});
+        return new;
+      end $$`.execute(db);
+    await sql`create trigger order_checklist_item_insert instead of insert on order_checklist_item
+      for each row execute function order_checklist_item_copied()`.execute(db);
+  } else {
+    await sql`create trigger order_checklist_item_insert instead of insert on order_checklist_item
+      begin insert into order_checklist_copy (${sql.raw(columns)}) values (${sql.raw(values)}); end`.execute(db);
+  }
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
@@ -188,12 +209,19 @@ export async function down(db: Kysely<any>): Promise<void> {
     }
   }
   await db.schema.alterTable('visa_product').dropColumn('checklist_serial').execute();
-  await db.schema.dropView('order_checklist_view').execute();
+  if (pg) {
+    await sql`drop trigger order_checklist_item_insert on order_checklist_item`.execute(db);
+    await sql`drop function order_checklist_item_copied()`.execute(db);
+  } else {
+    await sql`drop trigger order_checklist_item_insert`.execute(db);
+  }
+  await db.schema.dropView('order_checklist_item').execute();
   // Orders placed since get their copies back (the table kept those placed before).
-  await sql`insert into order_checklist_item (user_order_id, material_id, identity_id, required, attr, name, attention, sample, sort)
+  await sql`insert into order_checklist_copy (user_order_id, material_id, identity_id, required, attr, name, attention, sample, sort)
     select oc.user_order_id, i.material_id, oc.identity_id, i.required, i.attr, i.name, i.attention, i.sample, i.sort
     from order_checklist oc join checklist_version_item i on i.digest = oc.digest
-    where not exists (select 1 from order_checklist_item c where c.user_order_id = oc.user_order_id)`.execute(db);
+    where not exists (select 1 from order_checklist_copy c where c.user_order_id = oc.user_order_id)`.execute(db);
+  await db.schema.alterTable('order_checklist_copy').renameTo('order_checklist_item').execute();
   await db.schema.createIndex('user_order_enterprise_created_idx').on('user_order').columns(['enterprise_id', 'created_at']).execute();
   await db.schema.dropTable('order_checklist').execute();
   await db.schema.dropTable('checklist_version_item').execute();

@@ -9,8 +9,9 @@ import type { Database } from '../../db/schema.ts';
  * retired, not deleted: the order may still upload a file for it, and its
  * files point at the row. An order's checklist is its versions
  * (migration 059; a version is stored only with the order that first gets
- * it, so every version's material is some order's) or, for orders the
- * previous release placed during a rolling upgrade, its copied rows.
+ * it, so every version's material is some order's) or its copied rows
+ * (order_checklist_copy: orders placed before it, or by the previous release
+ * during a rolling upgrade).
  */
 export async function removeMaterials(trx: Transaction<Database>, materialIds: number[]): Promise<void> {
   if (materialIds.length === 0) return;
@@ -18,7 +19,7 @@ export async function removeMaterials(trx: Transaction<Database>, materialIds: n
     .selectFrom('checklist_version_item')
     .select('material_id')
     .where('material_id', 'in', materialIds)
-    .union(trx.selectFrom('order_checklist_item').select('material_id').where('material_id', 'in', materialIds))
+    .union(trx.selectFrom('order_checklist_copy').select('material_id').where('material_id', 'in', materialIds))
     .execute();
   const retired = listed.map((row) => row.material_id);
   if (retired.length > 0) await trx.updateTable('visa_product_material').set({ retired: 1 }).where('material_id', 'in', retired).execute();

@@ -80,7 +80,7 @@ export function createInterviewNoticeRepository(db: Kysely<Database>) {
     /** The order's bring-to-the-consulate items (attr 2) of these identities, in the checklist's order. */
     async bringItems(userOrderId: number): Promise<Map<number, string[]>> {
       const rows = await db
-        .selectFrom('order_checklist_view')
+        .selectFrom('order_checklist_item')
         .select(['identity_id', 'name'])
         .where('user_order_id', '=', userOrderId)
         .where('attr', '=', 2)

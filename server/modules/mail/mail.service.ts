@@ -63,7 +63,7 @@ export function createMailService(db: Kysely<Database>, deps: MailDeps) {
         .orderBy('applicant_id')
         .execute(),
       db
-        .selectFrom('order_checklist_view')
+        .selectFrom('order_checklist_item')
         .select(['material_id', 'identity_id', 'name', 'attention', 'required'])
         .where('user_order_id', '=', order.user_order_id)
         .where('attr', '=', 1)

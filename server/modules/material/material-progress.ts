@@ -26,7 +26,7 @@ export async function missingMaterials(db: Db, userOrderId: number): Promise<Mis
   const [applicants, materials, files] = await Promise.all([
     db.selectFrom('order_applicant').select(['applicant_id', 'name', 'identity_id']).where('user_order_id', '=', userOrderId).orderBy('sort').execute(),
     db
-      .selectFrom('order_checklist_view')
+      .selectFrom('order_checklist_item')
       .select(['material_id', 'identity_id', 'name'])
       .where('user_order_id', '=', userOrderId)
       .where('attr', '=', 0)

@@ -58,7 +58,7 @@ export function createMaterialRepository(db: Kysely<Database>) {
     /** The order's whole checklist (every identity, every attr; as placed, issue 26), in display order. */
     materials(userOrderId: number) {
       return db
-        .selectFrom('order_checklist_view')
+        .selectFrom('order_checklist_item')
         .select(['material_id', 'identity_id', 'required', 'attr', 'name', 'attention', 'sample', 'sort'])
         .where('user_order_id', '=', userOrderId)
         .orderBy('sort')
@@ -68,7 +68,7 @@ export function createMaterialRepository(db: Kysely<Database>) {
 
     material(userOrderId: number, materialId: number) {
       return db
-        .selectFrom('order_checklist_view')
+        .selectFrom('order_checklist_item')
         .select(['material_id', 'identity_id', 'attr', 'name'])
         .where('user_order_id', '=', userOrderId)
         .where('material_id', '=', materialId)

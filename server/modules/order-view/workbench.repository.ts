@@ -40,7 +40,7 @@ export function createWorkbenchRepository(db: Kysely<Database>) {
     /** The order's own checklist (as placed, issue 26). */
     checklist(userOrderId: number) {
       return db
-        .selectFrom('order_checklist_view')
+        .selectFrom('order_checklist_item')
         .select(['material_id', 'identity_id', 'required', 'attr', 'name', 'attention', 'sample'])
         .where('user_order_id', '=', userOrderId)
         .orderBy('sort')

@@ -1,6 +1,6 @@
 // Orders share checklist versions (migration 059), on SQLite or PostgreSQL
 // (TEST_DATABASE_URL): orders placed while the product shows the same list
-// name the same version, each identity its own; the view order_checklist_view
+// name the same version, each identity its own; the view order_checklist_item
 // reads as the copied rows did; the migration moves copied rows into versions
 // and back without changing what any order reads.
 import { sql } from 'kysely';
@@ -18,7 +18,7 @@ afterAll(() => t.close());
 
 async function checklistRows(userOrderIds: number[]) {
   return t.db
-    .selectFrom('order_checklist_view')
+    .selectFrom('order_checklist_item')
     .select(['user_order_id', 'material_id', 'identity_id', 'required', 'attr', 'name', 'attention', 'sample', 'sort'])
     .where('user_order_id', 'in', userOrderIds)
     .orderBy('user_order_id')
@@ -107,14 +107,14 @@ describe('checklist versions', () => {
     const second = await draftOrder(t, customer, id, [0]);
     expect(await digestOf(second.userOrderId)).not.toBe(await digestOf(first.userOrderId));
     const changed = await t.db
-      .selectFrom('order_checklist_view')
+      .selectFrom('order_checklist_item')
       .select('attention')
       .where('user_order_id', '=', second.userOrderId)
       .where('material_id', '=', material!.material_id)
       .executeTakeFirstOrThrow();
     expect(changed.attention).toBe('请提供近三个月的原件');
     const kept = await t.db
-      .selectFrom('order_checklist_view')
+      .selectFrom('order_checklist_item')
       .select('attention')
       .where('user_order_id', '=', first.userOrderId)
       .where('material_id', '=', material!.material_id)
@@ -129,7 +129,7 @@ describe('checklist versions', () => {
       .execute();
     expect(await serial()).toBeGreaterThan(added);
     const third = await draftOrder(t, customer, id, [0]);
-    const names = await t.db.selectFrom('order_checklist_view').select('name').where('user_order_id', '=', third.userOrderId).execute();
+    const names = await t.db.selectFrom('order_checklist_item').select('name').where('user_order_id', '=', third.userOrderId).execute();
     expect(names.map((n) => n.name)).toContain('结婚证');
     const deleted = await serial();
     await t.db.deleteFrom('visa_product_material').where('visa_product_id', '=', id).where('name', '=', '结婚证').execute();
@@ -156,13 +156,18 @@ describe('checklist versions', () => {
     const digests = await t.db.selectFrom('order_checklist').select('digest').distinct().where('user_order_id', 'in', orders).execute();
     expect(digests).toHaveLength(3); // identities 0, 3 and 1
 
-    // An order the previous release places during a rolling upgrade has only copied rows: the view reads them.
+    // During a rolling upgrade the previous release inserts copies into order_checklist_item (now the view):
+    // they land in order_checklist_copy, and the view reads that order from them.
     const rolling = await draftOrder(t, customer, product.visa_product_id, [1]);
     const rows = await checklistRows([rolling.userOrderId]);
     await t.db.deleteFrom('order_checklist').where('user_order_id', '=', rolling.userOrderId).execute();
     expect(await checklistRows([rolling.userOrderId])).toEqual([]);
-    await t.db.insertInto('order_checklist_item').values(rows).execute();
+    await sql`insert into order_checklist_item (user_order_id, material_id, identity_id, required, attr, name, attention, sample, sort)
+      select cast(${rolling.userOrderId} as integer), material_id, identity_id, required, attr, name, attention, sample, sort
+      from visa_product_material where visa_product_id = ${product.visa_product_id} and identity_id = 1 and retired = 0`.execute(t.db);
     expect(await checklistRows([rolling.userOrderId])).toEqual(rows);
+    const copies = await t.db.selectFrom('order_checklist_copy').select('material_id').where('user_order_id', '=', rolling.userOrderId).execute();
+    expect(copies).toHaveLength(rows.length);
 
     // And a new order after the round trip shares the moved version.
     const again = await draftOrder(t, customer, product.visa_product_id, [1]);

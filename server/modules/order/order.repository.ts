@@ -453,7 +453,7 @@ export function createOrderRepository(db: Kysely<Database>) {
     async mailsPaper(userOrderId: number, identityIds: number[]): Promise<boolean> {
       if (identityIds.length === 0) return false;
       const row = await db
-        .selectFrom('order_checklist_view')
+        .selectFrom('order_checklist_item')
         .select('material_id')
         .where('user_order_id', '=', userOrderId)
         .where('attr', '=', 1)

@@ -114,7 +114,7 @@ describe(`orders (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLite'})`, 
     ]);
     // The checklist snapshot holds the applicants' identities' lists, whole, and no other identity's.
     const snapshot = await ctx.t.db
-      .selectFrom('order_checklist_view')
+      .selectFrom('order_checklist_item')
       .select(['material_id', 'identity_id'])
       .where('user_order_id', '=', result.user_order_id)
       .orderBy('material_id')
