@@ -8,6 +8,7 @@ import { type Flag, fromJson, type Json } from '../../db/json.ts';
 import { orderNumber, orderNumberPrefix } from '../../../common/order-number.ts';
 import { withAbandonedClosed } from '../../../common/payment.ts';
 import { prepared } from '../../db/database.ts';
+import { groupCommit } from '../../db/group-commit.ts';
 import type { Database } from '../../db/schema.ts';
 import { type ChecklistCache, type ChecklistRow, type ChecklistVersion, checklistVersions, createChecklistCache } from './checklist-version.ts';
 
@@ -199,6 +200,37 @@ async function linkChecklist(trx: Transaction<Database>, userOrderId: number, vi
     .execute();
 }
 
+type SqliteCreate = {
+  row: NewOrder & { step: OrderStep | null; updated_at: number; cancelled_at: null; cancel_reason: null; version: number };
+  order: NewOrder;
+  applicants: NewApplicant[];
+  checklist: ChecklistVersion[];
+  event: NewCreateEvent;
+};
+
+/** The create on SQLite: the order row, its number, its applicants, its checklist and its 'create' event. */
+async function insertCreatedSqlite(trx: Transaction<Database>, { row, order, applicants, checklist, event }: SqliteCreate) {
+  const { user_order_id } = await trx.insertInto('user_order').values(row).returning('user_order_id').executeTakeFirstOrThrow();
+  await trx
+    .updateTable('user_order')
+    .set({ order_no: orderNumber(user_order_id, order.created_at) })
+    .where('user_order_id', '=', user_order_id)
+    .execute();
+  await trx
+    .insertInto('order_applicant')
+    .values(applicants.map((applicant, sort) => ({ ...applicant, user_order_id, status: 'pending' as const, sort })))
+    .execute();
+  await linkChecklist(trx, user_order_id, order.visa_product_id, checklist, order.created_at);
+  const { event_id } = await trx
+    .insertInto('order_event')
+    .values({ user_order_id, ...event, event: 'create', from_status: null, from_step: null })
+    .returning('event_id')
+    .executeTakeFirstOrThrow();
+  return { user_order_id, event_id };
+}
+
+const sqliteCreates = new WeakMap<Kysely<Database>, (create: SqliteCreate) => Promise<{ user_order_id: number; event_id: number }>>();
+
 export function createOrderRepository(db: Kysely<Database>) {
   return {
     /** What an order needs to know about the product at the time it is placed. */
@@ -366,25 +398,10 @@ export function createOrderRepository(db: Kysely<Database>) {
         for (const version of checklist) version.stored = true;
         return rows[0]!;
       }
-      const created = await db.transaction().execute(async (trx) => {
-        const { user_order_id } = await trx.insertInto('user_order').values(row).returning('user_order_id').executeTakeFirstOrThrow();
-        await trx
-          .updateTable('user_order')
-          .set({ order_no: orderNumber(user_order_id, order.created_at) })
-          .where('user_order_id', '=', user_order_id)
-          .execute();
-        await trx
-          .insertInto('order_applicant')
-          .values(applicants.map((applicant, sort) => ({ ...applicant, user_order_id, status: 'pending' as const, sort })))
-          .execute();
-        await linkChecklist(trx, user_order_id, order.visa_product_id, checklist, order.created_at);
-        const { event_id } = await trx
-          .insertInto('order_event')
-          .values({ user_order_id, ...event, event: 'create', from_status: null, from_step: null })
-          .returning('event_id')
-          .executeTakeFirstOrThrow();
-        return { user_order_id, event_id };
-      });
+      // SQLite: orders placed at the same moment share one transaction (group-commit.ts).
+      let creates = sqliteCreates.get(db);
+      if (!creates) sqliteCreates.set(db, (creates = groupCommit(db, insertCreatedSqlite)));
+      const created = await creates({ row, order, applicants, checklist, event });
       for (const version of checklist) version.stored = true;
       return created;
     },
