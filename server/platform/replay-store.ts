@@ -20,7 +20,8 @@ import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readSync, rmSync, writeSync } from 'node:fs';
 import SQLite from 'better-sqlite3';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
+import { prepared } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { openRedisConnection, RedisReplyError } from './redis-connection.ts';
 
@@ -302,17 +303,19 @@ export function createLogReplayStore(dir: string, options: { windowMs?: number; 
 /** Rows per statement: 3 parameters each stays far below every driver's limit. */
 const MAX_BATCH = 500;
 
+/** PostgreSQL's replay store (SQLite has the log store above, Redis its own). */
 export function createDatabaseReplayStore(db: Kysely<Database>): ReplayStore {
   async function flush(batch: Pending[]): Promise<void> {
     const firstOfEach = new Map<string, Pending>();
     for (const item of batch) if (!firstOfEach.has(item.requestId)) firstOfEach.set(item.requestId, item);
     try {
-      const rows = await db
-        .insertInto('api_request_nonce')
-        .values([...firstOfEach.values()].map((item) => ({ request_id: item.requestId, platform: item.platform, seen_at: item.at })))
-        .onConflict((oc) => oc.column('request_id').doNothing())
-        .returning('request_id')
-        .execute();
+      // One statement text whatever the batch's size (arrays, not a row of values each), so that
+      // PostgreSQL keeps it prepared (database.ts): this store serves PostgreSQL only.
+      const items = [...firstOfEach.values()];
+      const { rows } = await sql<{ request_id: string }>`insert into api_request_nonce (request_id, platform, seen_at)
+        select * from unnest(${items.map((item) => item.requestId)}::text[], ${items.map((item) => item.platform)}::text[], ${items.map((item) => item.at)}::bigint[])
+        on conflict (request_id) do nothing
+        returning request_id ${prepared}`.execute(db);
       const inserted = new Set(rows.map((row) => row.request_id));
       // A copy of an id within the same batch is a replay of its first copy.
       for (const item of batch) item.resolve(inserted.has(item.requestId) && firstOfEach.get(item.requestId) === item);
