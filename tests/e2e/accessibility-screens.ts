@@ -167,8 +167,13 @@ export const SCREENS: Screen[] = [
     path: async (made) => `/ordering/order-confirm/${await order(made, 'uploaded', { photo: true })}`,
     open: async (page) => {
       await page.getByTestId('choose-return-address').click();
-      await page.getByTestId('address-add-return').click();
-      await page.getByTestId('address-form').waitFor();
+      // Under load a click while the dialog zooms in was lost once (CI: the button focused, no form):
+      // click again until the form is there.
+      const form = page.getByTestId('address-form');
+      await expect(async () => {
+        if (!(await form.isVisible())) await page.getByTestId('address-add-return').click({ timeout: 3_000 });
+        await form.waitFor({ timeout: 3_000 });
+      }).toPass({ timeout: 30_000 });
     },
     loggedIn: true,
     within: DIALOG,
