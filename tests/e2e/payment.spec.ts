@@ -191,8 +191,13 @@ loggedInTest("'我已支付' asks at once, and a paid code cannot be paid again"
     .catch(() => {});
   await page.waitForURL(`**/order/order-detail/${userOrderId}`);
 
-  // Paying the same code again on the phone is refused as already paid.
-  await phone.goto(phone.url().replace(/\?.*$/, ''));
+  // Paying the same code again on the phone is refused as already paid. Until the notification is
+  // delivered the paid page refreshes itself every 2 s (sandbox-page.ts), and that refresh can abort
+  // a goto (CI, once: net::ERR_ABORTED): go again until the page is there.
+  const payPage = phone.url().replace(/\?.*$/, '');
+  await expect(async () => {
+    await phone.goto(payPage, { timeout: 5_000 });
+  }).toPass({ timeout: 20_000 });
   await expect(phone.getByRole('button', { name: '确认支付' })).toHaveCount(0);
   const db = e2eDatabase();
   const payEvents = db.prepare(`select count(*) as n from order_event where user_order_id = ? and event = 'pay'`).get(userOrderId) as { n: number };
