@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as migration from '../../db/migrations/2026-11-29-059-checklist-versions.ts';
 import { draftOrder, newCustomer } from '../../test-support/fixtures/material.ts';
 import { createTestApp, type TestApp } from '../../test-support/test-app.ts';
-import { checklistVersions } from './checklist-version.ts';
+import { type ChecklistItem, checklistVersions } from './checklist-version.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -28,15 +28,19 @@ async function checklistRows(userOrderIds: number[]) {
 
 describe('checklist versions', () => {
   it('the digest names the list, not the order the database read it in, and changes with any field', () => {
-    const a: [number, number, number, number, string, string, string | null, number] = [11, 0, 1, 0, '护照原件', '有效期6个月以上', null, 0];
-    const b: [number, number, number, number, string, string, string | null, number] = [12, 0, 1, 1, '照片', '白底', 'sample.jpg', 1];
+    const a: ChecklistItem = { material_id: 11, identity_id: 0, required: 1, attr: 0, name: '护照原件', attention: '有效期6个月以上', sample: null, sort: 0 };
+    const b: ChecklistItem = { material_id: 12, identity_id: 0, required: 1, attr: 1, name: '照片', attention: '白底', sample: 'sample.jpg', sort: 1 };
     const [one] = checklistVersions([a, b]);
     const [same] = checklistVersions([b, a]);
-    const [changed] = checklistVersions([a, [...b.slice(0, 5), '蓝底', ...b.slice(6)] as typeof b]);
+    const [changed] = checklistVersions([a, { ...b, attention: '蓝底' }]);
     expect(one!.digest).toMatch(/^[0-9a-f]{64}$/);
     expect(same!.digest).toBe(one!.digest);
     expect(changed!.digest).not.toBe(one!.digest);
-    expect(checklistVersions([a, [21, 3, 1, 0, '在职证明', '', null, 0]]).map((v) => v.identity_id)).toEqual([0, 3]);
+    expect(
+      checklistVersions([a, { material_id: 21, identity_id: 3, required: 1, attr: 0, name: '在职证明', attention: '', sample: null, sort: 0 }]).map(
+        (v) => v.identity_id,
+      ),
+    ).toEqual([0, 3]);
   });
 
   it('orders of the same list share one version per identity, and read exactly the product checklist of their applicants', async () => {

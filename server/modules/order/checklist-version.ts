@@ -10,20 +10,10 @@
 // and each process keeps the versions it has seen by product, serial and
 // identity: an order of a list already seen reads nothing more than the product.
 import { createHash } from 'node:crypto';
+import type { ChecklistVersionItemTable } from '../../db/schema.ts';
 
-/** One live checklist row: [material_id, identity_id, required, attr, name, attention, sample, sort]. */
-export type ChecklistRow = [number, number, number, number, string, string, string | null, number];
-
-export type ChecklistItem = {
-  material_id: number;
-  identity_id: number;
-  required: number;
-  attr: number;
-  name: string;
-  attention: string;
-  sample: string | null;
-  sort: number;
-};
+/** One item of an identity's checklist: a checklist_version_item row without its digest. */
+export type ChecklistItem = Omit<ChecklistVersionItemTable, 'digest'>;
 
 export type ChecklistVersion = {
   digest: string;
@@ -34,25 +24,18 @@ export type ChecklistVersion = {
 };
 
 /** The versions of the identities that have a checklist (an identity with none gets no version, as it had no rows before). */
-export function checklistVersions(rows: ChecklistRow[]): ChecklistVersion[] {
-  const byIdentity = new Map<number, ChecklistRow[]>();
-  for (const row of rows) byIdentity.set(row[1], [...(byIdentity.get(row[1]) ?? []), row]);
+export function checklistVersions(items: ChecklistItem[]): ChecklistVersion[] {
+  const byIdentity = new Map<number, ChecklistItem[]>();
+  for (const item of items) byIdentity.set(item.identity_id, [...(byIdentity.get(item.identity_id) ?? []), item]);
   return [...byIdentity].map(([identityId, list]) => {
     // Sorted by material_id: the same list gives the same digest whatever order the database read it in.
-    const canonical = [...list].sort((a, b) => a[0] - b[0]);
+    // The digest hashes each item as an array in column order (migration 059 hashes the copies it moves the same way).
+    const sorted = [...list].sort((a, b) => a.material_id - b.material_id);
+    const canonical = sorted.map((i) => [i.material_id, i.identity_id, i.required, i.attr, i.name, i.attention, i.sample, i.sort]);
     return {
       digest: createHash('sha256').update(JSON.stringify(canonical)).digest('hex'),
       identity_id: identityId,
-      items: canonical.map(([material_id, identity_id, required, attr, name, attention, sample, sort]) => ({
-        material_id,
-        identity_id,
-        required,
-        attr,
-        name,
-        attention,
-        sample,
-        sort,
-      })),
+      items: sorted,
       stored: false,
     };
   });

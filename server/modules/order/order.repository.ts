@@ -10,7 +10,7 @@ import { withAbandonedClosed } from '../../../common/payment.ts';
 import { prepared } from '../../db/database.ts';
 import { groupCommit } from '../../db/group-commit.ts';
 import type { Database } from '../../db/schema.ts';
-import { type ChecklistCache, type ChecklistRow, type ChecklistVersion, checklistVersions, createChecklistCache } from './checklist-version.ts';
+import { type ChecklistCache, type ChecklistItem, type ChecklistVersion, checklistVersions, createChecklistCache } from './checklist-version.ts';
 
 /** Whose orders a read may see: one enterprise's, or (operators, the system) every one. */
 export interface OrderScope {
@@ -202,25 +202,24 @@ async function linkChecklist(trx: Transaction<Database>, userOrderId: number, vi
 
 type SqliteCreate = {
   row: NewOrder & { step: OrderStep | null; updated_at: number; cancelled_at: null; cancel_reason: null; version: number };
-  order: NewOrder;
   applicants: NewApplicant[];
   checklist: ChecklistVersion[];
   event: NewCreateEvent;
 };
 
 /** The create on SQLite: the order row, its number, its applicants, its checklist and its 'create' event. */
-async function insertCreatedSqlite(trx: Transaction<Database>, { row, order, applicants, checklist, event }: SqliteCreate) {
+async function insertCreatedSqlite(trx: Transaction<Database>, { row, applicants, checklist, event }: SqliteCreate) {
   const { user_order_id } = await trx.insertInto('user_order').values(row).returning('user_order_id').executeTakeFirstOrThrow();
   await trx
     .updateTable('user_order')
-    .set({ order_no: orderNumber(user_order_id, order.created_at) })
+    .set({ order_no: orderNumber(user_order_id, row.created_at) })
     .where('user_order_id', '=', user_order_id)
     .execute();
   await trx
     .insertInto('order_applicant')
     .values(applicants.map((applicant, sort) => ({ ...applicant, user_order_id, status: 'pending' as const, sort })))
     .execute();
-  await linkChecklist(trx, user_order_id, order.visa_product_id, checklist, order.created_at);
+  await linkChecklist(trx, user_order_id, row.visa_product_id, checklist, row.created_at);
   const { event_id } = await trx
     .insertInto('order_event')
     .values({ user_order_id, ...event, event: 'create', from_status: null, from_step: null })
@@ -290,11 +289,8 @@ export function createOrderRepository(db: Kysely<Database>) {
           .where('p.visa_product_id', '=', visaProductId)
           .execute();
         const readAt = rows[0]?.checklist_serial ?? serial;
-        const versions = checklistVersions(
-          rows.flatMap((r) =>
-            r.material_id === null ? [] : [[r.material_id, r.identity_id!, r.required!, r.attr!, r.name!, r.attention!, r.sample, r.sort!] as ChecklistRow],
-          ),
-        );
+        // A product without materials of these identities reads one row of nulls (the left join).
+        const versions = checklistVersions(rows.flatMap(({ checklist_serial: _, ...item }) => (item.material_id === null ? [] : [item as ChecklistItem])));
         for (const id of missing) {
           const version = versions.find((v) => v.identity_id === id) ?? null;
           cache.set(visaProductId, readAt, id, version);
@@ -401,7 +397,7 @@ export function createOrderRepository(db: Kysely<Database>) {
       // SQLite: orders placed at the same moment share one transaction (group-commit.ts).
       let creates = sqliteCreates.get(db);
       if (!creates) sqliteCreates.set(db, (creates = groupCommit(db, insertCreatedSqlite)));
-      const created = await creates({ row, order, applicants, checklist, event });
+      const created = await creates({ row, applicants, checklist, event });
       for (const version of checklist) version.stored = true;
       return created;
     },
