@@ -7,7 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { newRequestId } from '../common/signing.ts';
-import { batchPerTurn, createLogReplayStore, createSqliteReplayStore, type ReplayStore } from '../server/platform/replay-store.ts';
+import { rememberPerTurn, createLogReplayStore, createSqliteReplayStore, type ReplayStore } from '../server/platform/replay-store.ts';
 import { median } from './support.ts';
 
 const TURNS = Number(process.env.BENCH_TURNS ?? 5000);
@@ -23,12 +23,12 @@ async function perTurn(store: ReplayStore, ids: number): Promise<number> {
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'visa-bench-turn-'));
-/** The stores' own batching (batchPerTurn) deciding with a Set only: the part both stores share. */
+/** The stores' own batching (rememberPerTurn) deciding with a Set only: the part both stores share. */
 function batchingOnly(): ReplayStore {
   const seen = new Set<string>();
   return {
-    remember: batchPerTurn((batch) => {
-      for (const item of batch) item.resolve(seen.size !== seen.add(item.requestId).size);
+    remember: rememberPerTurn((batch) => {
+      for (const item of batch) item.resolve(seen.size !== seen.add(item.input.requestId).size);
     }),
     purgeBefore: async () => {},
     close: async () => {},

@@ -9,18 +9,13 @@
 // that fails is undone alone and fails alone; the others commit. No caller
 // hears "done" before the COMMIT that holds its write.
 import { type Kysely, sql, type Transaction } from 'kysely';
+import { turnBatcher, type Waiting } from '../platform/turn-batch.ts';
 import type { Database } from './schema.ts';
-
-type Waiting<I, O> = { input: I; resolve: (output: O) => void; reject: (error: unknown) => void };
 
 /** Most writes in one transaction: bounds how long one COMMIT keeps the others waiting. */
 const MAX_GROUP = 64;
 
 export function groupCommit<I, O>(db: Kysely<Database>, write: (trx: Transaction<Database>, input: I) => Promise<O>): (input: I) => Promise<O> {
-  let queue: Waiting<I, O>[] = [];
-  let scheduled = false;
-  let writing = false;
-
   async function writeGroup(group: Waiting<I, O>[]): Promise<void> {
     const outcomes: ({ ok: true; output: O } | { ok: false; error: unknown })[] = [];
     try {
@@ -49,24 +44,6 @@ export function groupCommit<I, O>(db: Kysely<Database>, write: (trx: Transaction
     });
   }
 
-  function drain(): void {
-    scheduled = false;
-    if (writing || queue.length === 0) return;
-    const group = queue.slice(0, MAX_GROUP);
-    queue = queue.slice(MAX_GROUP);
-    writing = true;
-    void writeGroup(group).finally(() => {
-      writing = false;
-      drain();
-    });
-  }
-
-  return (input) =>
-    new Promise<O>((resolve, reject) => {
-      queue.push({ input, resolve, reject });
-      if (!scheduled && !writing) {
-        scheduled = true;
-        setImmediate(drain);
-      }
-    });
+  // One group out at a time: the writes that come while it is written form the next.
+  return turnBatcher(writeGroup, { maxInFlight: 1, maxBatch: MAX_GROUP });
 }

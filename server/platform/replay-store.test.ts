@@ -14,15 +14,7 @@ import { newRequestId } from '../../common/signing.ts';
 import { buildApp } from '../app.ts';
 import { createTestDatabase, signedHeaders, testConfig } from '../test-support/test-app.ts';
 import { openRedisConnection } from './redis-connection.ts';
-import {
-  batchPerTurn,
-  createLogReplayStore,
-  createRedisReplayStore,
-  replayConnectionName,
-  createSqliteReplayStore,
-  replayDirOf,
-  type ReplayStore,
-} from './replay-store.ts';
+import { createLogReplayStore, createRedisReplayStore, replayConnectionName, createSqliteReplayStore, replayDirOf, type ReplayStore } from './replay-store.ts';
 
 const REDIS_URL = TEST_REDIS_URL;
 warnIfNoRedis('Redis replay store tests');
@@ -232,44 +224,5 @@ describe.skipIf(!haveRedis)('two app instances sharing Redis', () => {
       for (const handle of handles) await handle.destroy();
       await testDb.drop();
     }
-  });
-});
-
-describe('batchPerTurn with a cap on batches out', () => {
-  it('sends a turn at once while under the cap, then holds what comes and sends it together when a batch is back', async () => {
-    const sent: string[][] = [];
-    const answers: Array<() => void> = [];
-    const remember = batchPerTurn((batch) => {
-      sent.push(batch.map((item) => item.requestId));
-      return new Promise<void>((resolve) =>
-        answers.push(() => {
-          for (const item of batch) item.resolve(true);
-          resolve();
-        }),
-      );
-    }, 2);
-    const turn = () => new Promise((resolve) => setImmediate(resolve));
-    const results = [remember('a', '4', 0)];
-    await turn();
-    results.push(remember('b', '4', 0));
-    await turn();
-    // Two batches out: c, d and e wait, whatever turns they come in.
-    results.push(remember('c', '4', 0));
-    await turn();
-    results.push(remember('d', '4', 0), remember('e', '4', 0));
-    await turn();
-    expect(sent).toEqual([['a'], ['b']]);
-    answers[0]!();
-    await turn();
-    expect(sent).toEqual([['a'], ['b'], ['c', 'd', 'e']]);
-    answers[1]!();
-    answers[2]!();
-    expect(await Promise.all(results)).toEqual([true, true, true, true, true]);
-    // Idle again: the next id leaves in its own turn.
-    const last = remember('f', '4', 0);
-    await turn();
-    expect(sent.at(-1)).toEqual(['f']);
-    answers[3]!();
-    expect(await last).toBe(true);
   });
 });

@@ -24,6 +24,7 @@ import { type Kysely, sql } from 'kysely';
 import { prepared } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { openRedisConnection, RedisReplyError } from './redis-connection.ts';
+import { type TurnBatchLimits, turnBatcher, type Waiting } from './turn-batch.ts';
 
 export interface ReplayStore {
   /** true when the id was new and is now remembered; false for a replay. */
@@ -35,52 +36,23 @@ export interface ReplayStore {
   close(): Promise<void>;
 }
 
-export interface Pending {
+/** One use of a request id, as a store is asked to remember it. */
+export interface RequestIdUse {
   requestId: string;
   platform: string;
   at: number;
-  resolve(fresh: boolean): void;
-  reject(error: unknown): void;
 }
 
+export type Pending = Waiting<RequestIdUse, boolean>;
+
 /**
- * Queues the ids of one event-loop turn and hands them to `flush` together
- * (exported for bench:replay-turn's floor). A store whose flush returns a
- * promise may cap the batches out at once: ids that arrive while `maxInFlight`
- * batches are out wait for one to come back and then leave together, so under
- * load a batch carries several turns' ids (fewer writes on both sides of a
- * network store); when idle, an id still leaves in its own turn.
+ * A store's remember from its flush of one turn's ids (turn-batch.ts; exported
+ * for bench:replay-turn's floor). A network store caps the batches out at once,
+ * so that under load a batch carries several turns' ids.
  */
-export function batchPerTurn(
-  flush: (batch: Pending[]) => void | Promise<void>,
-  maxInFlight = Infinity,
-): (requestId: string, platform: string, at: number) => Promise<boolean> {
-  let queue: Pending[] = [];
-  let scheduled = false;
-  let inFlight = 0;
-  const back = () => {
-    inFlight -= 1;
-    drain();
-  };
-  const drain = () => {
-    scheduled = false;
-    if (queue.length === 0 || inFlight >= maxInFlight) return;
-    const batch = queue;
-    queue = [];
-    const out = flush(batch);
-    if (out) {
-      inFlight += 1;
-      out.then(back, back);
-    }
-  };
-  return (requestId, platform, at) =>
-    new Promise<boolean>((resolve, reject) => {
-      queue.push({ requestId, platform, at, resolve, reject });
-      if (!scheduled && inFlight < maxInFlight) {
-        scheduled = true;
-        setImmediate(drain);
-      }
-    });
+export function rememberPerTurn(flush: (batch: Pending[]) => void | Promise<void>, limits?: TurnBatchLimits): ReplayStore['remember'] {
+  const remember = turnBatcher(flush, limits);
+  return (requestId, platform, at) => remember({ requestId, platform, at });
 }
 
 /** Rows a purge deletes per statement: a long delete would hold the event loop. */
@@ -103,16 +75,17 @@ export function createSqliteReplayStore(file: string): ReplayStore {
   ) without rowid;
   create index if not exists request_id_seen_at on request_id (seen_at);`);
   const insert = db.prepare('insert or ignore into request_id (request_id, platform, seen_at) values (?, ?, ?)');
-  const rememberAll = db.transaction((batch: Pending[]) => batch.map((item) => insert.run(item.requestId, item.platform, item.at).changes === 1));
+  const rememberAll = db.transaction((batch: Pending[]) => batch.map(({ input }) => insert.run(input.requestId, input.platform, input.at).changes === 1));
   const purgeChunk = db.prepare(`delete from request_id where request_id in (select request_id from request_id where seen_at < ? limit ${PURGE_CHUNK})`);
 
   return {
-    remember: batchPerTurn((batch) => {
+    remember: rememberPerTurn((batch) => {
       try {
         // A copy of an id within the batch is ignored by the insert: a replay.
         // One id alone is one statement, atomic by itself: without BEGIN and
         // COMMIT around it SQLite runs two statements fewer for the same commit.
-        const fresh = batch.length === 1 ? [insert.run(batch[0]!.requestId, batch[0]!.platform, batch[0]!.at).changes === 1] : rememberAll(batch);
+        const only = batch.length === 1 ? batch[0]!.input : undefined;
+        const fresh = only ? [insert.run(only.requestId, only.platform, only.at).changes === 1] : rememberAll(batch);
         batch.forEach((item, i) => item.resolve(fresh[i]!));
       } catch (error) {
         for (const item of batch) item.reject(error);
@@ -276,14 +249,14 @@ export function createLogReplayStore(dir: string, options: { windowMs?: number; 
 
   enter(Math.floor(now() / windowMs));
   return {
-    remember: batchPerTurn((batch) => {
+    remember: rememberPerTurn((batch) => {
       try {
         // A line holds one id: an id with white space could forge lines. The
         // signature check lets [a-z0-9]{32} through only; anything else is refused here.
-        const valid = batch.filter((item) => (/^\S+$/.test(item.requestId) ? true : (item.resolve(false), false)));
+        const valid = batch.filter((item) => (/^\S+$/.test(item.input.requestId) ? true : (item.resolve(false), false)));
         for (let i = 0; i < valid.length; i += MAX_RECORDS_PER_WRITE) {
           const part = valid.slice(i, i + MAX_RECORDS_PER_WRITE);
-          const fresh = decide(part.map((item) => item.requestId));
+          const fresh = decide(part.map((item) => item.input.requestId));
           part.forEach((item, j) => item.resolve(fresh[j]!));
         }
       } catch (error) {
@@ -307,26 +280,24 @@ const MAX_BATCH = 500;
 export function createDatabaseReplayStore(db: Kysely<Database>): ReplayStore {
   async function flush(batch: Pending[]): Promise<void> {
     const firstOfEach = new Map<string, Pending>();
-    for (const item of batch) if (!firstOfEach.has(item.requestId)) firstOfEach.set(item.requestId, item);
+    for (const item of batch) if (!firstOfEach.has(item.input.requestId)) firstOfEach.set(item.input.requestId, item);
     try {
       // One statement text whatever the batch's size (arrays, not a row of values each), so that
       // PostgreSQL keeps it prepared (database.ts): this store serves PostgreSQL only.
       const items = [...firstOfEach.values()];
       const { rows } = await sql<{ request_id: string }>`insert into api_request_nonce (request_id, platform, seen_at)
-        select * from unnest(${items.map((item) => item.requestId)}::text[], ${items.map((item) => item.platform)}::text[], ${items.map((item) => item.at)}::bigint[])
+        select * from unnest(${items.map((item) => item.input.requestId)}::text[], ${items.map((item) => item.input.platform)}::text[], ${items.map((item) => item.input.at)}::bigint[])
         on conflict (request_id) do nothing
         returning request_id ${prepared}`.execute(db);
       const inserted = new Set(rows.map((row) => row.request_id));
       // A copy of an id within the same batch is a replay of its first copy.
-      for (const item of batch) item.resolve(inserted.has(item.requestId) && firstOfEach.get(item.requestId) === item);
+      for (const item of batch) item.resolve(inserted.has(item.input.requestId) && firstOfEach.get(item.input.requestId) === item);
     } catch (error) {
       for (const item of batch) item.reject(error);
     }
   }
   return {
-    remember: batchPerTurn((batch) => {
-      for (let i = 0; i < batch.length; i += MAX_BATCH) void flush(batch.slice(i, i + MAX_BATCH));
-    }),
+    remember: rememberPerTurn(flush, { maxBatch: MAX_BATCH }),
     async purgeBefore(at) {
       await db.deleteFrom('api_request_nonce').where('seen_at', '<', at).execute();
     },
@@ -354,9 +325,9 @@ export async function createRedisReplayStore(url: string, windowMs: number): Pro
   const redis = await openRedisConnection(url, { name: replayConnectionName() });
   const expiry = String(windowMs);
   return {
-    remember: batchPerTurn(
+    remember: rememberPerTurn(
       (batch) =>
-        redis.send(batch.map((item) => ['SET', replayKey(item.platform, item.requestId), '1', 'NX', 'PX', expiry])).then(
+        redis.send(batch.map((item) => ['SET', replayKey(item.input.platform, item.input.requestId), '1', 'NX', 'PX', expiry])).then(
           (replies) =>
             batch.forEach((item, i) => {
               const reply = replies[i];
@@ -369,7 +340,7 @@ export async function createRedisReplayStore(url: string, windowMs: number): Pro
           },
         ),
       // Two out at once: one being answered while the next is written (bench:api, decision 0016).
-      REDIS_BATCHES_IN_FLIGHT,
+      { maxInFlight: REDIS_BATCHES_IN_FLIGHT },
     ),
     async purgeBefore() {},
     async ping() {
