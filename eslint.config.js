@@ -89,6 +89,9 @@ export const ORDER_LITERAL_FREE_FILES = [
   'server/modules/price-difference/*.ts',
   'server/modules/refund/*.ts',
   'server/modules/payment/settlement.ts',
+  'server/modules/payment/payment.service.ts',
+  'server/modules/retention/retention.job.ts',
+  'server/modules/order/schedule.ts',
   'server/modules/notification/*.ts',
   'server/modules/order-notices/*.ts',
 ];

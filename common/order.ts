@@ -18,6 +18,12 @@ export const ORDER_STATUS_VALUES = Object.keys(ORDER_STATUSES) as OrderStatus[];
 
 /** Not paid yet: the customer may still cancel, and the system expires them. */
 export const UNPAID_STATUSES: readonly OrderStatus[] = ['draft', 'pending_payment'];
+/** Paid and kept: the payment took effect (a payment that reaches a cancelled order is refunded, not kept). */
+export const PAID_STATUSES: readonly OrderStatus[] = ['processing', 'completed', 'refunded'];
+/** Statuses an order never leaves: its schedule has nothing upcoming. */
+export const ENDED_STATUSES = ['completed', 'cancelled', 'refunded'] as const satisfies readonly OrderStatus[];
+export type EndedStatus = (typeof ENDED_STATUSES)[number];
+export const isEnded = (status: OrderStatus): status is EndedStatus => (ENDED_STATUSES as readonly OrderStatus[]).includes(status);
 
 /** Sub-steps of `processing`, in the order of the detail page's schedule. */
 export const ORDER_STEPS = {

@@ -81,6 +81,12 @@ const BEFORE_SUBMISSION = processing(...PRE_SUBMISSION_STEPS);
 const UNPAID: Place[] = ['draft', 'pending_payment'];
 
 const cancelledError = (order: GuardedOrder) => (order.status === 'cancelled' ? new AppError(ErrorCode.ORDER_ALREADY_CANCELLED) : null);
+/** Why an order cannot be paid (an expired one is told apart by the payment service, from its last event). */
+const notPayable = (order: GuardedOrder) => {
+  if (order.status === 'draft') return new AppError(ErrorCode.PAYMENT_ORDER_NOT_PAYABLE, '订单尚未确认，请先确认订单再支付');
+  if (order.status === 'processing' || order.status === 'completed') return new AppError(ErrorCode.PAYMENT_ORDER_PAID);
+  return cancelledError(order) ?? new AppError(ErrorCode.PAYMENT_ORDER_NOT_PAYABLE);
+};
 const notExpired = (order: GuardedOrder, at: number) =>
   order.status === 'draft' && order.expires_at !== null && order.expires_at <= at ? new AppError(ErrorCode.ORDER_ALREADY_CANCELLED) : null;
 
@@ -159,7 +165,7 @@ export const LIFECYCLE: readonly LifecycleRule[] = [
     from: ['pending_payment'],
     to: 'same',
     rule: 'order not past its 24 h; amount = the order total',
-    refuse: (order) => cancelledError(order) ?? new AppError(ErrorCode.PAYMENT_ORDER_NOT_PAYABLE),
+    refuse: notPayable,
   },
   {
     event: 'pay',

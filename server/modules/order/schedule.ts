@@ -2,9 +2,9 @@
 // reached and when, read from its order_event rows, and the steps still ahead
 // on its usual path. A step reached twice (资料审核 after a re-upload) shows
 // twice. Pure: the detail read passes the events and what decides the path.
-import { ORDER_STATUSES, ORDER_STEP_VALUES, type OrderStatus, type OrderStep } from '../../../common/order.ts';
+import { type EndedStatus, isEnded, ORDER_STATUSES, ORDER_STEP_VALUES, type OrderStatus, type OrderStep } from '../../../common/order.ts';
 
-export type ScheduleKey = 'created' | 'confirmed' | 'paid' | OrderStep | Exclude<OrderStatus, 'draft' | 'pending_payment' | 'processing'>;
+export type ScheduleKey = 'created' | 'confirmed' | 'paid' | OrderStep | EndedStatus;
 
 /** What the schedule calls each step (the node, not the state: 资料审核, not 资料审核中). */
 export const SCHEDULE_LABELS: Record<ScheduleKey, string> = {
@@ -75,10 +75,10 @@ export function orderSchedule(events: readonly ScheduleEvent[], options: PathOpt
     else if (event.event === 'pay') reach('paid', event.created_at);
     const { to_status: to, from_status: from } = event;
     if (to === 'processing' && event.to_step && (from !== 'processing' || event.from_step !== event.to_step)) reach(event.to_step, event.created_at);
-    else if ((to === 'completed' || to === 'cancelled' || to === 'refunded') && to !== from) reach(to, event.created_at);
+    else if (to && to !== from && isEnded(to)) reach(to, event.created_at);
   }
   const path = schedulePath(options);
-  const ended = options.status === 'completed' || options.status === 'cancelled' || options.status === 'refunded';
+  const ended = isEnded(options.status);
   const last = reached.at(-1);
   const from = last ? pathIndex(path, last.key) : -1;
   const upcoming = ended ? [] : path.slice(from + 1).map((key) => ({ key, label: SCHEDULE_LABELS[key] }));

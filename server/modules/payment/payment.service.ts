@@ -9,18 +9,18 @@ import type { Kysely } from 'kysely';
 import QRCode from 'qrcode';
 import type { PaymentCreateResult, PaymentQueryResult, PaymentState } from '../../../common/contracts/payment.ts';
 import { ErrorCode } from '../../../common/error-codes.ts';
-import { type OrderStatus, type OrderStep, UNPAID_STATUSES, statusLabel } from '../../../common/order.ts';
+import { type OrderStatus, type OrderStep, PAID_STATUSES, statusLabel } from '../../../common/order.ts';
 import type { PaymentChannel } from '../../../common/ordering.ts';
 import { PAYMENT_LIMITS, type PaymentScene, channelLabel, isPaymentChannel, paymentStatusLabel } from '../../../common/payment.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
-import { createOrderLifecycle, type OrderRow } from '../order/lifecycle.ts';
+import { checkAllowed, createOrderLifecycle, type OrderRow, refusalOf } from '../order/lifecycle.ts';
 import { priceDifferenceOf, priceDifferenceState } from '../price-difference/price-difference-records.ts';
 import { type PaymentRepository, type PaymentRow, createPaymentRepository } from './payment.repository.ts';
 import type { HeaderBag, NotificationAnswer, OpenedTrade, PaymentProvider } from './provider.ts';
 import type { PaymentProviders } from './registry.ts';
 import { type SettleResult, type SettleSource, settlePayment } from './settlement.ts';
-import type { Customer } from '../../platform/principal.ts';
+import { type Customer, SYSTEM } from '../../platform/principal.ts';
 
 export interface PaymentServiceDeps {
   providers: PaymentProviders;
@@ -186,24 +186,15 @@ export function createPaymentService(db: Kysely<Database>, deps: PaymentServiceD
     return lifecycle.current(customer, userOrderId, { beforeExpire: () => reconcileOrder(userOrderId) });
   }
 
-  /** Throws the reason an order cannot be paid now. */
-  async function assertPayable(order: OrderRow): Promise<void> {
-    switch (order.status) {
-      case 'pending_payment':
-        if (order.total_amount <= 0) throw new AppError(ErrorCode.PAYMENT_AMOUNT_INVALID);
-        return;
-      case 'draft':
-        throw new AppError(ErrorCode.PAYMENT_ORDER_NOT_PAYABLE, '订单尚未确认，请先确认订单再支付');
-      case 'processing':
-      case 'completed':
-        throw new AppError(ErrorCode.PAYMENT_ORDER_PAID);
-      case 'cancelled': {
-        const cancellation = await repo.cancellation(order.user_order_id);
-        throw new AppError(cancellation?.event === 'expire' ? ErrorCode.PAYMENT_ORDER_EXPIRED : ErrorCode.ORDER_ALREADY_CANCELLED);
-      }
-      default:
-        throw new AppError(ErrorCode.PAYMENT_ORDER_NOT_PAYABLE);
+  /** Throws the reason an order cannot be paid now: the payment_create rule's refusal, an expired order told apart. */
+  async function assertPayable(customer: Customer, order: OrderRow): Promise<void> {
+    const refusal = refusalOf('payment_create', order, customer, now());
+    if (refusal?.ret === ErrorCode.ORDER_ALREADY_CANCELLED) {
+      const cancellation = await repo.cancellation(order.user_order_id);
+      throw cancellation?.event === 'expire' ? new AppError(ErrorCode.PAYMENT_ORDER_EXPIRED) : refusal;
     }
+    if (refusal) throw refusal;
+    if (order.total_amount <= 0) throw new AppError(ErrorCode.PAYMENT_AMOUNT_INVALID);
   }
 
   async function created(row: PaymentRow, reused: boolean): Promise<PaymentCreateResult> {
@@ -236,7 +227,8 @@ export function createPaymentService(db: Kysely<Database>, deps: PaymentServiceD
   ): Promise<PaymentCreateResult> {
     const at = now();
     const order = await lifecycle.current(customer, userOrderId);
-    if (order.status !== 'processing') throw new AppError(ErrorCode.PRICE_DIFFERENCE_ORDER_NOT_PROCESSING);
+    // The payment's notification fires price_difference_pay: refused now, with that rule's refusal, where it would be then.
+    checkAllowed('price_difference_pay', order, SYSTEM, at);
     const difference = await priceDifferenceOf(db, order.user_order_id, priceDifferenceId);
     if (!difference) throw new AppError(ErrorCode.PRICE_DIFFERENCE_NOT_FOUND);
     if (difference.status !== 'open') throw new AppError(ErrorCode.PRICE_DIFFERENCE_NOT_OPEN);
@@ -295,7 +287,7 @@ export function createPaymentService(db: Kysely<Database>, deps: PaymentServiceD
       if (input.price_difference_id !== undefined) return createForDifference(customer, input.user_order_id, input.price_difference_id, channel, payer);
       const at = now();
       const order = await payableOrder(customer, input.user_order_id);
-      await assertPayable(order);
+      await assertPayable(customer, order);
 
       const reusable = await reusableFor(payer, order.user_order_id, channel, order.total_amount, at + PAYMENT_LIMITS.reuseMarginMs);
       if (reusable) return created(reusable, true);
@@ -308,7 +300,7 @@ export function createPaymentService(db: Kysely<Database>, deps: PaymentServiceD
         await closeWithProvider(stale);
       }
       const after = await payableOrder(customer, order.user_order_id);
-      await assertPayable(after);
+      await assertPayable(customer, after);
 
       const outTradeNo = newOutTradeNo(at);
       // Never payable after the order itself expires.
@@ -346,7 +338,7 @@ export function createPaymentService(db: Kysely<Database>, deps: PaymentServiceD
         order.user_order_id,
         async (fresh) => {
           // Still payable, for the same total, now that the provider has the trade.
-          await assertPayable(fresh);
+          await assertPayable(customer, fresh);
           if (fresh.total_amount !== row.amount) throw new AppError(ErrorCode.ORDER_CONFLICT);
           return {
             event: 'payment_create',
@@ -373,7 +365,7 @@ export function createPaymentService(db: Kysely<Database>, deps: PaymentServiceD
         order_status: current.status as OrderStatus,
         order_status_label: statusLabel(current.status),
         step: current.step as OrderStep | null,
-        order_paid: current.paid_at !== null && !UNPAID_STATUSES.includes(current.status as OrderStatus) && current.status !== 'cancelled',
+        order_paid: current.paid_at !== null && PAID_STATUSES.includes(current.status as OrderStatus),
         paid_at: current.paid_at,
         payment: payment ? paymentState(payment) : null,
         price_difference: payment?.price_difference_id ? await priceDifferenceState(db, payment.price_difference_id) : null,

@@ -20,7 +20,7 @@ import type { JobSpec } from '../../platform/jobs.ts';
 import { SYSTEM } from '../../platform/principal.ts';
 import { storageKeyInUse } from '../stored-file/shared-keys.ts';
 import { type FileStorage, STORAGE_KEY_PATTERN } from '../stored-file/storage.ts';
-import { createOrderLifecycle } from '../order/lifecycle.ts';
+import { createOrderLifecycle, stateAllows } from '../order/lifecycle.ts';
 import { DEFAULT_PURGERS, type FinishedOrder, type Purger, type StoredFileRef } from './purgers.ts';
 
 export const DAY_MS = 86_400_000;
@@ -126,7 +126,7 @@ export function createRetentionJob(db: Kysely<Database>, deps: RetentionDeps) {
 
     const counts: Record<string, number> = {};
     await lifecycle.change(SYSTEM, order.user_order_id, (current) => {
-      if (current.status !== 'completed' && current.status !== 'refunded') return null;
+      if (!stateAllows('retention_purge', current, deps.now())) return null;
       return {
         event: 'retention_purge',
         detail: () => ({ retention_days: deps.retentionDays, files: counts, total: Object.values(counts).reduce((a, b) => a + b, 0) }),
