@@ -1,10 +1,11 @@
 // The bench:queue data, shared by bench:queue and bench:admin-pages: an
 // enterprise of the bench's own with `orders` orders in processing (two
-// applicants each), spread over the seven steps, entered 0–10 days ago, due
+// applicants each), spread over the processing steps, entered 0–10 days ago, due
 // 1–5 days after entry (none for interview and returning) — about a third
 // overdue — four in five assigned to operators 1–20. PostgreSQL only
 // (generate_series); the catalogue must be seeded first.
 import { type Kysely, sql } from 'kysely';
+import { ORDER_STEP_VALUES } from '../common/order.ts';
 import type { Database } from '../server/db/schema.ts';
 
 const DAY = 86_400_000;
@@ -50,7 +51,7 @@ export async function insertQueueOrders(db: Kysely<Database>, { orders, now }: {
       from visa_product vp join visa_country c on c.visa_country_id = vp.visa_country_id join visa_type t on t.visa_type_id = vp.visa_type_id
       where vp.status = 0
     ), g as (
-      select g, (array['material_review','reupload_needed','awaiting_mail','page_check','interview','submitted','returning'])[1 + g % 7] as step,
+      select g, (${ORDER_STEP_VALUES}::text[])[1 + g % ${ORDER_STEP_VALUES.length}] as step,
              ${now}::bigint - ((g * 7919) % 10) * ${DAY}::bigint - (g % 86400) * 1000 as entered
       from generate_series(1, ${orders}) g
     )

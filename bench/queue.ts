@@ -1,6 +1,6 @@
 // npm run bench:queue — the back office's work queue on PostgreSQL with
 // BENCH_ORDERS (100,000) orders in processing (two applicants each), spread
-// over the seven steps, a third of them overdue: p50/p99 of the queue call's
+// over the processing steps, a third of them overdue: p50/p99 of the queue call's
 // service (what /admin-api/order/queue runs: the page, the count and the
 // page's names) for the first page filtered by step (overdue first), the
 // first page of every step, and a search by an applicant's phone. The data
@@ -16,6 +16,7 @@ import { openDatabase } from '../server/db/database.ts';
 import { migrateToLatest } from '../server/db/migrate.ts';
 import { seedCatalogue } from '../server/db/seed/catalogue/index.ts';
 import { insertQueueOrders } from './queue-data.ts';
+import { ORDER_STEP_VALUES } from '../common/order.ts';
 import { NUMBERED_OPERATORS } from '../server/modules/operator/directory.ts';
 import { createReviewQueue } from '../server/modules/review/queue.ts';
 import type { Operator } from '../server/platform/principal.ts';
@@ -71,7 +72,7 @@ async function main() {
     const queue = createReviewQueue(db, { now: () => now, operators: NUMBERED_OPERATORS });
     const operator: Operator = { kind: 'operator', operatorId: 1, role: 'supervisor' };
     const ids = (await db.selectFrom('user_order').select('user_order_id').orderBy('user_order_id').execute()).map((r) => r.user_order_id);
-    const steps = ['material_review', 'reupload_needed', 'awaiting_mail', 'page_check', 'interview', 'submitted', 'returning'] as const;
+    const steps = ORDER_STEP_VALUES;
 
     started = performance.now();
     const first = await queue.queue(operator, { step: 'material_review', assignee: 'all', page: 1 });

@@ -42,22 +42,28 @@ export interface PathOptions {
   needInterview: boolean;
 }
 
+const always = () => true;
+
 /**
- * Steps of ORDER_STEPS that are on an order's usual path only under a
- * condition. Every other step is on every path, in ORDER_STEPS's order, so a
- * step added there shows in the schedule without a change here (its label is
- * required by SCHEDULE_LABELS's type).
+ * Whether each step of ORDER_STEPS is on an order's usual path, in
+ * ORDER_STEPS's order. Every step is named, so a new step asks the compiler
+ * whether it is on every order's path or only on some (an optional step that
+ * said `always` would be announced to every customer in advance).
  */
-const CONDITIONAL_STEPS: Partial<Record<OrderStep, (options: PathOptions) => boolean>> = {
+const ON_PATH: Record<OrderStep, (options: PathOptions) => boolean> = {
+  material_review: always,
   // A re-upload is part of the review: reached, it shows; ahead, it is not announced.
   reupload_needed: () => false,
   awaiting_mail: (options) => options.mailsPaper,
+  page_check: always,
   interview: (options) => options.needInterview,
+  submitted: always,
+  returning: always,
 };
 
 /** The usual path of an order: mailing only for products with paper materials, the interview only when it needs one. */
 export function schedulePath(options: PathOptions): ScheduleKey[] {
-  const steps = ORDER_STEP_VALUES.filter((step) => CONDITIONAL_STEPS[step]?.(options) ?? true);
+  const steps = ORDER_STEP_VALUES.filter((step) => ON_PATH[step](options));
   return ['created', 'confirmed', 'paid', ...steps, 'completed'];
 }
 

@@ -1,7 +1,10 @@
 // Due times count China's working days (make-up Saturdays included, holidays
 // and days in lieu not); departure risk compares working days left.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { departureAtRisk, dueAfterWorkingDays, isChinaWorkingDay, stepDueAt } from './sla.ts';
+import { ORDER_STEP_VALUES, ORDER_STEPS } from '../../../common/order.ts';
+import { departureAtRisk, dueAfterWorkingDays, isChinaWorkingDay, STEP_SLA, stepDueAt } from './sla.ts';
 
 const at = (iso: string) => Date.parse(iso);
 
@@ -39,5 +42,30 @@ describe('service levels', () => {
     const submitted = { status: 'processing', step: 'submitted' as const, step_entered_at: at('2026-11-26T10:00:00+08:00') };
     expect(departureAtRisk({ ...submitted, departure_date: '2026-12-03' }, 5, now)).toBe(false);
     expect(departureAtRisk({ ...submitted, departure_date: '2026-12-02' }, 5, now)).toBe(true);
+  });
+});
+
+describe("docs/order-rules.md's service-level table", () => {
+  // The table is written by hand (its "who acts" column is prose): this keeps
+  // its steps, labels and working days equal to STEP_SLA, so a new step or a
+  // changed allowance fails here instead of leaving the rules document behind.
+  it('has one row per step, with its label and its working days as STEP_SLA says', () => {
+    const doc = readFileSync(fileURLToPath(new URL('../../../docs/order-rules.md', import.meta.url)), 'utf8');
+    const rows = new Map(
+      doc
+        .split('\n')
+        .filter((line) => /^\| [a-z_]+ \| /.test(line))
+        .map((line) => line.split('|').map((cell) => cell.trim()))
+        .filter((cells) => (ORDER_STEP_VALUES as string[]).includes(cells[1]!))
+        .map((cells) => [cells[1]!, { label: cells[2]!, days: cells[4]! }]),
+    );
+    expect([...rows.keys()]).toEqual(ORDER_STEP_VALUES);
+    for (const step of ORDER_STEP_VALUES) {
+      const sla = STEP_SLA[step];
+      expect(rows.get(step)!.label, step).toBe(ORDER_STEPS[step]);
+      if (typeof sla === 'number') expect(rows.get(step)!.days, step).toBe(String(sla));
+      else if (sla === 'product') expect(rows.get(step)!.days, step).toMatch(/need_days/);
+      else expect(rows.get(step)!.days, step).toBe('—');
+    }
   });
 });

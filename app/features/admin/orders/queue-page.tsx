@@ -15,6 +15,7 @@ import { Link, useNavigate, useRevalidator } from 'react-router';
 import type { AdminBulkResult, AdminQueueFilters, AdminQueueResult, AdminQueueRow } from '../../../../common/contracts/admin-order';
 import type { OperatorInfo } from '../../../../common/contracts/operator';
 import { formatDateTime } from '../../../../common/format';
+import type { OrderStep } from '../../../../common/order';
 import {
   durationText,
   QUEUE_COURIER_FILTERS,
@@ -30,7 +31,7 @@ import { adminApi } from '../admin-api';
 import { queueHref, type QueueQuery } from './queue-params';
 import './orders.css';
 
-const STEP_COLORS: Record<string, string> = {
+const STEP_COLORS: Record<OrderStep, string> = {
   material_review: 'processing',
   reupload_needed: 'warning',
   awaiting_mail: 'warning',
