@@ -2,14 +2,17 @@
 // paid through the payment sandbox, lifecycle events fired as an operator;
 // the notice stored in the event's transaction and e-mailed once through a
 // real SMTP server on 127.0.0.1; the customer's calls see only their own.
+import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '../../../common/error-codes.ts';
+import { ORDER_EVENTS } from '../../../common/order.ts';
 import type { Operator } from '../../platform/principal.ts';
 import { createOrderLifecycle } from '../order/lifecycle.ts';
 import { type Customer, eventually, type PaymentTestContext, paymentTestContext } from '../../test-support/fixtures/payment.ts';
-import { noticesOf } from '../order-notices/notice-kinds.ts';
+import { NOTICE_MAP, noticesOf } from '../order-notices/notice-kinds.ts';
 
 const operator: Operator = { kind: 'operator', operatorId: 41, role: 'operator' };
 
@@ -172,8 +175,40 @@ describe('the map (pure)', () => {
     expect(noticesOf(submitted, order)).toEqual([]);
   });
 
-  it('tells nobody of an event outside the map', () => {
+  it('tells nobody of an event whose kinds are none', () => {
     expect(noticesOf({ ...event, event: 'material_upload' }, order)).toEqual([]);
+  });
+
+  it('tells the customer that a price difference they were asked to pay is cancelled, with its amount', () => {
+    const cancelled = {
+      ...event,
+      event: 'price_difference_cancel' as const,
+      to_step: 'interview' as const,
+      detail: { price_difference_id: 5, amount: 12_000 },
+    };
+    expect(noticesOf(cancelled, order)).toEqual([
+      expect.objectContaining({
+        recipient_kind: 'customer',
+        recipient_id: 3,
+        kind: 'price_difference_cancel',
+        title: '补差价已取消',
+        link: '/order/order-detail/12',
+      }),
+    ]);
+    expect(noticesOf(cancelled, order)[0]!.body).toContain('的补差价（￥120.00）已取消，无需再支付');
+    expect(noticesOf(cancelled, order)[0]!.email!.subject).toBe('【易签通】补差价已取消');
+  });
+
+  it("docs/order-rules.md's notice table names exactly the events that tell somebody", () => {
+    const doc = readFileSync(fileURLToPath(new URL('../../../docs/order-rules.md', import.meta.url)), 'utf8');
+    const table = doc.slice(doc.indexOf('| event | who | title | link |'));
+    const rows = table.slice(0, table.indexOf('\n\n')).split('\n').slice(2);
+    const documented = new Set(
+      rows.flatMap((row) => [...row.split('|')[1]!.matchAll(/`([a-z_]+)`/g)].map((match) => match[1]!)).filter((name) => name in ORDER_EVENTS),
+    );
+    const telling = Object.entries(NOTICE_MAP).flatMap(([name, kinds]) => (kinds.length > 0 ? [name] : []));
+    expect(rows.length).toBeGreaterThan(20);
+    expect([...documented].sort()).toEqual(telling.sort());
   });
 });
 

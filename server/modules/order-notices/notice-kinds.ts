@@ -215,6 +215,18 @@ export const NOTICE_TEMPLATES = {
       link: `${detail(order.user_order_id)}#${PRICE_DIFFERENCE_ANCHOR}`,
     }),
   },
+  price_difference_cancel: {
+    recipient: 'customer',
+    email: true,
+    render: (order, event) => {
+      const amount = typeof event.detail?.amount === 'number' ? `（${formatPayAmount(event.detail.amount)}）` : '';
+      return {
+        title: '补差价已取消',
+        body: `订单 ${order.order_no}（${order.product_title}）的补差价${amount}已取消，无需再支付。`,
+        link: detail(order.user_order_id),
+      };
+    },
+  },
   price_difference_pay: {
     recipient: 'assignee',
     email: false,
@@ -346,8 +358,35 @@ export const NOTICE_TEMPLATES = {
 
 export type NoticeKind = keyof typeof NOTICE_TEMPLATES;
 
-/** Which lifecycle events tell somebody, and with which kinds. */
-export const NOTICE_MAP: Partial<Record<OrderEventName, readonly NoticeKind[]>> = {
+/**
+ * Which lifecycle events tell somebody, and with which kinds. Every event is
+ * named, so a new event asks the compiler "who is told?"; [] is an answer.
+ * docs/order-rules.md's notice table lists the events that tell somebody
+ * (notice.test.ts keeps the two equal).
+ */
+export const NOTICE_MAP: Readonly<Record<OrderEventName, readonly NoticeKind[]>> = {
+  // The customer's own steps: they see the result on the page they are on.
+  create: [],
+  material_upload: [],
+  material_replace: [],
+  material_delete: [],
+  effect_date: [],
+  interview_choose: [],
+  confirm: [],
+  payment_create: [],
+  cancel: [],
+  departure_date_update: [],
+  page_check_confirm: [],
+  // Unpaid orders: the reminder 30 minutes before (reminders.ts) is the notice; the order list shows 已取消.
+  expire: [],
+  // Money the order cannot take (a second payment, a cancelled difference paid): recorded for the
+  // operators; the refund they make (refund_create) tells the customer.
+  payment_refund_due: [],
+  // The back office's own steps (the assignee sees them in the queue and the workbench).
+  assign: [],
+  material_review: [],
+  // Audit only: files past retention are deleted, nothing anybody acts on.
+  retention_purge: [],
   material_review_failed: ['material_review_failed'],
   material_review_passed: ['material_review_passed'],
   reupload_submit: ['reupload_submit'],
@@ -364,6 +403,8 @@ export const NOTICE_MAP: Partial<Record<OrderEventName, readonly NoticeKind[]>> 
   interview_change_decline: ['interview_change_decline'],
   price_difference_request: ['price_difference_request'],
   price_difference_pay: ['price_difference_pay', 'payment_receipt'],
+  // The customer was asked to pay: they are told they need not.
+  price_difference_cancel: ['price_difference_cancel'],
   result_issue: ['result_issue'],
   result_reject: ['result_reject'],
   ship_back: ['ship_back'],
@@ -381,7 +422,7 @@ export const NOTICE_MAP: Partial<Record<OrderEventName, readonly NoticeKind[]>> 
 
 /** Does this event tell anybody? (The lifecycle reads the order row only when it does.) */
 export function notifies(event: OrderEventName): boolean {
-  return (NOTICE_MAP[event]?.length ?? 0) > 0;
+  return NOTICE_MAP[event].length > 0;
 }
 
 export interface NoticeEmail {
@@ -427,7 +468,7 @@ export function noticeEmail(notice: Rendered): NoticeEmail {
  */
 export function noticesOf(event: NoticeEvent, order: NoticeOrder): NoticeDraft[] {
   const drafts: NoticeDraft[] = [];
-  for (const kind of NOTICE_MAP[event.event] ?? []) {
+  for (const kind of NOTICE_MAP[event.event]) {
     const template: NoticeTemplate = NOTICE_TEMPLATES[kind];
     const recipient =
       template.recipient === 'customer'

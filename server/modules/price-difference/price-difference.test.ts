@@ -168,6 +168,9 @@ describe(`price difference (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQ
     );
     const cancelled = await op.callContract(adminPriceDifferenceCancel, { user_order_id: id, price_difference_id: differenceId, version });
     expect(cancelled.result).toMatchObject({ price_difference_due: 0, can_request: true, list: [{ status: 'cancelled' }] });
+    // The customer who was asked to pay is told they need not (in-app; e-mailed when the account has an address).
+    const told = await ctx.t.db.selectFrom('notice').selectAll().where('user_order_id', '=', id).where('kind', '=', 'price_difference_cancel').execute();
+    expect(told).toMatchObject([{ recipient_kind: 'customer', recipient_id: alice.accountId, title: '补差价已取消', link: `/order/order-detail/${id}` }]);
     expect(
       (await ctx.call('/www/order/order_list', { tab: 'action' }, alice)).body.page_data.map((r: { user_order_id: number }) => r.user_order_id),
     ).not.toContain(id);
