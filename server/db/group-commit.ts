@@ -18,25 +18,21 @@ const MAX_GROUP = 64;
 export function groupCommit<I, O>(db: Kysely<Database>, write: (trx: Transaction<Database>, input: I) => Promise<O>): (input: I) => Promise<O> {
   async function writeGroup(group: Waiting<I, O>[]): Promise<void> {
     const outcomes: ({ ok: true; output: O } | { ok: false; error: unknown })[] = [];
-    try {
-      await db.transaction().execute(async (trx) => {
-        for (const waiting of group) {
-          await sql`savepoint group_write`.execute(trx);
-          try {
-            outcomes.push({ ok: true, output: await write(trx, waiting.input) });
-            await sql`release savepoint group_write`.execute(trx);
-          } catch (error) {
-            await sql`rollback to savepoint group_write`.execute(trx);
-            await sql`release savepoint group_write`.execute(trx);
-            outcomes.push({ ok: false, error });
-          }
+    // BEGIN or COMMIT failing rejects this promise: nothing of the group is stored, and
+    // turnBatcher fails every call of it (none is answered before the COMMIT below).
+    await db.transaction().execute(async (trx) => {
+      for (const waiting of group) {
+        await sql`savepoint group_write`.execute(trx);
+        try {
+          outcomes.push({ ok: true, output: await write(trx, waiting.input) });
+          await sql`release savepoint group_write`.execute(trx);
+        } catch (error) {
+          await sql`rollback to savepoint group_write`.execute(trx);
+          await sql`release savepoint group_write`.execute(trx);
+          outcomes.push({ ok: false, error });
         }
-      });
-    } catch (error) {
-      // BEGIN or COMMIT failed: nothing of the group is stored.
-      for (const waiting of group) waiting.reject(error);
-      return;
-    }
+      }
+    });
     group.forEach((waiting, i) => {
       const outcome = outcomes[i]!;
       if (outcome.ok) waiting.resolve(outcome.output);

@@ -9,12 +9,21 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'nod
 import { haveRedis, TEST_REDIS_URL, warnIfNoRedis } from '../test-support/redis.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { newRequestId } from '../../common/signing.ts';
 import { buildApp } from '../app.ts';
 import { createTestDatabase, signedHeaders, testConfig } from '../test-support/test-app.ts';
 import { openRedisConnection } from './redis-connection.ts';
-import { createLogReplayStore, createRedisReplayStore, replayConnectionName, createSqliteReplayStore, replayDirOf, type ReplayStore } from './replay-store.ts';
+import {
+  createDatabaseReplayStore,
+  createLogReplayStore,
+  createRedisReplayStore,
+  replayConnectionName,
+  createSqliteReplayStore,
+  replayDirOf,
+  type ReplayStore,
+} from './replay-store.ts';
 
 const REDIS_URL = TEST_REDIS_URL;
 warnIfNoRedis('Redis replay store tests');
@@ -89,6 +98,33 @@ describe('replay store: SQLite purge', () => {
     expect(await store.remember(recent, '4', now)).toBe(false);
     await store.close();
   });
+});
+
+describe('replay store: a write that fails', () => {
+  it('refuses every call of its batch on the SQLite store (none is taken as new)', async () => {
+    const store = createSqliteReplayStore(':memory:');
+    await store.close(); // every write now throws
+    const calls = [newRequestId(), newRequestId()].map((id) => store.remember(id, '4', Date.now()));
+    for (const call of calls) await expect(call).rejects.toThrow();
+  });
+
+  it.skipIf(!process.env.TEST_DATABASE_URL)(
+    'refuses every call of its batch on PostgreSQL’s store (PostgreSQL only: the store serves no other database)',
+    async () => {
+      const testDb = await createTestDatabase();
+      const handle = testDb.open();
+      try {
+        const store = createDatabaseReplayStore(handle.db);
+        expect(await store.remember(newRequestId(), '4', Date.now())).toBe(true);
+        await sql`drop table api_request_nonce`.execute(handle.db); // every insert now fails
+        const calls = [newRequestId(), newRequestId()].map((id) => store.remember(id, '4', Date.now()));
+        for (const call of calls) await expect(call).rejects.toThrow(/api_request_nonce/);
+      } finally {
+        await handle.destroy();
+        await testDb.drop();
+      }
+    },
+  );
 });
 
 describe('replay store: append-only log', () => {

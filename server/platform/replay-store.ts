@@ -79,17 +79,14 @@ export function createSqliteReplayStore(file: string): ReplayStore {
   const purgeChunk = db.prepare(`delete from request_id where request_id in (select request_id from request_id where seen_at < ? limit ${PURGE_CHUNK})`);
 
   return {
+    // A failed write fails the batch's calls (turn-batch.ts).
     remember: rememberPerTurn((batch) => {
-      try {
-        // A copy of an id within the batch is ignored by the insert: a replay.
-        // One id alone is one statement, atomic by itself: without BEGIN and
-        // COMMIT around it SQLite runs two statements fewer for the same commit.
-        const only = batch.length === 1 ? batch[0]!.input : undefined;
-        const fresh = only ? [insert.run(only.requestId, only.platform, only.at).changes === 1] : rememberAll(batch);
-        batch.forEach((item, i) => item.resolve(fresh[i]!));
-      } catch (error) {
-        for (const item of batch) item.reject(error);
-      }
+      // A copy of an id within the batch is ignored by the insert: a replay.
+      // One id alone is one statement, atomic by itself: without BEGIN and
+      // COMMIT around it SQLite runs two statements fewer for the same commit.
+      const only = batch.length === 1 ? batch[0]!.input : undefined;
+      const fresh = only ? [insert.run(only.requestId, only.platform, only.at).changes === 1] : rememberAll(batch);
+      batch.forEach((item, i) => item.resolve(fresh[i]!));
     }),
     async purgeBefore(at) {
       while (purgeChunk.run(at).changes === PURGE_CHUNK) await new Promise((resolve) => setImmediate(resolve));
@@ -249,18 +246,15 @@ export function createLogReplayStore(dir: string, options: { windowMs?: number; 
 
   enter(Math.floor(now() / windowMs));
   return {
+    // A failed write fails the calls it had not answered yet (turn-batch.ts).
     remember: rememberPerTurn((batch) => {
-      try {
-        // A line holds one id: an id with white space could forge lines. The
-        // signature check lets [a-z0-9]{32} through only; anything else is refused here.
-        const valid = batch.filter((item) => (/^\S+$/.test(item.input.requestId) ? true : (item.resolve(false), false)));
-        for (let i = 0; i < valid.length; i += MAX_RECORDS_PER_WRITE) {
-          const part = valid.slice(i, i + MAX_RECORDS_PER_WRITE);
-          const fresh = decide(part.map((item) => item.input.requestId));
-          part.forEach((item, j) => item.resolve(fresh[j]!));
-        }
-      } catch (error) {
-        for (const item of batch) item.reject(error);
+      // A line holds one id: an id with white space could forge lines. The
+      // signature check lets [a-z0-9]{32} through only; anything else is refused here.
+      const valid = batch.filter((item) => (/^\S+$/.test(item.input.requestId) ? true : (item.resolve(false), false)));
+      for (let i = 0; i < valid.length; i += MAX_RECORDS_PER_WRITE) {
+        const part = valid.slice(i, i + MAX_RECORDS_PER_WRITE);
+        const fresh = decide(part.map((item) => item.input.requestId));
+        part.forEach((item, j) => item.resolve(fresh[j]!));
       }
     }),
     // Files older than the previous window are deleted when the window moves.
@@ -278,23 +272,20 @@ const MAX_BATCH = 500;
 
 /** PostgreSQL's replay store (SQLite has the log store above, Redis its own). */
 export function createDatabaseReplayStore(db: Kysely<Database>): ReplayStore {
+  /** A failed insert fails the batch's calls (turn-batch.ts). */
   async function flush(batch: Pending[]): Promise<void> {
     const firstOfEach = new Map<string, Pending>();
     for (const item of batch) if (!firstOfEach.has(item.input.requestId)) firstOfEach.set(item.input.requestId, item);
-    try {
-      // One statement text whatever the batch's size (arrays, not a row of values each), so that
-      // PostgreSQL keeps it prepared (database.ts): this store serves PostgreSQL only.
-      const items = [...firstOfEach.values()];
-      const { rows } = await sql<{ request_id: string }>`insert into api_request_nonce (request_id, platform, seen_at)
-        select * from unnest(${items.map((item) => item.input.requestId)}::text[], ${items.map((item) => item.input.platform)}::text[], ${items.map((item) => item.input.at)}::bigint[])
-        on conflict (request_id) do nothing
-        returning request_id ${prepared}`.execute(db);
-      const inserted = new Set(rows.map((row) => row.request_id));
-      // A copy of an id within the same batch is a replay of its first copy.
-      for (const item of batch) item.resolve(inserted.has(item.input.requestId) && firstOfEach.get(item.input.requestId) === item);
-    } catch (error) {
-      for (const item of batch) item.reject(error);
-    }
+    // One statement text whatever the batch's size (arrays, not a row of values each), so that
+    // PostgreSQL keeps it prepared (database.ts): this store serves PostgreSQL only.
+    const items = [...firstOfEach.values()];
+    const { rows } = await sql<{ request_id: string }>`insert into api_request_nonce (request_id, platform, seen_at)
+      select * from unnest(${items.map((item) => item.input.requestId)}::text[], ${items.map((item) => item.input.platform)}::text[], ${items.map((item) => item.input.at)}::bigint[])
+      on conflict (request_id) do nothing
+      returning request_id ${prepared}`.execute(db);
+    const inserted = new Set(rows.map((row) => row.request_id));
+    // A copy of an id within the same batch is a replay of its first copy.
+    for (const item of batch) item.resolve(inserted.has(item.input.requestId) && firstOfEach.get(item.input.requestId) === item);
   }
   return {
     remember: rememberPerTurn(flush, { maxBatch: MAX_BATCH }),
@@ -325,19 +316,16 @@ export async function createRedisReplayStore(url: string, windowMs: number): Pro
   const redis = await openRedisConnection(url, { name: replayConnectionName() });
   const expiry = String(windowMs);
   return {
+    // A lost connection fails the batch's calls (turn-batch.ts).
     remember: rememberPerTurn(
       (batch) =>
-        redis.send(batch.map((item) => ['SET', replayKey(item.input.platform, item.input.requestId), '1', 'NX', 'PX', expiry])).then(
-          (replies) =>
-            batch.forEach((item, i) => {
-              const reply = replies[i];
-              // OK: the key was absent and is set now; null: it was there, a replay.
-              if (reply instanceof RedisReplyError) item.reject(reply);
-              else item.resolve(reply === 'OK');
-            }),
-          (error: unknown) => {
-            for (const item of batch) item.reject(error);
-          },
+        redis.send(batch.map((item) => ['SET', replayKey(item.input.platform, item.input.requestId), '1', 'NX', 'PX', expiry])).then((replies) =>
+          batch.forEach((item, i) => {
+            const reply = replies[i];
+            // OK: the key was absent and is set now; null: it was there, a replay.
+            if (reply instanceof RedisReplyError) item.reject(reply);
+            else item.resolve(reply === 'OK');
+          }),
         ),
       // Two out at once: one being answered while the next is written (bench:api, decision 0016).
       { maxInFlight: REDIS_BATCHES_IN_FLIGHT },
